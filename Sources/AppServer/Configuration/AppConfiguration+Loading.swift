@@ -1,0 +1,300 @@
+import Configuration
+import SystemPackage
+import WeatherFeature
+import Foundation
+import HTTPCore
+import Logging
+
+extension AppConfiguration {
+    /// Where configuration comes from, highest precedence first: flags, then `VIEWHOST_*` environment
+    /// variables, then the JSON file, then the embedded defaults.
+    public struct Sources: Sendable {
+        /// Values given as command-line flags, by key path (`port`, `logLevel`, …), as typed on the command line.
+        public var flags: [String: String]
+        /// The process environment.
+        public var environment: [String: String]
+        /// The JSON file to read.
+        public var filePath: String
+        /// Whether the file was named explicitly (`--config`): then it must exist. The default file may be absent.
+        public var fileIsRequired: Bool
+
+        /// Creates sources.
+        public init(
+            flags: [String: String] = [:], environment: [String: String] = [:],
+            filePath: String = "Config/viewhost.json", fileIsRequired: Bool = false
+        ) {
+            self.flags = flags
+            self.environment = environment
+            self.filePath = filePath
+            self.fileIsRequired = fileIsRequired
+        }
+    }
+
+    /// Loads and validates the configuration.
+    /// - Parameter sources: Flags, environment and file.
+    /// - Returns: The merged configuration.
+    /// - Throws: `ConfigurationError` naming the first bad key or file.
+    public static func load(from sources: Sources) async throws(ConfigurationError) -> AppConfiguration {
+        for flag in sources.flags.keys where ConfigurationKey.named(flag) == nil {
+            preconditionFailure("flag for unknown configuration key \(flag)")
+        }
+        let fileKeys = try fileKeyPaths(sources)
+        let loader = try await ValueLoader(sources: sources, fileKeys: fileKeys)
+        return try loader.makeConfiguration()
+    }
+
+    /// The dotted key paths of the file's leaf values; throws for unknown keys and malformed files.
+    private static func fileKeyPaths(_ sources: Sources) throws(ConfigurationError) -> Set<String> {
+        let path = sources.filePath
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            if sources.fileIsRequired { throw .unreadableFile(path: path, reason: "no such file") }
+            return []
+        }
+        guard !isDirectory.boolValue else { throw .unreadableFile(path: path, reason: "it is a directory") }
+        let object: Any
+        do {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            object = try JSONSerialization.jsonObject(with: data)
+        } catch let error as CocoaError where error.code == .fileReadNoPermission {
+            throw .unreadableFile(path: path, reason: "permission denied")
+        } catch {
+            throw .malformedFile(path: path, reason: "\((error as NSError).localizedDescription)")
+        }
+        guard let root = object as? [String: Any] else {
+            throw .malformedFile(path: path, reason: "the top level must be an object")
+        }
+        var paths = Set<String>()
+        try collectPaths(root, prefix: "", into: &paths, file: path)
+        return paths
+    }
+
+    private static func collectPaths(
+        _ object: [String: Any], prefix: String, into paths: inout Set<String>, file: String
+    ) throws(ConfigurationError) {
+        for (name, value) in object {
+            let path = prefix.isEmpty ? name : "\(prefix).\(name)"
+            if value is NSNull, ConfigurationKey.named(path) != nil {
+                continue  // null means "not set here": the default (or a lower source) applies
+            } else if let nested = value as? [String: Any], ConfigurationKey.named(path) == nil {
+                try collectPaths(nested, prefix: path, into: &paths, file: file)
+            } else {
+                guard ConfigurationKey.named(path) != nil else { throw .unknownKey(key: path, path: file) }
+                paths.insert(path)
+            }
+        }
+    }
+}
+
+/// Reads each key through swift-configuration's provider chain and checks its range.
+private struct ValueLoader {
+    let sources: AppConfiguration.Sources
+    let fileKeys: Set<String>
+    let reader: ConfigReader
+
+    init(sources: AppConfiguration.Sources, fileKeys: Set<String>) async throws(ConfigurationError) {
+        self.sources = sources
+        self.fileKeys = fileKeys
+        var flagValues: [AbsoluteConfigKey: ConfigValue] = [:]
+        for (path, text) in sources.flags {
+            guard let key = ConfigurationKey.named(path) else { continue }
+            flagValues[AbsoluteConfigKey(ConfigKey(path))] = try Self.typed(text, key: key, source: "flag")
+        }
+        let environment = KeyMappingProvider(
+            upstream: EnvironmentVariablesProvider(environmentVariables: sources.environment)
+        ) { key in key.prepending(["viewhost"]) }
+        var providers: [any ConfigProvider] = [InMemoryProvider(name: "flags", values: flagValues), environment]
+        if !fileKeys.isEmpty {
+            do {
+                providers.append(try await FileProvider<JSONSnapshot>(filePath: FilePath(sources.filePath)))
+            } catch {
+                throw .malformedFile(path: sources.filePath, reason: "\(error)")
+            }
+        }
+        reader = ConfigReader(providers: providers)
+    }
+
+    func makeConfiguration() throws(ConfigurationError) -> AppConfiguration {
+        var http = HTTPServerConfiguration()
+        http.host = try string("host", default: http.host) { $0.isEmpty ? "must not be empty" : nil }
+        http.port = try integer("port", default: http.port, in: 0...65535)
+        http.eventLoopCount = try integer("server.eventLoops", default: 0, in: 0...1024)
+        http.reusePort = try boolean("server.reusePort", default: http.reusePort)
+        http.backlog = Int32(try integer("server.backlog", default: Int(http.backlog), in: 1...65535))
+        http.maxConnections = try integer("server.maxConnections", default: http.maxConnections, in: 1...1_000_000)
+        http.limits.maxRequestLineBytes = try integer(
+            "limits.maxRequestLineBytes", default: http.limits.maxRequestLineBytes, in: 64...1_048_576)
+        http.limits.maxHeaderBytes = try integer(
+            "limits.maxHeaderBytes", default: http.limits.maxHeaderBytes, in: 256...1_048_576)
+        http.limits.maxHeaderCount = try integer(
+            "limits.maxHeaderCount", default: http.limits.maxHeaderCount, in: 1...10_000)
+        http.limits.maxBodyBytes = try integer(
+            "limits.maxBodyBytes", default: http.limits.maxBodyBytes, in: 0...1_073_741_824)
+        http.timeouts.headerRead = try seconds("timeouts.headerReadSeconds", default: http.timeouts.headerRead)
+        http.timeouts.bodyRead = try seconds("timeouts.bodyReadSeconds", default: http.timeouts.bodyRead)
+        http.timeouts.idle = try seconds("timeouts.idleSeconds", default: http.timeouts.idle)
+        http.timeouts.write = try seconds("timeouts.writeSeconds", default: http.timeouts.write)
+        http.timeouts.drain = try seconds("timeouts.drainSeconds", default: http.timeouts.drain)
+        http.timeouts.lingeringClose = try seconds(
+            "timeouts.lingeringCloseSeconds", default: http.timeouts.lingeringClose)
+        let levelName = try string("logLevel", default: "info") { text in
+            Logger.Level(rawValue: text.lowercased()) == nil
+                ? "expected one of trace, debug, info, notice, warning, error, critical" : nil
+        }
+        var sessions = AppConfiguration.Sessions()
+        sessions.idleTTL = try seconds("sessions.idleTtlSeconds", default: sessions.idleTTL)
+        sessions.max = try integer("sessions.max", default: sessions.max, in: 1...10_000_000)
+        sessions.logCapacity = try integer("sessions.logCapacity", default: sessions.logCapacity, in: 1...100_000)
+        var simulation = AppConfiguration.Simulation()
+        simulation.speed = try number("simulation.speed", default: simulation.speed, in: 0.001...1_000_000)
+        if source(of: "simulation.seed") != nil {
+            simulation.seed = UInt64(try integer("simulation.seed", default: 0, in: 0...Int.max))
+        }
+        var streams = AppConfiguration.Streams()
+        streams.heartbeat = try seconds("streams.heartbeatSeconds", default: streams.heartbeat)
+        streams.maxPerSession = try integer("streams.maxPerSession", default: streams.maxPerSession, in: 1...1000)
+        streams.max = try integer("streams.max", default: streams.max, in: 1...1_000_000)
+        var cors = AppConfiguration.CORS()
+        cors.allowedOrigins = try stringList("cors.allowedOrigins", default: []) { origin in
+            origin == "*" || origin.hasPrefix("http://") || origin.hasPrefix("https://")
+                ? nil : "'\(origin)' is not an origin such as https://example.com"
+        }
+        let weather = try weatherSettings()
+        return AppConfiguration(
+            http: http, logLevel: Logger.Level(rawValue: levelName.lowercased()) ?? .info, sessions: sessions,
+            simulation: simulation, streams: streams, cors: cors, weather: weather)
+    }
+
+    private func weatherSettings() throws(ConfigurationError) -> AppConfiguration.Weather {
+        var weather = AppConfiguration.Weather()
+        weather.provider = try string("weather.provider", default: weather.provider) { name in
+            WeatherServices.providerNames.contains(name)
+                ? nil : "expected one of \(WeatherServices.providerNames.joined(separator: ", "))"
+        }
+        weather.timeout = try seconds("weather.timeoutSeconds", default: weather.timeout)
+        weather.cacheTTL = try seconds("weather.cacheSeconds", default: weather.cacheTTL)
+        let isURL: (String) -> String? = { text in
+            guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+                return "expected an http or https URL"
+            }
+            return nil
+        }
+        weather.openMeteoGeocodingURL = try string(
+            "weather.openMeteoGeocodingURL", default: weather.openMeteoGeocodingURL, check: isURL)
+        weather.openMeteoForecastURL = try string(
+            "weather.openMeteoForecastURL", default: weather.openMeteoForecastURL, check: isURL)
+        weather.weatherbitURL = try string("weather.weatherbitURL", default: weather.weatherbitURL, check: isURL)
+        let keyVariable = WeatherServices.weatherbitKeyVariable
+        weather.weatherbitKey = sources.environment[keyVariable].flatMap { $0.isEmpty ? nil : $0 }
+        if weather.provider == "weatherbit", weather.weatherbitKey == nil {
+            throw .invalidValue(
+                key: "weather.provider", source: source(of: "weather.provider") ?? "default",
+                reason: "weatherbit needs the API key in the environment variable \(keyVariable)")
+        }
+        return weather
+    }
+
+    // MARK: - Typed reads
+
+    private func integer(_ path: String, default value: Int, in range: ClosedRange<Int>) throws(ConfigurationError)
+        -> Int
+    {
+        guard let source = source(of: path) else { return value }
+        let result: Int
+        do { result = try reader.requiredInt(forKey: ConfigKey(path)) } catch {
+            throw .invalidValue(key: path, source: source, reason: "expected an integer")
+        }
+        guard range.contains(result) else {
+            throw .invalidValue(
+                key: path, source: source, reason: "\(result) is outside \(range.lowerBound)...\(range.upperBound)")
+        }
+        return result
+    }
+
+    private func seconds(_ path: String, default value: Duration) throws(ConfigurationError) -> Duration {
+        guard let source = source(of: path) else { return value }
+        let result: Double
+        do { result = try reader.requiredDouble(forKey: ConfigKey(path)) } catch {
+            throw .invalidValue(key: path, source: source, reason: "expected a number of seconds")
+        }
+        guard result > 0, result <= 86_400 else {
+            throw .invalidValue(key: path, source: source, reason: "\(result) is not between 0 (exclusive) and 86400")
+        }
+        return .milliseconds(Int64((result * 1000).rounded()))
+    }
+
+    private func number(_ path: String, default value: Double, in range: ClosedRange<Double>) throws(ConfigurationError)
+        -> Double
+    {
+        guard let source = source(of: path) else { return value }
+        let result: Double
+        do { result = try reader.requiredDouble(forKey: ConfigKey(path)) } catch {
+            throw .invalidValue(key: path, source: source, reason: "expected a number")
+        }
+        guard range.contains(result) else {
+            throw .invalidValue(key: path, source: source, reason: "\(result) is outside \(range.lowerBound)...\(range.upperBound)")
+        }
+        return result
+    }
+
+    private func stringList(
+        _ path: String, default value: [String], check: (String) -> String?
+    ) throws(ConfigurationError) -> [String] {
+        guard let source = source(of: path) else { return value }
+        var result: [String]
+        do { result = try reader.requiredStringArray(forKey: ConfigKey(path)) } catch {
+            throw .invalidValue(key: path, source: source, reason: "expected a list of strings")
+        }
+        // `VAR=` or `VAR=a, b` in the environment: blanks around items and empty items mean nothing.
+        result = result.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        for item in result {
+            if let problem = check(item) { throw .invalidValue(key: path, source: source, reason: problem) }
+        }
+        return result
+    }
+
+    private func boolean(_ path: String, default value: Bool) throws(ConfigurationError) -> Bool {
+        guard let source = source(of: path) else { return value }
+        do { return try reader.requiredBool(forKey: ConfigKey(path)) } catch {
+            throw .invalidValue(key: path, source: source, reason: "expected true or false")
+        }
+    }
+
+    private func string(
+        _ path: String, default value: String, check: (String) -> String?
+    ) throws(ConfigurationError) -> String {
+        guard let source = source(of: path) else { return value }
+        let result: String
+        do { result = try reader.requiredString(forKey: ConfigKey(path)) } catch {
+            throw .invalidValue(key: path, source: source, reason: "expected a string")
+        }
+        if let problem = check(result) { throw .invalidValue(key: path, source: source, reason: problem) }
+        return result
+    }
+
+    /// Where the value of `path` comes from, by precedence; nil when only the default applies.
+    private func source(of path: String) -> String? {
+        guard let key = ConfigurationKey.named(path) else { return nil }
+        if sources.flags[path] != nil { return "command-line flag" }
+        if sources.environment[key.environmentName] != nil { return "environment \(key.environmentName)" }
+        if fileKeys.contains(path) { return sources.filePath }
+        return nil
+    }
+
+    private static func typed(_ text: String, key: ConfigurationKey, source: String) throws(ConfigurationError)
+        -> ConfigValue
+    {
+        let content: ConfigContent? =
+            switch key.kind {
+            case .integer: Int(text).map { .int($0) }
+            case .number: Double(text).map { .double($0) }
+            case .boolean: Bool(text).map { .bool($0) }
+            case .string: .string(text)
+            case .stringList: .stringArray(text.split(separator: ",").map { String($0) })
+            }
+        guard let content else {
+            throw .invalidValue(key: key.path, source: "\(source)", reason: "expected \(key.kind.rawValue)")
+        }
+        return ConfigValue(content, isSecret: false)
+    }
+}

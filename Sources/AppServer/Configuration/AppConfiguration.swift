@@ -1,0 +1,99 @@
+public import HTTPCore
+public import Logging
+
+/// Everything `viewhost` is configured with, after flags, environment, file and defaults were merged.
+public struct AppConfiguration: Sendable {
+    /// The HTTP server's address, limits and timeouts.
+    public var http: HTTPServerConfiguration
+    /// The lowest level logged.
+    public var logLevel: Logger.Level
+    /// Session lifetime and size.
+    public var sessions: Sessions
+    /// The simulated other side's pace and randomness.
+    public var simulation: Simulation
+    /// Server-sent event streams.
+    public var streams: Streams
+    /// Cross-origin access.
+    public var cors: CORS
+    /// Where weather comes from.
+    public var weather: Weather
+
+    /// Where weather comes from.
+    public struct Weather: Sendable, Hashable {
+        /// `offline`, `open-meteo` or `weatherbit`.
+        public var provider = "offline"
+        /// Time a provider call may take.
+        public var timeout: Duration = .seconds(5)
+        /// How long an answer for one place is reused.
+        public var cacheTTL: Duration = .seconds(600)
+        public var openMeteoGeocodingURL = "https://geocoding-api.open-meteo.com/v1/search"
+        public var openMeteoForecastURL = "https://api.open-meteo.com/v1/forecast"
+        public var weatherbitURL = "https://api.weatherbit.io/v2.0/current"
+        /// `VIEWHOST_WEATHERBIT_KEY`, read from the environment only (a secret has no place in a file).
+        public var weatherbitKey: String?
+
+        /// The documented defaults.
+        public init() {}
+    }
+
+    /// Cross-origin access.
+    public struct CORS: Sendable, Hashable {
+        /// Origins allowed to call the API from a browser; `*` allows any. Empty: same-origin only.
+        public var allowedOrigins: [String] = []
+
+        /// The documented defaults.
+        public init() {}
+    }
+
+    /// Server-sent event streams.
+    public struct Streams: Sendable, Hashable {
+        /// How often an idle stream gets a comment line.
+        public var heartbeat: Duration = .seconds(15)
+        /// Open streams one session may hold.
+        public var maxPerSession = 8
+        /// Open streams in total.
+        public var max = 20_000
+
+        /// The documented defaults.
+        public init() {}
+    }
+
+    /// Session lifetime and size.
+    public struct Sessions: Sendable, Hashable {
+        /// Idle time after which a session expires.
+        public var idleTTL: Duration = .seconds(1800)
+        /// Live sessions past which creation answers 503.
+        public var max = 200_000
+        /// Entries kept in each session's data-flow log.
+        public var logCapacity = 256
+
+        /// The documented defaults.
+        public init() {}
+    }
+
+    /// The simulated other side's pace and randomness.
+    public struct Simulation: Sendable, Hashable {
+        /// Divides every simulated delay (1 = real time).
+        public var speed = 1.0
+        /// Seed for repeatable bot choices; nil draws one per session.
+        public var seed: UInt64?
+
+        /// The documented defaults.
+        public init() {}
+    }
+
+    /// The embedded defaults (the values documented in `Config/README.md`).
+    public init(
+        http: HTTPServerConfiguration = HTTPServerConfiguration(), logLevel: Logger.Level = .info,
+        sessions: Sessions = Sessions(), simulation: Simulation = Simulation(), streams: Streams = Streams(),
+        cors: CORS = CORS(), weather: Weather = Weather()
+    ) {
+        self.weather = weather
+        self.streams = streams
+        self.cors = cors
+        self.http = http
+        self.logLevel = logLevel
+        self.sessions = sessions
+        self.simulation = simulation
+    }
+}

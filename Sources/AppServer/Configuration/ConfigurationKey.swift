@@ -1,0 +1,77 @@
+/// One configuration key: its dotted path in `Config/viewhost.json`, its type, default and meaning.
+///
+/// The table in ``ConfigurationKey/all`` is the single list of keys: loading, the unknown-key check, the
+/// environment names and the tests that keep `Config/viewhost.json` and `Config/README.md` complete all read it.
+public struct ConfigurationKey: Sendable, Hashable {
+    /// The kind of value a key holds.
+    public enum Kind: String, Sendable {
+        case integer, number, boolean, string, stringList
+    }
+
+    /// The dotted path, such as `limits.maxBodyBytes`.
+    public let path: String
+    public let kind: Kind
+    /// The default, as written in JSON.
+    public let defaultJSON: String
+    /// One sentence on what it does.
+    public let summary: String
+
+    /// The environment variable that overrides it: `VIEWHOST_` and the path in upper snake case
+    /// (`limits.maxBodyBytes` → `VIEWHOST_LIMITS_MAX_BODY_BYTES`).
+    public var environmentName: String {
+        var name = "VIEWHOST"
+        for component in path.split(separator: ".") {
+            name += "_"
+            var previousWasLower = false
+            for character in component {
+                if character.isUppercase, previousWasLower { name += "_" }
+                name += character.uppercased()
+                previousWasLower = character.isLowercase || character.isNumber
+            }
+        }
+        return name
+    }
+}
+
+extension ConfigurationKey {
+    /// Every key the server reads, in the order of `Config/viewhost.json`.
+    public static let all: [ConfigurationKey] = [
+        .init(path: "host", kind: .string, defaultJSON: "\"127.0.0.1\"", summary: "Address to listen on (IPv4, IPv6 or a name)."),
+        .init(path: "port", kind: .integer, defaultJSON: "8080", summary: "TCP port; 0 picks a free one, printed on the readiness line."),
+        .init(path: "logLevel", kind: .string, defaultJSON: "\"info\"", summary: "trace, debug, info, notice, warning, error or critical."),
+        .init(path: "server.eventLoops", kind: .integer, defaultJSON: "0", summary: "Event-loop threads; 0 means one per CPU core."),
+        .init(path: "server.reusePort", kind: .boolean, defaultJSON: "true", summary: "Give each loop its own SO_REUSEPORT listener instead of sharing one."),
+        .init(path: "server.backlog", kind: .integer, defaultJSON: "1024", summary: "Listen backlog (pending connections the kernel queues)."),
+        .init(path: "server.maxConnections", kind: .integer, defaultJSON: "20000", summary: "Open connections past which new ones get 503 and are closed."),
+        .init(path: "limits.maxRequestLineBytes", kind: .integer, defaultJSON: "8192", summary: "Longest request line; longer gets 414."),
+        .init(path: "limits.maxHeaderBytes", kind: .integer, defaultJSON: "16384", summary: "Largest header section; larger gets 431."),
+        .init(path: "limits.maxHeaderCount", kind: .integer, defaultJSON: "100", summary: "Most header fields; more gets 431."),
+        .init(path: "limits.maxBodyBytes", kind: .integer, defaultJSON: "1048576", summary: "Largest request body; larger gets 413 without being read."),
+        .init(path: "timeouts.headerReadSeconds", kind: .number, defaultJSON: "10", summary: "Time from a request's first byte to the end of its head; then 408 (slowloris)."),
+        .init(path: "timeouts.bodyReadSeconds", kind: .number, defaultJSON: "30", summary: "Time from the end of the head to the end of the body; then 408."),
+        .init(path: "timeouts.idleSeconds", kind: .number, defaultJSON: "60", summary: "Keep-alive connections idle this long are closed."),
+        .init(path: "timeouts.writeSeconds", kind: .number, defaultJSON: "30", summary: "Unsent response bytes with no progress this long close the connection."),
+        .init(path: "timeouts.drainSeconds", kind: .number, defaultJSON: "10", summary: "On SIGTERM/SIGINT, time for in-flight requests before connections are cut."),
+        .init(path: "timeouts.lingeringCloseSeconds", kind: .number, defaultJSON: "2", summary: "After closing its side, how long the server discards late client bytes."),
+        .init(path: "weather.provider", kind: .string, defaultJSON: "\"offline\"", summary: "offline (embedded GeoNames places, synthetic weather), open-meteo, or weatherbit (needs VIEWHOST_WEATHERBIT_KEY)."),
+        .init(path: "weather.timeoutSeconds", kind: .number, defaultJSON: "5", summary: "Time a provider call may take before it counts as failed (one retry follows)."),
+        .init(path: "weather.cacheSeconds", kind: .number, defaultJSON: "600", summary: "How long a provider's answer for one place is reused."),
+        .init(path: "weather.openMeteoGeocodingURL", kind: .string, defaultJSON: "\"https://geocoding-api.open-meteo.com/v1/search\"", summary: "Open-Meteo's geocoding endpoint (for a proxy or mirror)."),
+        .init(path: "weather.openMeteoForecastURL", kind: .string, defaultJSON: "\"https://api.open-meteo.com/v1/forecast\"", summary: "Open-Meteo's forecast endpoint (for a proxy or mirror)."),
+        .init(path: "weather.weatherbitURL", kind: .string, defaultJSON: "\"https://api.weatherbit.io/v2.0/current\"", summary: "Weatherbit's current-weather endpoint (for a proxy or mirror)."),
+        .init(path: "cors.allowedOrigins", kind: .stringList, defaultJSON: "[]", summary: "Origins (scheme://host:port, or *) whose front-ends may call the API; none by default."),
+        .init(path: "streams.heartbeatSeconds", kind: .number, defaultJSON: "15", summary: "An idle event stream gets a comment line this often, so proxies keep it open."),
+        .init(path: "streams.maxPerSession", kind: .integer, defaultJSON: "8", summary: "Open event streams one session may hold; more get 429."),
+        .init(path: "streams.max", kind: .integer, defaultJSON: "20000", summary: "Open event streams in total; more get 503."),
+        .init(path: "sessions.idleTtlSeconds", kind: .number, defaultJSON: "1800", summary: "Sessions unused this long expire (their own token then gets 410)."),
+        .init(path: "sessions.max", kind: .integer, defaultJSON: "200000", summary: "Live sessions past which creating one answers 503 with Retry-After."),
+        .init(path: "sessions.logCapacity", kind: .integer, defaultJSON: "256", summary: "Entries each session's data-flow log keeps (a ring)."),
+        .init(path: "simulation.speed", kind: .number, defaultJSON: "1", summary: "Divides every simulated delay of the chat (0.5 s loads, 1.5 s sends, bot replies)."),
+        .init(path: "simulation.seed", kind: .integer, defaultJSON: "null", summary: "Seed for repeatable bot choices; null draws a random seed per session."),
+    ]
+
+    /// The key at `path`, if there is one.
+    public static func named(_ path: String) -> ConfigurationKey? {
+        all.first { $0.path == path }
+    }
+}

@@ -1,0 +1,71 @@
+import ViewHostJSON
+
+/// One event object of a request body, with typed accessors that fail with the field's path
+/// (`text`, or `[2].text` inside a batch), so a 422 names exactly what is wrong.
+struct EventFields {
+    let members: [(String, JSONValue)]
+    /// `""` for a single event, `"[2]."` for the third event of a batch.
+    let pathPrefix: String
+
+    /// The event's `type`.
+    var type: String {
+        get throws(EventDecodingError) { try string("type") }
+    }
+
+    /// The path of `field` for error messages.
+    func path(_ field: String) -> String { pathPrefix + field }
+
+    func value(_ field: String) -> JSONValue? {
+        members.first { $0.0 == field }?.1
+    }
+
+    /// A required string field.
+    func string(_ field: String) throws(EventDecodingError) -> String {
+        guard let value = value(field), value != .null else { throw .missingField(path(field)) }
+        guard case .string(let text) = value else { throw .wrongType(path(field), expected: "a string", got: value.typeName) }
+        return text
+    }
+
+    /// An optional string field (absent or null gives nil).
+    func optionalString(_ field: String) throws(EventDecodingError) -> String? {
+        guard let value = value(field), value != .null else { return nil }
+        guard case .string(let text) = value else { throw .wrongType(path(field), expected: "a string", got: value.typeName) }
+        return text
+    }
+
+    /// A required string field of at most `maxLength` characters.
+    func string(_ field: String, maxLength: Int) throws(EventDecodingError) -> String {
+        let text = try string(field)
+        guard text.count <= maxLength else {
+            throw .invalidValue(path(field), reason: "is longer than \(maxLength) characters")
+        }
+        return text
+    }
+
+    /// An optional string field of at most `maxLength` characters.
+    func optionalString(_ field: String, maxLength: Int) throws(EventDecodingError) -> String? {
+        guard let text = try optionalString(field) else { return nil }
+        guard text.count <= maxLength else {
+            throw .invalidValue(path(field), reason: "is longer than \(maxLength) characters")
+        }
+        return text
+    }
+
+    /// Refuses members other than `type`, `id` and `allowed`, so a typo (`txt`) is not silently ignored.
+    func onlyFields(_ allowed: Set<String>) throws(EventDecodingError) {
+        for (name, _) in members where name != "type" && name != "id" && !allowed.contains(name) {
+            throw .unexpectedField(path(name), allowed: allowed.sorted())
+        }
+    }
+}
+
+/// Why an event in a request body cannot be routed; answered with `422` naming the field.
+enum EventDecodingError: Error, Equatable {
+    case notAnObject(String)
+    case missingField(String)
+    case wrongType(String, expected: String, got: String)
+    case invalidValue(String, reason: String)
+    case unknownType(String, type: String, allowed: [String])
+    case unexpectedField(String, allowed: [String])
+    case emptyBatch
+}

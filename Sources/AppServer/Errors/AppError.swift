@@ -1,0 +1,115 @@
+import HTTPCore
+
+/// The app's own refusals, each with its status and a problem document (RFC 9457).
+enum AppError: HTTPResponseError, Sendable {
+    /// No token came with a request that needs one.
+    case missingToken
+    /// No such session, or the token is another session's (never say which).
+    case sessionNotFound
+    /// The session expired (asked with its own token).
+    case sessionExpired
+    /// The session has no such feature.
+    case featureNotFound(String, available: [String])
+    /// The live-session cap is reached.
+    case tooManySessions
+    /// The body is not JSON.
+    case unsupportedMediaType(String?)
+    /// The body is not valid JSON.
+    case invalidJSON(String)
+    /// The body is valid JSON but an event in it is not acceptable.
+    case invalidEvent(EventDecodingError)
+    /// A request field (query or body) is invalid.
+    case invalidField(String, reason: String, status: HTTPStatus)
+    /// Too many events in one request.
+    case tooManyEvents(limit: Int)
+
+    var status: HTTPStatus {
+        switch self {
+        case .missingToken: .unauthorized
+        case .sessionNotFound, .featureNotFound: .notFound
+        case .sessionExpired: .gone
+        case .tooManySessions: .serviceUnavailable
+        case .unsupportedMediaType: .unsupportedMediaType
+        case .invalidJSON: .badRequest
+        case .invalidEvent: .unprocessableContent
+        case .invalidField(_, _, let status): status
+        case .tooManyEvents: .contentTooLarge
+        }
+    }
+
+    var headers: HTTPHeaders {
+        switch self {
+        case .missingToken: [.wwwAuthenticate: "Bearer realm=\"viewhost\""]
+        case .tooManySessions: [.retryAfter: "30"]
+        case .unsupportedMediaType: ["Accept-Post": "application/json"]
+        default: HTTPHeaders()
+        }
+    }
+
+    var problem: ProblemDetails {
+        switch self {
+        case .missingToken:
+            ProblemDetails(
+                status: status,
+                detail: "This request needs the session's token: 'Authorization: Bearer TOKEN' or the viewhost_session cookie.")
+        case .sessionNotFound:
+            ProblemDetails(status: status, detail: "No session with this id exists for this token.")
+        case .sessionExpired:
+            ProblemDetails(status: status, detail: "This session expired after being idle; create a new one.")
+        case .featureNotFound(let name, let available):
+            ProblemDetails(
+                status: status, detail: "This session has no feature '\(name)'.", lists: ["available": available])
+        case .tooManySessions:
+            ProblemDetails(status: status, detail: "The server holds as many sessions as it may; retry later.")
+        case .unsupportedMediaType(let type):
+            ProblemDetails(
+                status: status,
+                detail: "The body must be application/json (got \(type.map { "'\($0)'" } ?? "no Content-Type")).")
+        case .invalidJSON(let reason):
+            ProblemDetails(status: status, detail: "The body is not valid JSON: \(reason).")
+        case .invalidEvent(let error):
+            Self.problem(for: error, status: status)
+        case .invalidField(let field, let reason, _):
+            ProblemDetails(
+                status: status, detail: "'\(field)' \(reason).", errors: [.init(field: field, message: reason)])
+        case .tooManyEvents(let limit):
+            ProblemDetails(status: status, detail: "A request may carry at most \(limit) events.")
+        }
+    }
+
+    private static func problem(for error: EventDecodingError, status: HTTPStatus) -> ProblemDetails {
+        switch error {
+        case .notAnObject(let path):
+            let where_ = path.isEmpty ? "The body" : "'\(path)'"
+            return ProblemDetails(
+                status: status, detail: "\(where_) must be an event object or an array of event objects.",
+                errors: [.init(field: path.isEmpty ? "body" : path, message: "must be an object")])
+        case .missingField(let field):
+            return ProblemDetails(
+                status: status, detail: "The event field '\(field)' is missing.",
+                errors: [.init(field: field, message: "is required")])
+        case .wrongType(let field, let expected, let got):
+            return ProblemDetails(
+                status: status, detail: "The event field '\(field)' must be \(expected), not \(got).",
+                errors: [.init(field: field, message: "must be \(expected)")])
+        case .invalidValue(let field, let reason):
+            return ProblemDetails(
+                status: status, detail: "The event field '\(field)' \(reason).", errors: [.init(field: field, message: reason)])
+        case .unknownType(let field, let type, let allowed):
+            return ProblemDetails(
+                status: status,
+                detail: "Unknown event type '\(type)'; allowed types: \(allowed.joined(separator: ", ")).",
+                errors: [.init(field: field, message: "must be one of the allowed types")], lists: ["allowed": allowed])
+        case .unexpectedField(let field, let allowed):
+            return ProblemDetails(
+                status: status,
+                detail: "The event field '\(field)' is not known for this type"
+                    + (allowed.isEmpty ? "; it takes no fields." : "; its fields: \(allowed.joined(separator: ", ")))."),
+                errors: [.init(field: field, message: "is not a field of this event")], lists: ["allowed": allowed])
+        case .emptyBatch:
+            return ProblemDetails(
+                status: status, detail: "The array of events is empty.",
+                errors: [.init(field: "body", message: "must hold at least one event")])
+        }
+    }
+}

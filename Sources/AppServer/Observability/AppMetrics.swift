@@ -1,0 +1,112 @@
+import HTTPCore
+import Prometheus
+import Synchronization
+
+/// The app's Prometheus metrics, on a registry of its own (passed in, not bootstrapped globally): requests by
+/// route, method and status, their latency, open connections, live sessions, accepted events and open streams.
+final class AppMetrics: Sendable {
+    /// One route's collectors, made once at registration so a request costs a dictionary hit per status.
+    final class RouteMetrics: Sendable {
+        let route: String
+        let method: String
+        let duration: DurationHistogram
+        private let registry: PrometheusCollectorRegistry
+        private let counters = Mutex<[Int: Counter]>([:])
+
+        init(route: String, method: String, registry: PrometheusCollectorRegistry) {
+            self.route = route
+            self.method = method
+            self.registry = registry
+            duration = registry.makeDurationHistogram(
+                descriptor: AppMetrics.durationDescriptor, labels: [("route", route), ("method", method)],
+                buckets: AppMetrics.buckets)
+        }
+
+        func record(status: Int, since start: ContinuousClock.Instant) {
+            duration.record(start.duration(to: .now))
+            let counter = counters.withLock { counters in
+                if let counter = counters[status] { return counter }
+                let counter = registry.makeCounter(
+                    descriptor: AppMetrics.requestsDescriptor,
+                    labels: [("route", route), ("method", method), ("status", String(status))])
+                counters[status] = counter
+                return counter
+            }
+            counter.increment()
+        }
+    }
+
+    // Computed: the descriptor type is not Sendable, so it cannot be a stored static.
+    static var requestsDescriptor: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "viewhost", subsystem: "http", metricName: "requests", unitName: "total",
+            helpText: "HTTP requests answered, by route pattern, method and status.")
+    }
+    static var durationDescriptor: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "viewhost", subsystem: "http", metricName: "request_duration", unitName: "seconds",
+            helpText: "Time from routing a request to its response, by route pattern and method.")
+    }
+    static let buckets: [Duration] = [
+        .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2),
+        .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+        .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5), .seconds(30), .seconds(60),
+    ]
+
+    let registry = PrometheusCollectorRegistry()
+    private let openConnections: Gauge
+    private let acceptedConnections: Gauge
+    private let liveSessions: Gauge
+    private let openStreams: Gauge
+    private let acceptedEvents = Mutex<[String: Counter]>([:])
+
+    init() {
+        openConnections = registry.makeGauge(
+            descriptor: .init(
+                namespace: "viewhost", subsystem: "http", metricName: "connections_open", unitName: "count",
+                helpText: "Open HTTP connections."))
+        acceptedConnections = registry.makeGauge(
+            descriptor: .init(
+                namespace: "viewhost", subsystem: "http", metricName: "connections_accepted", unitName: "total",
+                helpText: "Connections accepted since start."))
+        liveSessions = registry.makeGauge(
+            descriptor: .init(
+                namespace: "viewhost", subsystem: "sessions", metricName: "live", unitName: "count",
+                helpText: "Live sessions."))
+        openStreams = registry.makeGauge(
+            descriptor: .init(
+                namespace: "viewhost", subsystem: "streams", metricName: "open", unitName: "count",
+                helpText: "Open server-sent event streams."))
+    }
+
+    /// Collectors for one route.
+    func route(_ pattern: String, method: HTTPMethod) -> RouteMetrics {
+        RouteMetrics(route: pattern, method: method.rawValue, registry: registry)
+    }
+
+    /// Counts events accepted for `feature`.
+    func eventsAccepted(_ count: Int, feature: String) {
+        let counter = acceptedEvents.withLock { counters in
+            if let counter = counters[feature] { return counter }
+            let counter = registry.makeCounter(
+                descriptor: .init(
+                    namespace: "viewhost", subsystem: "events", metricName: "accepted", unitName: "total",
+                    helpText: "Client events accepted (202), by feature."),
+                labels: [("feature", feature)])
+            counters[feature] = counter
+            return counter
+        }
+        counter.increment(by: Int64(count))
+    }
+
+    /// The Prometheus text exposition, with the gauges read now.
+    func exposition(connections: Int, accepted: Int, sessions: Int, streams: Int) -> [UInt8] {
+        openConnections.set(Double(connections))
+        acceptedConnections.set(Double(accepted))
+        liveSessions.set(Double(sessions))
+        openStreams.set(Double(streams))
+        var buffer: [UInt8] = []
+        registry.emit(into: &buffer)
+        return buffer
+    }
+}

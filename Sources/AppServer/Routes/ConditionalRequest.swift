@@ -1,0 +1,21 @@
+import Foundation
+import HTTPCore
+
+/// `If-None-Match` evaluation (RFC 9110 §13.1.2): weak comparison, lists, and `*`.
+enum ConditionalRequest {
+    /// Whether the request's `If-None-Match` matches `etag` (so the answer is `304`).
+    static func noneMatchFails(_ request: HTTPRequest, etag: String) -> Bool {
+        guard let header = request.headers[.ifNoneMatch] else { return false }
+        let wanted = opaque(etag)
+        for candidate in header.split(separator: ",") {
+            let tag = candidate.trimmingCharacters(in: .whitespaces)
+            if tag == "*" || opaque(tag) == wanted { return true }
+        }
+        return false
+    }
+
+    /// The opaque part of an entity tag, without `W/` (weak comparison ignores it).
+    private static func opaque(_ tag: String) -> Substring {
+        tag.hasPrefix("W/") ? tag.dropFirst(2) : Substring(tag)
+    }
+}

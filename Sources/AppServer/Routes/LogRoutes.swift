@@ -1,0 +1,53 @@
+import Foundation
+import HTTPCore
+import ViewHostJSON
+import ViewModelCore
+
+/// `GET /v1/sessions/{id}/log?since=SEQ`: the session's data-flow log after `since`, oldest first: why each
+/// snapshot changed, which event caused which (API.md, "the data-flow log").
+enum LogRoutes {
+    /// `2026-11-23T14:00:00.500Z`.
+    private static let timestamp = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
+    static func register(on router: inout MeteredRouter, registry: SessionRegistry) {
+        router.get("/v1/sessions/:id/log") { request, context in
+            let session = try registry.authenticate(request, id: context.parameters["id"] ?? "")
+            var since = 0
+            if let text = request.queryValue("since") {
+                guard let value = Int(text), value >= 0 else {
+                    throw AppError.invalidField("since", reason: "must be a sequence number (0 or more)", status: .badRequest)
+                }
+                since = value
+            }
+            let (entries, oldest) = session.log(after: since)
+            var writer = JSONWriter()
+            writer.beginArray()
+            for entry in entries {
+                writer.beginObject()
+                writer.key("at")
+                // RFC 3339 with milliseconds and `Z` (the style used to end in the seconds, without a zone).
+                writer.string(entry.at.formatted(Self.timestamp))
+                writer.key("causedBy")
+                if let causedBy = entry.causedBy { writer.integer(causedBy) } else { writer.null() }
+                writer.key("event")
+                writer.string(entry.event)
+                writer.key("feature")
+                writer.string(entry.feature)
+                writer.key("seq")
+                writer.integer(entry.seq)
+                writer.key("source")
+                writer.string(entry.source.rawValue)
+                writer.key("summary")
+                writer.string(entry.summary)
+                writer.key("versionAfter")
+                writer.integer(entry.versionAfter)
+                writer.endObject()
+            }
+            writer.endArray()
+            var headers: HTTPHeaders = [.cacheControl: "private, no-cache"]
+            headers.add("X-Log-Latest-Seq", String(session.sequence))
+            if let oldest { headers.add("X-Log-Oldest-Seq", String(oldest)) }
+            return HTTPResponse(contentType: "application/json", bytes: writer.bytes, headers: headers)
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import HTTPCore
+import ViewHostJSON
+import ViewModelCore
+
+/// `POST /v1/sessions`, `GET /v1/sessions/{id}`, `DELETE /v1/sessions/{id}` (API.md "Sessions").
+enum SessionRoutes {
+    static func register(on router: inout MeteredRouter, registry: SessionRegistry) {
+        router.post("/v1/sessions") { request, _ in
+            let options = try SessionOptions.parse(request, catalog: registry.catalog.map(\.name))
+            let session = try registry.create(
+                features: options.features, timeZone: options.timeZone, locale: options.locale)
+            var writer = JSONWriter()
+            writer.beginObject()
+            writer.key("expiresAt")
+            writer.string(registry.expiry(of: session).formatted(.iso8601))
+            writer.key("id")
+            writer.string(session.id.rawValue)
+            writer.key("links")
+            writer.beginObject()
+            let base = "/v1/sessions/\(session.id.rawValue)"
+            for name in (session.featureNames + ["log", "stream"]).sorted() {
+                writer.key(name)
+                writer.string("\(base)/\(name)")
+            }
+            writer.endObject()
+            writer.key("token")
+            writer.string(session.token.rawValue)
+            writer.endObject()
+            return HTTPResponse(
+                status: .created, contentType: "application/json", bytes: writer.bytes,
+                headers: [
+                    .location: base, .cacheControl: "no-store",
+                    .setCookie: "viewhost_session=\(session.token.rawValue); HttpOnly; SameSite=Strict; Path=/",
+                ])
+        }
+
+        router.get("/v1/sessions/:id") { request, context in
+            let session = try registry.authenticate(request, id: context.parameters["id"] ?? "")
+            var writer = JSONWriter()
+            writer.beginObject()
+            writer.key("createdAt")
+            writer.string(session.createdAt.formatted(.iso8601))
+            writer.key("expiresAt")
+            writer.string(registry.expiry(of: session).formatted(.iso8601))
+            writer.key("features")
+            writer.beginObject()
+            let versions = session.versions
+            for name in session.featureNames.sorted() {
+                writer.key(name)
+                writer.beginObject()
+                writer.key("version")
+                writer.integer(versions[name] ?? 0)
+                writer.endObject()
+            }
+            writer.endObject()
+            writer.key("id")
+            writer.string(session.id.rawValue)
+            writer.endObject()
+            return HTTPResponse(
+                contentType: "application/json", bytes: writer.bytes, headers: [.cacheControl: "private, no-cache"])
+        }
+
+        router.delete("/v1/sessions/:id") { request, context in
+            try registry.delete(request, id: context.parameters["id"] ?? "")
+            return HTTPResponse(
+                status: .noContent,
+                headers: [.setCookie: "viewhost_session=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0"])
+        }
+    }
+}
+
+/// The optional body of `POST /v1/sessions`: `{"features":[…],"timeZone":"Europe/Tallinn","locale":"en_US"}`.
+struct SessionOptions {
+    var features: [String]?
+    var timeZone = TimeZone.gmt
+    var locale = "en_US"
+
+    static func parse(_ request: HTTPRequest, catalog: [String]) throws(AppError) -> SessionOptions {
+        var options = SessionOptions()
+        guard !request.body.isEmpty else { return options }
+        guard case .object(let members) = try RequestBody.json(request) else {
+            throw .invalidField("body", reason: "must be a JSON object", status: .unprocessableContent)
+        }
+        for (name, value) in members {
+            switch name {
+            case "features":
+                guard case .array(let items) = value, !items.isEmpty else {
+                    throw .invalidField("features", reason: "must be a non-empty array of feature names", status: .unprocessableContent)
+                }
+                var names: [String] = []
+                for (index, item) in items.enumerated() {
+                    guard case .string(let feature) = item, catalog.contains(feature) else {
+                        throw .invalidField(
+                            "features[\(index)]", reason: "must be one of \(catalog.joined(separator: ", "))",
+                            status: .unprocessableContent)
+                    }
+                    if !names.contains(feature) { names.append(feature) }
+                }
+                options.features = names
+            case "timeZone":
+                guard case .string(let identifier) = value, let zone = TimeZone(identifier: identifier) else {
+                    throw .invalidField(
+                        "timeZone", reason: "must be an IANA time zone such as Europe/Tallinn", status: .unprocessableContent)
+                }
+                options.timeZone = zone
+            case "locale":
+                guard case .string(let locale) = value, (1...35).contains(locale.count),
+                    locale.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") })
+                else {
+                    throw .invalidField(
+                        "locale", reason: "must be a locale identifier such as en_US or zh-Hans", status: .unprocessableContent)
+                }
+                options.locale = locale
+            default:
+                throw .invalidField(name, reason: "is not a session option (features, timeZone, locale)", status: .unprocessableContent)
+            }
+        }
+        return options
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import HTTPCore
+import ViewModelCore
+
+/// `GET /v1/sessions/{id}/{feature}`: the newest snapshot's cached bytes, `ETag`/`If-None-Match` → `304`, and
+/// long poll with `?wait=SECONDS` (API.md "Snapshots (read)").
+enum SnapshotRoutes {
+    static let maxWait = 60.0
+
+    static func register(on router: inout MeteredRouter, registry: SessionRegistry) {
+        router.on(.get, "/v1/sessions/:id/:feature") { request, context in
+            let session = try registry.authenticate(request, id: context.parameters["id"] ?? "")
+            let feature = context.parameters["feature"] ?? ""
+            guard session.featureNames.contains(feature) else {
+                throw AppError.featureNotFound(feature, available: session.featureNames)
+            }
+            let wait = try waitDuration(request)
+            guard let snapshot = encodedSnapshot(of: session, feature: feature) else {
+                throw AppError.featureNotFound(feature, available: session.featureNames)
+            }
+            guard ConditionalRequest.noneMatchFails(request, etag: snapshot.etag) else {
+                return .response(response(for: snapshot))
+            }
+            guard let wait else { return .response(notModified(snapshot)) }
+            return .deferred {
+                let newer = await session.waitForVersion(of: feature, after: snapshot.version, timeout: wait)
+                guard newer != nil, let latest = encodedSnapshot(of: session, feature: feature),
+                    !ConditionalRequest.noneMatchFails(request, etag: latest.etag)
+                else { return notModified(snapshot) }
+                return response(for: latest)
+            }
+        }
+    }
+
+    /// The newest snapshot of `feature`, encoded at most once per version.
+    static func encodedSnapshot(of session: Session, feature: String) -> EncodedSnapshot? {
+        session.representation(of: feature) { version, viewModel in
+            SnapshotEncoder.encode(feature: feature, version: version, viewModel: viewModel, sessionID: session.id)
+        }?.value
+    }
+
+    static func response(for snapshot: EncodedSnapshot) -> HTTPResponse {
+        HTTPResponse(
+            contentType: "application/json", bytes: snapshot.body,
+            headers: [.etag: snapshot.etag, .cacheControl: "private, no-cache"])
+    }
+
+    static func notModified(_ snapshot: EncodedSnapshot) -> HTTPResponse {
+        HTTPResponse(status: .notModified, headers: [.etag: snapshot.etag, .cacheControl: "private, no-cache"])
+    }
+
+    /// `?wait=SECONDS`, more than 0 and at most 60.
+    private static func waitDuration(_ request: HTTPRequest) throws(AppError) -> Duration? {
+        guard let text = request.queryValue("wait") else { return nil }
+        guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= maxWait else {
+            throw .invalidField(
+                "wait", reason: "must be a number of seconds greater than 0 and at most 60", status: .badRequest)
+        }
+        return .milliseconds(Int64(seconds * 1000))
+    }
+}

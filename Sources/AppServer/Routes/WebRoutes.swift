@@ -1,0 +1,53 @@
+import HTTPCore
+
+/// The thin web front-end (`/`, `/app.js`, `/app.css`) and `/openapi.json`, embedded in the binary. A strict Content-Security-Policy
+/// (no inline code, same-origin only) and validators so a reload costs a 304.
+enum WebRoutes {
+    private struct Asset: Sendable {
+        let bytes: [UInt8]
+        let contentType: String
+        let cacheControl: String
+        let etag: String
+
+        init(_ text: String, contentType: String, cacheControl: String) {
+            bytes = Array(text.utf8)
+            self.contentType = contentType
+            self.cacheControl = cacheControl
+            // FNV-1a of the content: changes whenever the asset does.
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            etag = "\"\(String(hash, radix: 36))\""
+        }
+    }
+
+    static let contentSecurityPolicy =
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+        + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+    private static let page = Asset(WebPage.html, contentType: "text/html; charset=utf-8", cacheControl: "no-cache")
+    private static let script = Asset(
+        WebScript.javascript, contentType: "text/javascript; charset=utf-8", cacheControl: "public, max-age=300")
+    private static let style = Asset(WebStyle.css, contentType: "text/css; charset=utf-8", cacheControl: "public, max-age=300")
+
+    private static let openAPI = Asset(
+        OpenAPIDocument.json, contentType: "application/json", cacheControl: "public, max-age=300")
+
+    static func register(on router: inout MeteredRouter) {
+        router.get("/openapi.json") { request, _ in response(openAPI, request) }
+        router.get("/") { request, _ in response(page, request) }
+        router.get("/app.js") { request, _ in response(script, request) }
+        router.get("/app.css") { request, _ in response(style, request) }
+    }
+
+    private static func response(_ asset: Asset, _ request: HTTPRequest) -> HTTPResponse {
+        var headers: HTTPHeaders = [
+            .cacheControl: asset.cacheControl, .etag: asset.etag, .xContentTypeOptions: "nosniff",
+            .contentSecurityPolicy: contentSecurityPolicy, "Referrer-Policy": "no-referrer",
+        ]
+        if ConditionalRequest.noneMatchFails(request, etag: asset.etag) {
+            return HTTPResponse(status: .notModified, headers: headers)
+        }
+        headers.add(.contentType, asset.contentType)
+        return HTTPResponse(headers: headers, body: .bytes(asset.bytes))
+    }
+}

@@ -1,0 +1,84 @@
+import ViewModelCore
+
+/// How the data-flow log names chat events: client intents by their client names, internal events by the
+/// original's names (`applicationInitialized`, `sending`, `otherRead`…), simulator steps by what is due.
+extension ChatApp {
+    /// The event's name and a short payload summary, such as `contact=John text="Hi"`.
+    public static func describe(_ event: ChatAppEvent) -> EventDescription {
+        switch event {
+        case .appear: EventDescription(name: "appear")
+        case .addChat: EventDescription(name: "addChat")
+        case .create(let contact): EventDescription(name: "create", summary: "contact=\(quoted(contact))")
+        case .openChat(let contact): EventDescription(name: "openChat", summary: "contact=\(short(contact))")
+        case .send(let text, let contact):
+            EventDescription(
+                name: "send", summary: (contact.map { "contact=\(short($0)) " } ?? "") + "text=\(quoted(text))")
+        case .userRead(let contact):
+            EventDescription(name: "userRead", summary: contact.map { "contact=\(short($0))" } ?? "")
+        case .back: EventDescription(name: "back")
+        case .appResignActive: EventDescription(name: "appResignActive")
+        case .appBecomeActive: EventDescription(name: "appBecomeActive")
+        case .notificationTap(let contact):
+            EventDescription(name: "notificationTap", summary: "contact=\(short(contact))")
+        case .chat(let event): describe(event)
+        case .message(let event): describe(event)
+        case .simulator(let event): describe(event)
+        }
+    }
+
+    private static func describe(_ event: ChatEvent) -> EventDescription {
+        switch event {
+        case .applicationInitialized: EventDescription(name: "applicationInitialized")
+        case .loaded(let chats): EventDescription(name: "loaded", summary: "chats=\(chats.count)")
+        case .creatingChat(let contact): EventDescription(name: "creatingChat", summary: "contact=\(short(contact))")
+        case .created(let chat): EventDescription(name: "created", summary: "contact=\(short(chat.contact))")
+        case .createChatFailed(let reason):
+            EventDescription(name: "createChatFailed", summary: "reason=\(quoted(reason))")
+        }
+    }
+
+    private static func describe(_ event: MessageEvent) -> EventDescription {
+        switch event {
+        case .sending(let message, let contact, _):
+            EventDescription(
+                name: "sending", summary: "contact=\(short(contact)) id=\(message.id) text=\(quoted(message.message))")
+        case .sent(let message, let contact):
+            EventDescription(name: "sent", summary: "contact=\(short(contact)) id=\(message.id)")
+        case .failedSending(_, let contact, let reason):
+            EventDescription(name: "failedSending", summary: "contact=\(short(contact)) reason=\(quoted(reason))")
+        case .received(let message, let contact):
+            EventDescription(
+                name: "received", summary: "contact=\(short(contact)) id=\(message.id) text=\(quoted(message.message))")
+        case .userRead(let contact): EventDescription(name: "userRead", summary: "contact=\(short(contact))")
+        case .otherRead(let message, let reader):
+            EventDescription(name: "otherRead", summary: "contact=\(short(reader)) id=\(message.id)")
+        }
+    }
+
+    private static func describe(_ event: SimulatorEvent) -> EventDescription {
+        switch event {
+        case .readReceiptDue(let message, let contact, _):
+            EventDescription(name: "readReceiptDue", summary: "contact=\(short(contact)) id=\(message.id)")
+        case .replyDue(let contact, let responsesGiven):
+            EventDescription(name: "replyDue", summary: "contact=\(short(contact)) reply=\(responsesGiven + 1)")
+        case .pushDelivered(let notification):
+            EventDescription(
+                name: "pushDelivered", summary: "contact=\(short(notification.title)) text=\(quoted(notification.body))"
+            )
+        case .goodbyeDue(let notification):
+            EventDescription(
+                name: "goodbyeDue", summary: "contact=\(short(notification.title)) text=\(quoted(notification.body))")
+        }
+    }
+
+    /// At most 32 characters of `value`, so a summary never grows with its payload.
+    private static func short(_ value: String) -> String {
+        // utf8.count is O(1) for native strings; Character counting is not, and texts can be long.
+        guard value.utf8.count > 32, value.count > 32 else { return value }
+        return String(value.prefix(31)) + "…"
+    }
+
+    private static func quoted(_ value: String) -> String {
+        "\"\(short(value))\""
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import ViewModelCore
+
+/// The simulated chat server (seed 001, `Models/ChatEndpoint.swift`): nothing is real, every call answers after
+/// the original's delay through the session's timers.
+final class ChatEndpoint {
+    private let model: ChatModel
+
+    init(model: ChatModel) {
+        self.model = model
+    }
+
+    /// Answers the fetch after 0.5 s with one chat: John, one message from him, "Hi, you're here too?", state
+    /// sent, dated 500 s before the answer (so John starts with one unread message).
+    func fetchChats(context: inout FeatureContext<ChatAppEvent>) {
+        let delay = 0.5
+        let contact = "John"
+        let message = model.makeMessage(
+            sender: .other(name: contact), message: "Hi, you're here too?", state: .sent,
+            sendDate: context.now.addingTimeInterval(delay - 500))
+        context.schedule(
+            .chat(.loaded(chats: [Chat(contact: contact, messages: [message])])), after: .milliseconds(500),
+            source: .timer)
+    }
+
+    /// Confirms a new chat after 0.5 s.
+    func create(chat: Chat, context: inout FeatureContext<ChatAppEvent>) {
+        context.schedule(.chat(.created(chat: chat)), after: .milliseconds(500), source: .timer)
+    }
+
+    /// Sends the user's text to `contact`: the message is appended as `.sending` and `sending` is routed at once;
+    /// 1.5 s later `sent` arrives (and the bot hears of it).
+    ///
+    /// Quirks fixed: an empty or whitespace-only text is refused with `failedSending` and "Enter a message!" (the
+    /// MVC twin's check; the MVVM original sent it); a message to a missing chat creates the chat instead of being
+    /// lost (refused as `failedSending` only when the chat limit is reached).
+    func send(message text: String, to contact: String, context: inout FeatureContext<ChatAppEvent>) {
+        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            refuse(text, to: contact, reason: .emptyMessage, context: &context)
+            return
+        }
+        let previousMessages = model.window(for: contact) ?? .empty
+        guard let message = model.create(message: text, to: contact, now: context.now) else {
+            refuse(text, to: contact, reason: .tooManyChats(limit: model.chatLimit), context: &context)
+            return
+        }
+        context.markChanged()
+        context.route(
+            .message(.sending(message: message, contact: contact, previousMessages: previousMessages)),
+            source: context.source)
+        context.schedule(
+            .message(.sent(message: message, contact: contact)), after: .milliseconds(1500), source: .timer)
+    }
+
+    private func refuse(
+        _ text: String, to contact: String, reason: ChatError, context: inout FeatureContext<ChatAppEvent>
+    ) {
+        let message = Message(id: .none, sender: .user, message: text, state: .sending, sendDate: context.now)
+        context.route(
+            .message(.failedSending(message: message, contact: contact, reason: reason.reason)), source: context.source)
+    }
+}

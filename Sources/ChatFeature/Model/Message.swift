@@ -1,0 +1,61 @@
+import Foundation
+
+/// One chat message: who sent it, its text, its delivery state and its send date.
+///
+/// Mirrors the original (seed 001, `Models/Message.swift`), as a value instead of a shared mutable object, plus an
+/// ``id``: `sent()` only acts from `.sending`; `read(readDate:)` always sets.
+public struct Message: Sendable, Equatable {
+    /// Who wrote a message.
+    enum Sender: Sendable, Equatable {
+        /// The person using the app.
+        case user
+        /// The contact on the other side.
+        case other(name: String)
+    }
+
+    /// Where a message is in its life.
+    enum State: Sendable, Equatable {
+        /// The user's message is on its way to the server.
+        case sending
+        /// The server has it (or it arrived from the other side).
+        case sent
+        /// Its recipient read it.
+        case read(readDate: Date)
+    }
+
+    let id: MessageID
+    let sender: Sender
+    private(set) var state: State
+    /// The text (named as in the original).
+    let message: String
+    let sendDate: Date
+
+    init(id: MessageID, sender: Sender, message: String, state: State, sendDate: Date) {
+        self.id = id
+        self.sender = sender
+        self.message = message
+        self.state = state
+        self.sendDate = sendDate
+    }
+
+    /// Whether the user still has to read it: the other person's message, sending or sent.
+    ///
+    /// Mirrors the original (seed 001, `ChatModel.isUnreadByUser`): anything read and any user message is never
+    /// unread.
+    var isUnreadByUser: Bool {
+        guard case .other = sender else { return false }
+        if case .read = state { return false }
+        return true
+    }
+
+    /// Moves `.sending` to `.sent`; any other state stays.
+    mutating func sent() {
+        guard case .sending = state else { return }
+        state = .sent
+    }
+
+    /// Marks the message read at `readDate`, whatever its state.
+    mutating func read(readDate: Date) {
+        state = .read(readDate: readDate)
+    }
+}

@@ -1,0 +1,33 @@
+import ViewModelCore
+
+/// Builds the Chats screen's view model (seed 001, `ViewModels/ChatList/ChatListViewModelBuilder.swift`).
+enum ChatListViewModelBuilder {
+    /// The list while the first fetch runs: spinner on, chats hidden, and the empty text NOT hidden, so it shows
+    /// under the spinner (quirk kept).
+    static func buildLoading() -> ChatListViewModel {
+        ChatListViewModel(showSpinner: true, hideEmptyMessage: false, hideChats: true, chats: [], actions: actions)
+    }
+
+    /// The list of `chats`, in model order (no sorting): the empty text hides when there are chats, the chats hide
+    /// when there are none, no spinner.
+    /// - Parameters:
+    ///   - chats: The chats.
+    ///   - messageEnds: Per chat, the history position its row shows messages up to (nil: all of them).
+    ///   - dateRenderer: Renders the last messages' dates.
+    /// - Returns: The list's view model.
+    static func build(
+        for chats: some Collection<Chat>, messageEnds: [Int]? = nil, dateRenderer: DateRenderer
+    ) -> ChatListViewModel {
+        ChatListViewModel(
+            showSpinner: false, hideEmptyMessage: !chats.isEmpty, hideChats: chats.isEmpty,
+            chats: chats.enumerated().map { index, chat in
+                ChatListItemViewModelBuilder.build(
+                    for: chat, shownUpTo: messageEnds.flatMap { index < $0.count ? $0[index] : nil },
+                    dateRenderer: dateRenderer)
+            },
+            actions: actions)
+    }
+
+    /// `addChat` pushes Create Chat.
+    private static let actions = ChatListViewModel.Actions(addChat: ActionDescriptor(event: "addChat"))
+}

@@ -1,0 +1,30 @@
+/// An error that chooses its own HTTP answer (after hummingbird's `HTTPResponseError`).
+///
+/// Handlers throw these; the server answers with ``problem`` as `application/problem+json` (RFC 9457),
+/// the ``status`` and any extra ``headers``. Any other error becomes a `500` with a generic detail, and its
+/// text goes to the log only.
+public protocol HTTPResponseError: Error {
+    /// The status to answer with.
+    var status: HTTPStatus { get }
+    /// Extra header fields, such as `Allow` or `WWW-Authenticate`.
+    var headers: HTTPHeaders { get }
+    /// The problem document.
+    var problem: ProblemDetails { get }
+}
+
+extension HTTPResponseError {
+    public var headers: HTTPHeaders { HTTPHeaders() }
+
+    public var problem: ProblemDetails {
+        ProblemDetails(status: status, detail: (self as? any CustomStringConvertible)?.description)
+    }
+
+    /// The response this error answers with.
+    public var response: HTTPResponse {
+        var response = problem.response
+        for field in headers { response.headers.add(HTTPHeaderName(field.name), field.value) }
+        return response
+    }
+}
+
+extension HTTPParserError: HTTPResponseError {}

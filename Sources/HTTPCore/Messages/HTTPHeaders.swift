@@ -1,0 +1,177 @@
+/// An ordered list of header fields, stored as the wire bytes `Name: value\r\n` they are read from or written as.
+///
+/// Request headers are a view over the received head (no copy per field); response headers are appended
+/// in wire form, so writing them is one copy. Lookups scan the lines and compare names ignoring ASCII case,
+/// which for the handful of fields of a real request is cheaper than building a dictionary.
+///
+/// Values given to ``add(_:_:)`` are sanitised: control characters other than HTAB (CR, LF and NUL among them)
+/// become spaces, so a value can never inject a field or end the head (response splitting), and stays a valid
+/// field value (RFC 9110 §5.5).
+public struct HTTPHeaders: Sendable {
+    private(set) var storage: [UInt8]
+    private var start: Int
+    /// Whether a field the server writes itself was added (so writing must filter it out).
+    private var hasServerOwnedField = false
+
+    /// Fields the server writes for every response; a handler's copies are dropped.
+    private static let serverOwned: Set<String> = [
+        "content-length", "transfer-encoding", "connection", "date", "x-request-id",
+    ]
+
+    /// Creates an empty list.
+    public init() {
+        storage = []
+        start = 0
+    }
+
+    /// Creates a list from name-value pairs, in order.
+    /// - Parameter fields: The fields to add.
+    public init(_ fields: [(HTTPHeaderName, String)]) {
+        self.init()
+        for (name, value) in fields { add(name, value) }
+    }
+
+    /// A view over validated wire bytes, as the parser produces.
+    init(wireBytes: [UInt8], start: Int) {
+        storage = wireBytes
+        self.start = start
+    }
+
+    /// Whether there are no fields.
+    public var isEmpty: Bool { storage.count == start }
+
+    /// The first value of the field `name`, without surrounding whitespace.
+    public subscript(name: HTTPHeaderName) -> String? {
+        withFirstValue(of: name) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Every value of the field `name`, in order.
+    /// - Parameter name: The field name.
+    /// - Returns: The values, one per field line (comma-separated lists are not split).
+    public func values(for name: HTTPHeaderName) -> [String] {
+        var result: [String] = []
+        forEachField { fieldName, value in
+            if name.matches(fieldName) { result.append(String(decoding: value, as: UTF8.self)) }
+            return true
+        }
+        return result
+    }
+
+    /// Whether a field named `name` is present.
+    public func contains(_ name: HTTPHeaderName) -> Bool {
+        withFirstValue(of: name) { _ in true } ?? false
+    }
+
+    /// Appends a field.
+    /// - Parameters:
+    ///   - name: The field name.
+    ///   - value: The value; control characters other than HTAB are replaced by spaces.
+    public mutating func add(_ name: HTTPHeaderName, _ value: String) {
+        if Self.serverOwned.contains(name.lowercased) { hasServerOwnedField = true }
+        storage.append(contentsOf: name.rawName.utf8)
+        storage.append(UInt8(ascii: ":"))
+        storage.append(UInt8(ascii: " "))
+        for byte in value.utf8 {
+            storage.append(ByteClass.isFieldValue(byte) ? byte : UInt8(ascii: " "))
+        }
+        storage.append(0x0D)
+        storage.append(0x0A)
+    }
+
+    /// Replaces every field named `name` by one field with `value`.
+    public mutating func set(_ name: HTTPHeaderName, _ value: String) {
+        remove(name)
+        add(name, value)
+    }
+
+    /// Removes every field named `name`.
+    public mutating func remove(_ name: HTTPHeaderName) {
+        guard contains(name) else { return }
+        var kept = HTTPHeaders()
+        for field in self where field.name.lowercased() != name.lowercased {
+            kept.add(HTTPHeaderName(field.name), field.value)
+        }
+        self = kept
+    }
+
+    /// Calls `body` with the value bytes of the first field named `name`.
+    func withFirstValue<Result>(
+        of name: HTTPHeaderName, _ body: (UnsafeRawBufferPointer) -> Result
+    ) -> Result? {
+        var result: Result?
+        forEachField { fieldName, value in
+            guard name.matches(fieldName) else { return true }
+            result = body(value)
+            return false
+        }
+        return result
+    }
+
+    /// Walks the field lines in order; `body` returns false to stop.
+    func forEachField(_ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Bool) {
+        storage.withUnsafeBytes { bytes in
+            var lineStart = start
+            while lineStart < bytes.count {
+                var colon = lineStart
+                while colon < bytes.count, bytes[colon] != UInt8(ascii: ":") { colon += 1 }
+                var lineEnd = colon
+                while lineEnd < bytes.count, bytes[lineEnd] != 0x0A { lineEnd += 1 }
+                guard colon < lineEnd else { return }
+                let valueEnd = lineEnd > colon && bytes[lineEnd - 1] == 0x0D ? lineEnd - 1 : lineEnd
+                let name = UnsafeRawBufferPointer(rebasing: bytes[lineStart..<colon])
+                let value = ByteClass.trimmed(UnsafeRawBufferPointer(rebasing: bytes[(colon + 1)..<valueEnd]))
+                guard body(name, value) else { return }
+                lineStart = lineEnd + 1
+            }
+        }
+    }
+
+    /// Appends the fields of a response, leaving out the ones the server writes itself.
+    func writeResponseFields(into buffer: inout [UInt8]) {
+        guard hasServerOwnedField else { return write(into: &buffer) }
+        for field in self where !Self.serverOwned.contains(field.name.lowercased()) {
+            buffer.append(contentsOf: "\(field.name): \(field.value)\r\n".utf8)
+        }
+    }
+
+    /// Appends the fields in wire form to `buffer`.
+    func write(into buffer: inout [UInt8]) {
+        if start == 0 {
+            buffer.append(contentsOf: storage)
+        } else {
+            buffer.append(contentsOf: storage[start...])
+        }
+    }
+}
+
+/// One header field as strings.
+public struct HTTPField: Sendable, Hashable {
+    /// The field name as received.
+    public var name: String
+    /// The value without surrounding whitespace.
+    public var value: String
+}
+
+extension HTTPHeaders: Sequence {
+    public func makeIterator() -> IndexingIterator<[HTTPField]> {
+        var fields: [HTTPField] = []
+        forEachField { name, value in
+            fields.append(
+                HTTPField(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self)))
+            return true
+        }
+        return fields.makeIterator()
+    }
+}
+
+extension HTTPHeaders: ExpressibleByDictionaryLiteral {
+    public init(dictionaryLiteral elements: (HTTPHeaderName, String)...) {
+        self.init(elements)
+    }
+}
+
+extension HTTPHeaders: CustomStringConvertible {
+    public var description: String {
+        map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,23 @@
+/// The values a route pattern captured, percent-decoded: `:id` in `/v1/sessions/:id` gives `parameters["id"]`.
+public struct RouteParameters: Sendable, Equatable {
+    private var values: [(name: String, value: String)] = []
+
+    /// Creates an empty set.
+    public init() {}
+
+    /// The value captured for `name`, or nil.
+    public subscript(name: String) -> String? {
+        values.first { $0.name == name }?.value
+    }
+
+    /// Whether nothing was captured.
+    public var isEmpty: Bool { values.isEmpty }
+
+    mutating func append(name: String, value: String) {
+        values.append((name, value))
+    }
+
+    public static func == (lhs: RouteParameters, rhs: RouteParameters) -> Bool {
+        lhs.values.elementsEqual(rhs.values) { $0.name == $1.name && $0.value == $1.value }
+    }
+}

@@ -1,0 +1,91 @@
+/// Routes requests by method and path pattern, in registration order.
+///
+/// - No route's pattern matches the path: `404`.
+/// - A pattern matches but not for this method: `405` with `Allow` (RFC 9110 §15.5.6).
+/// - `HEAD` is answered by the `GET` route (the server drops the body); `OPTIONS` by an explicit route, or
+///   with `204` and `Allow`; `OPTIONS *` lists every method the router serves (RFC 9110 §9.3.7).
+///
+/// ```swift
+/// var router = Router()
+/// router.get("/healthz") { _, _ in HTTPResponse(contentType: "application/json", bytes: Array(#"{"status":"ok"}"#.utf8)) }
+/// router.on(.post, "/v1/items/:id") { request, context in .deferred { try await save(context.parameters["id"]) } }
+/// ```
+public struct Router: HTTPResponder {
+    private var routes: [Route] = []
+
+    /// Creates an empty router.
+    public init() {}
+
+    /// Adds a route whose handler may defer.
+    /// - Parameters:
+    ///   - method: The method.
+    ///   - pattern: The path pattern, such as `/v1/sessions/:id`.
+    ///   - handler: The handler.
+    public mutating func on(_ method: HTTPMethod, _ pattern: String, handler: @escaping HTTPHandler) {
+        routes.append(Route(method: method, pattern: RoutePattern(pattern), handler: handler))
+    }
+
+    /// Adds a `GET` (and `HEAD`) route answered at once.
+    public mutating func get(
+        _ pattern: String, handler: @escaping @Sendable (HTTPRequest, HTTPRequestContext) throws -> HTTPResponse
+    ) {
+        on(.get, pattern) { request, context in .response(try handler(request, context)) }
+    }
+
+    /// Adds a `POST` route answered at once.
+    public mutating func post(
+        _ pattern: String, handler: @escaping @Sendable (HTTPRequest, HTTPRequestContext) throws -> HTTPResponse
+    ) {
+        on(.post, pattern) { request, context in .response(try handler(request, context)) }
+    }
+
+    /// Adds a `DELETE` route answered at once.
+    public mutating func delete(
+        _ pattern: String, handler: @escaping @Sendable (HTTPRequest, HTTPRequestContext) throws -> HTTPResponse
+    ) {
+        on(.delete, pattern) { request, context in .response(try handler(request, context)) }
+    }
+
+    public func respond(to request: HTTPRequest, context: HTTPRequestContext) throws -> HTTPHandlerResult {
+        if request.method == .options, request.pathRange.count == 1, request.path == "*" {
+            return .response(HTTPResponse(status: .noContent, headers: [.allow: allowValue(all: true, [])]))
+        }
+        var allowed: [HTTPMethod] = []
+        let lookupMethod = request.method == .head ? HTTPMethod.get : request.method
+        let match: (Route, RouteParameters)? = request.withPathBytes { path in
+            for route in routes {
+                var parameters = RouteParameters()
+                guard route.pattern.match(path, parameters: &parameters) else { continue }
+                if route.method == lookupMethod { return (route, parameters) }
+                allowed.append(route.method)
+            }
+            return nil
+        }
+        if let (route, parameters) = match {
+            var routed = context
+            routed.parameters = parameters
+            return try route.handler(request, routed)
+        }
+        guard !allowed.isEmpty else {
+            throw HTTPError(.notFound, detail: "No resource exists at \(request.path).")
+        }
+        let allow = allowValue(all: false, allowed)
+        if request.method == .options {
+            return .response(HTTPResponse(status: .noContent, headers: [.allow: allow]))
+        }
+        throw HTTPError(
+            .methodNotAllowed, detail: "\(request.method) is not allowed on \(request.path); use \(allow).",
+            headers: [.allow: allow])
+    }
+
+    /// The `Allow` value: the given methods (or every routed method), with `HEAD` for `GET`, and `OPTIONS`.
+    private func allowValue(all: Bool, _ methods: [HTTPMethod]) -> String {
+        var names: [String] = []
+        for method in all ? routes.map(\.method) : methods where !names.contains(method.rawValue) {
+            names.append(method.rawValue)
+            if method == .get, !names.contains("HEAD") { names.append("HEAD") }
+        }
+        if !names.contains("OPTIONS") { names.append("OPTIONS") }
+        return names.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,159 @@
+import CSystemShim
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Connection {
+    /// Reads what the socket holds. One short `recv` means the socket is drained: with edge-triggered epoll a
+    /// new edge reports anything that arrives later, so most requests cost a single read. When the peer hung
+    /// up, reading continues to the end so the end of input is seen.
+    func readAvailable(untilDrained: Bool = false) {
+        let buffer = loop.readBuffer
+        while !isClosed, !readPaused {
+            let count = vh_recv(fd, buffer.baseAddress, buffer.count)
+            if count > 0 {
+                received(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                if count < buffer.count, !untilDrained { return }
+            } else if count == 0 {
+                peerClosed()
+                return
+            } else {
+                switch errno {
+                case EAGAIN, EWOULDBLOCK: return
+                case EINTR: continue
+                default:
+                    close()
+                    return
+                }
+            }
+        }
+    }
+
+    /// Handles newly received bytes: parse and answer when free, else buffer (bounded).
+    private func received(_ chunk: UnsafeRawBufferPointer) {
+        if isLingering || isRejecting || closeWhenFlushed { return }  // nothing more will be answered
+        timers.receivedBytes(at: loop.now)
+        if case .reading = activity, inbound.isEmpty {
+            let consumed = processRequests(chunk)
+            if consumed < chunk.count, !isClosed, !isLingering, !closeWhenFlushed {
+                inbound.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[consumed...]))
+            }
+        } else {
+            inbound.append(contentsOf: chunk)
+            if case .reading = activity {
+                processInbound()
+            } else if inbound.count > maxBufferedInput {
+                readPaused = true
+            }
+        }
+        flush()
+    }
+
+    /// Parses and answers what `inbound` holds, as far as the connection is free to.
+    func processInbound() {
+        guard !inbound.isEmpty, case .reading = activity, !closeWhenFlushed else { return }
+        let buffer = inbound
+        inbound = []
+        let consumed = buffer.withUnsafeBytes { processRequests($0) }
+        guard !isClosed, !isLingering, !closeWhenFlushed, consumed < buffer.count else { return }
+        inbound = consumed == 0 ? buffer : Array(buffer[consumed...])
+    }
+
+    /// Continues reading after a pause, once the connection is free again.
+    func resumeReadingIfPaused() {
+        guard readPaused, !isClosed else { return }
+        readPaused = false
+        readAvailable()
+    }
+
+    /// Parses requests from `buffer` and answers each, in order, until the buffer ends or a response has to
+    /// wait; returns how many bytes were consumed.
+    private func processRequests(_ buffer: UnsafeRawBufferPointer) -> Int {
+        var offset = 0
+        while case .reading = activity, !closeWhenFlushed, offset < buffer.count {
+            let result: (event: HTTPRequestParser.Event, consumed: Int)
+            do {
+                result = try parser.parse(UnsafeRawBufferPointer(rebasing: buffer[offset...]))
+            } catch {
+                fail(with: error)
+                return buffer.count
+            }
+            offset += result.consumed
+            switch result.event {
+            case .needMoreData:
+                if result.consumed == 0 { return offset }
+            case .headReceived(let expectsContinue):
+                timers.receivedHead(at: loop.now)
+                // RFC 9110 §10.1.1: only when none of the body has arrived yet.
+                if expectsContinue, offset == buffer.count { queueContinue() }
+            case .request(let request):
+                timers.receivedRequest()
+                dispatch(request)
+            }
+        }
+        return offset
+    }
+
+    /// Hands a request to the responder and writes or awaits its answer.
+    private func dispatch(_ request: HTTPRequest) {
+        let server = loop.server
+        let clientID = request.headers.withFirstValue(of: .xRequestID) { value in
+            RequestIDGenerator.isAcceptable(value) ? String(decoding: value, as: UTF8.self) : nil
+        }
+        let requestID = (clientID ?? nil) ?? loop.requestIDs.next()
+        let context = ResponseContext(
+            method: request.method, version: request.version,
+            keepAlive: request.keepAlive && !server.isDraining && !inputClosed, requestID: requestID)
+        inFlight = context
+        let requestContext = HTTPRequestContext(
+            requestID: requestID, remoteAddress: peer, serverIsDraining: server.isDraining, logger: server.logger)
+        let result: HTTPHandlerResult
+        do {
+            result = try server.responder.respond(to: request, context: requestContext)
+        } catch {
+            result = .response(server.response(for: error, requestID: requestID))
+        }
+        switch result {
+        case .response(let response):
+            write(response, for: context)
+        case .deferred(let work):
+            activity = .awaitingResponse
+            let bound = LoopBound(self, loop: loop)
+            let loop = loop
+            Task {
+                let response: HTTPResponse
+                do {
+                    response = try await work()
+                } catch {
+                    response = server.response(for: error, requestID: requestID)
+                }
+                loop.execute { bound.value.finishDeferred(response) }
+            }
+        }
+    }
+
+    /// Writes a deferred response once its work is done, then carries on with what waited behind it.
+    private func finishDeferred(_ response: HTTPResponse) {
+        guard !isClosed, case .awaitingResponse = activity, let context = inFlight else { return }
+        activity = .reading
+        write(response, for: context)
+        processInbound()
+        flush()
+        resumeReadingIfPaused()
+        if !isClosed { scheduleTimers() }
+    }
+
+    /// The client closed its sending side.
+    private func peerClosed() {
+        inputClosed = true
+        switch activity {
+        case .lingering:
+            close()
+        case .reading where inFlight == nil && (outboundSent == outbound.count || !parser.isIdle):
+            close()  // nothing in progress, or a request that can never complete
+        default:
+            closeWhenFlushed = true
+        }
+    }
+}

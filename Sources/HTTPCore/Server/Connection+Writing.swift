@@ -1,0 +1,228 @@
+import CSystemShim
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Connection {
+    /// Unsent bytes of a stream above which its writer waits.
+    static let streamLowWater = 64 * 1024
+
+    /// Queues the response to the request described by `context`, then moves on: to a stream, the next
+    /// request, or closing.
+    func write(_ response: HTTPResponse, for context: ResponseContext) {
+        takeSharedOutbound()
+        var keepAlive = context.keepAlive && !closeWhenFlushed && !loop.server.isDraining
+        let isHead = context.method == .head
+        let allowsContent = response.status.allowsContent
+        var framing = HTTPResponseWriter.Framing.none
+        var stream: HTTPBodyStream?
+        switch response.body {
+        case .empty:
+            if allowsContent { framing = .length(0) }
+        case .bytes(let bytes):
+            if allowsContent { framing = .length(bytes.count) }
+        case .stream(let body) where allowsContent:
+            if context.version == .http1_0 {
+                framing = .closeDelimited
+                keepAlive = false
+            } else {
+                framing = .chunked
+            }
+            if !isHead { stream = body }
+        case .stream:
+            break
+        }
+        loop.date.update()
+        HTTPResponseWriter.writeHead(
+            status: response.status, headers: response.headers, framing: framing, keepAlive: keepAlive,
+            version: context.version, date: loop.date.bytes, requestID: context.requestID, into: &outbound)
+        if !isHead, allowsContent, case .bytes(let bytes) = response.body {
+            outbound.append(contentsOf: bytes)
+        }
+        if let stream {
+            startStream(stream, chunked: framing == .chunked, keepAlive: keepAlive)
+        } else {
+            finishResponse(keepAlive: keepAlive)
+        }
+    }
+
+    /// Sends what is queued, as far as the socket takes it.
+    func flush() {
+        guard !isClosed, outboundSent < outbound.count else {
+            if !isClosed { outboundDrained() }
+            return
+        }
+        let before = outboundSent
+        while outboundSent < outbound.count {
+            let count = outbound.withUnsafeBytes { bytes in
+                vh_send(fd, bytes.baseAddress! + outboundSent, bytes.count - outboundSent)
+            }
+            if count > 0 {
+                outboundSent += count
+            } else if count < 0, errno == EINTR {
+                continue
+            } else if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                break
+            } else {
+                close()  // EPIPE, ECONNRESET: the client is gone
+                return
+            }
+        }
+        if outboundSent == outbound.count {
+            outboundDrained()
+            return
+        }
+        let now = loop.now
+        if outboundSent > before {
+            timers.writeProgressed(at: now, drained: false)
+        } else {
+            timers.writeStalled(at: now)
+        }
+        if outboundIsShared {
+            // The loop's buffer stays with this connection until it drains; the loop will grow a new one.
+            outboundIsShared = false
+            loop.sharedOutboundLent = false
+        }
+        if outboundSent >= 64 * 1024 {
+            outbound.removeFirst(outboundSent)
+            outboundSent = 0
+        }
+        resumeStreamWriterIfBelowLowWater()
+    }
+
+    /// Ends a response: the next request may be read, or the connection closes once flushed.
+    func finishResponse(keepAlive: Bool) {
+        inFlight = nil
+        activity = .reading
+        if keepAlive {
+            timers.finishedResponse(at: loop.now, pipelined: !inbound.isEmpty || !parser.isIdle)
+        } else {
+            closeWhenFlushed = true
+            inbound = []
+        }
+    }
+
+    /// Queues `100 Continue` (RFC 9110 §15.2.1).
+    func queueContinue() {
+        takeSharedOutbound()
+        outbound.append(contentsOf: "HTTP/1.1 100 Continue\r\n\r\n".utf8)
+    }
+
+    /// Shuts our sending side and discards input until the client closes, so it reads our last response
+    /// instead of a reset caused by its unread request bytes.
+    private func startLingeringClose() {
+        activity = .lingering
+        inbound = []
+        shutdown(fd, Int32(SHUT_WR))
+        timers.startedLingering(at: loop.now)
+        if inputClosed { close() }
+    }
+
+    private func outboundDrained() {
+        if !outbound.isEmpty || outboundSent > 0 {
+            outbound.removeAll(keepingCapacity: true)
+            outboundSent = 0
+        }
+        returnSharedOutbound()
+        timers.writeProgressed(at: loop.now, drained: true)
+        resumeStreamWriterIfBelowLowWater()
+        if closeWhenFlushed, inFlight == nil, case .reading = activity {
+            startLingeringClose()
+        }
+    }
+
+    /// Borrows the loop's output buffer when this connection has nothing queued, so idle connections own none.
+    func takeSharedOutbound() {
+        guard outbound.isEmpty, !outboundIsShared, !loop.sharedOutboundLent else { return }
+        swap(&outbound, &loop.sharedOutbound)
+        outboundSent = 0
+        loop.sharedOutboundLent = true
+        outboundIsShared = true
+    }
+
+    func returnSharedOutbound() {
+        guard outboundIsShared else {
+            if outbound.isEmpty, outbound.capacity > 0 { outbound = [] }
+            return
+        }
+        outbound.removeAll(keepingCapacity: true)
+        swap(&outbound, &loop.sharedOutbound)
+        outboundSent = 0
+        loop.sharedOutboundLent = false
+        outboundIsShared = false
+    }
+}
+
+/// Serialises response heads (RFC 9112 §4, §6).
+enum HTTPResponseWriter {
+    enum Framing: Equatable {
+        /// No content and no framing field (1xx, 204, 304).
+        case none
+        case length(Int)
+        case chunked
+        /// Content runs until the connection closes (HTTP/1.0 clients of a stream).
+        case closeDelimited
+    }
+
+    /// Appends the status line and header section. The server always answers `HTTP/1.1` (RFC 9110 §6.2).
+    static func writeHead(
+        status: HTTPStatus, headers: HTTPHeaders, framing: Framing, keepAlive: Bool, version: HTTPVersion,
+        date: [UInt8], requestID: String, into output: inout [UInt8]
+    ) {
+        output.append(contentsOf: "HTTP/1.1 ".utf8)
+        appendDecimal(status.code, to: &output)
+        output.append(UInt8(ascii: " "))
+        output.append(contentsOf: status.reasonPhrase.utf8)
+        output.append(contentsOf: "\r\nDate: ".utf8)
+        output.append(contentsOf: date)
+        output.append(contentsOf: "\r\nX-Request-Id: ".utf8)
+        output.append(contentsOf: requestID.utf8)
+        switch framing {
+        case .length(let length):
+            output.append(contentsOf: "\r\nContent-Length: ".utf8)
+            appendDecimal(length, to: &output)
+        case .chunked:
+            output.append(contentsOf: "\r\nTransfer-Encoding: chunked".utf8)
+        case .none, .closeDelimited:
+            break
+        }
+        if !keepAlive {
+            output.append(contentsOf: "\r\nConnection: close".utf8)
+        } else if version == .http1_0 {
+            output.append(contentsOf: "\r\nConnection: keep-alive".utf8)
+        }
+        output.append(contentsOf: "\r\n".utf8)
+        headers.writeResponseFields(into: &output)
+        output.append(contentsOf: "\r\n".utf8)
+    }
+
+    /// Appends one chunk: size in hex, CRLF, data, CRLF (RFC 9112 §7.1).
+    static func appendChunk(_ bytes: [UInt8], to output: inout [UInt8]) {
+        output.append(contentsOf: String(bytes.count, radix: 16).utf8)
+        output.append(contentsOf: "\r\n".utf8)
+        output.append(contentsOf: bytes)
+        output.append(contentsOf: "\r\n".utf8)
+    }
+
+    static let lastChunk = Array("0\r\n\r\n".utf8)
+
+    static func appendDecimal(_ value: Int, to output: inout [UInt8]) {
+        guard value > 0 else {
+            output.append(UInt8(ascii: "0"))
+            return
+        }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            while rest > 0 {
+                buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            }
+            for index in stride(from: count - 1, through: 0, by: -1) { output.append(buffer[index]) }
+        }
+    }
+}

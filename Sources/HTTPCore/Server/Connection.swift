@@ -1,0 +1,186 @@
+import CSystemShim
+import Logging
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One accepted TCP connection, confined to the event loop that accepted it.
+///
+/// It reads with one `recv` per readiness edge into the loop's buffer, parses requests in place, answers them
+/// in order (pipelining included), and writes each batch of responses with one `send`. Timeouts are decided by
+/// ``ConnectionTimeouts``; this class only does the I/O. The descriptor is closed only by ``close()``, once.
+final class Connection {
+    /// What the connection is doing with the current request.
+    enum Activity {
+        /// Reading and answering requests.
+        case reading
+        /// A handler's deferred work is running; later requests wait.
+        case awaitingResponse
+        /// A response body is being streamed; later requests wait.
+        case streaming(BodyStreamState)
+        /// Our side is closed; input is read and discarded until the client closes or the linger time passes.
+        case lingering
+        case closed
+    }
+
+    /// What is remembered about a request until its response is written.
+    struct ResponseContext {
+        var method: HTTPMethod
+        var version: HTTPVersion
+        var keepAlive: Bool
+        var requestID: String
+    }
+
+    let fd: Int32
+    let generation: UInt32
+    unowned let loop: EventLoop
+    let peer: SocketAddress
+    /// Whether this connection is over the limit and is only told `503`.
+    let isRejecting: Bool
+    var timers: ConnectionTimeouts<ContinuousClock.Instant>
+    var parser: HTTPRequestParser
+    var activity = Activity.reading
+    /// Received bytes not parsed yet (usually empty: requests are parsed straight from the loop's buffer).
+    var inbound: [UInt8] = []
+    /// Response bytes not sent yet, from `outboundSent` on.
+    var outbound: [UInt8] = []
+    var outboundSent = 0
+    var outboundIsShared = false
+    /// Close once everything queued is sent.
+    var closeWhenFlushed = false
+    /// The client closed its sending side; answer what is in progress, then close.
+    var inputClosed = false
+    /// Reading stopped because too much arrived while a response was being made.
+    var readPaused = false
+    var inFlight: ResponseContext?
+
+    /// Input buffered beyond this while a response is being made pauses reading.
+    var maxBufferedInput: Int {
+        let limits = loop.server.configuration.limits
+        return limits.maxRequestLineBytes + limits.maxHeaderBytes + 64 * 1024
+    }
+
+    init(fd: Int32, generation: UInt32, loop: EventLoop, peer: SocketAddress, rejecting: Bool) {
+        self.fd = fd
+        self.generation = generation
+        self.loop = loop
+        self.peer = peer
+        self.isRejecting = rejecting
+        self.timers = ConnectionTimeouts(timeouts: loop.server.configuration.timeouts, now: loop.now)
+        self.parser = HTTPRequestParser(limits: loop.server.configuration.limits)
+    }
+
+    var isClosed: Bool {
+        if case .closed = activity { return true }
+        return false
+    }
+
+    var isLingering: Bool {
+        if case .lingering = activity { return true }
+        return false
+    }
+
+    /// Called once registered.
+    func start() {
+        if isRejecting {
+            let problem = ProblemDetails(
+                status: .serviceUnavailable, detail: "The server is at its connection limit; retry shortly.")
+            var response = problem.response
+            response.headers.add(.retryAfter, "1")
+            let context = ResponseContext(
+                method: .get, version: .http1_1, keepAlive: false, requestID: loop.requestIDs.next())
+            write(response, for: context)
+            flush()
+            return
+        }
+        scheduleTimers()
+    }
+
+    /// Handles readiness reported by epoll.
+    func handle(events: UInt32) {
+        if events & (VH_EPOLLIN | VH_EPOLLRDHUP | VH_EPOLLHUP | VH_EPOLLERR) != 0 {
+            readAvailable()
+        }
+        if !isClosed, events & VH_EPOLLOUT != 0, outboundSent < outbound.count {
+            flush()
+        }
+        if !isClosed, events & VH_EPOLLERR != 0 {
+            close()
+        }
+        if !isClosed { scheduleTimers() }
+    }
+
+    /// Applies the timeout decision for `now`; returns the next deadline, or nil once closed or none is due.
+    func checkTimers(at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        switch timers.action(at: now) {
+        case .none:
+            break
+        case .close:
+            close()
+        case .abort:
+            _ = vh_set_linger_zero(fd)
+            close()
+        case .requestTimeout:
+            fail(with: HTTPError(.requestTimeout, detail: "The request was not received in time."))
+        }
+        return isClosed ? nil : timers.deadline
+    }
+
+    /// Ends this connection's part in a graceful shutdown: idle connections close now, busy ones after their
+    /// current response, streams are asked to end.
+    func drain() {
+        switch activity {
+        case .reading where parser.isIdle && inbound.isEmpty && outboundSent == outbound.count && inFlight == nil:
+            close()
+        case .streaming(let stream):
+            closeWhenFlushed = true
+            stream.cancelProducer()
+        case .closed, .lingering:
+            break
+        default:
+            closeWhenFlushed = true
+        }
+    }
+
+    /// Closes the descriptor and releases everything; safe to call twice.
+    func close() {
+        if isClosed { return }
+        if case .streaming(let stream) = activity { stream.connectionClosed() }
+        activity = .closed
+        returnSharedOutbound()
+        outbound = []
+        outboundSent = 0
+        inbound = []
+        loop.remove(connection: self)
+        if isRejecting { loop.server.releaseRejection() } else { loop.server.releaseConnection() }
+    }
+
+    /// Tells the loop when this connection's next deadline is.
+    func scheduleTimers() {
+        if let deadline = timers.deadline { loop.scheduleTimerCheck(at: deadline) }
+    }
+
+    /// Answers a protocol error (problem+json, `Connection: close`) and closes after sending it.
+    func fail(with error: any HTTPResponseError) {
+        inbound = []
+        let requestID = inFlight?.requestID ?? loop.requestIDs.next()
+        if let parserError = error as? HTTPParserError {
+            var logger = loop.server.logger
+            logger[metadataKey: "request-id"] = "\(requestID)"
+            logger.info(
+                "rejected request", metadata: ["status": "\(parserError.status.code)", "reason": "\(parserError)", "peer": "\(peer)"])
+        }
+        guard inFlight == nil, case .reading = activity else {
+            close()  // a response is already under way: nothing well-framed can follow it
+            return
+        }
+        let context = ResponseContext(method: .get, version: .http1_1, keepAlive: false, requestID: requestID)
+        write(error.response, for: context)
+        flush()
+    }
+}
+
+@available(*, unavailable)
+extension Connection: Sendable {}

@@ -1,0 +1,164 @@
+import CSystemShim
+public import Logging
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An HTTP/1.1 server on the C socket API: one epoll event loop per core, each on its own thread.
+///
+/// HTTPCore is the bottom layer: it knows HTTP and sockets, nothing of the application above it. Handlers
+/// come in as an ``HTTPResponder``.
+///
+/// ```swift
+/// let server = HTTPServer(configuration: .init(port: 0), responder: router, logger: logger)
+/// try server.start()
+/// print(server.localAddress!)  // the real port
+/// server.shutdown()            // graceful: stop accepting, finish in-flight requests, close idle connections
+/// await server.waitUntilStopped()
+/// ```
+public final class HTTPServer: Sendable {
+    private struct State {
+        var loops: [EventLoop] = []
+        var localAddress: SocketAddress?
+        var started = false
+        var runningLoops = 0
+        var stopped = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    /// The configuration the server was created with.
+    public let configuration: HTTPServerConfiguration
+    private let context: ServerContext
+    private let state = Mutex(State())
+
+    /// Creates a server; nothing is bound until ``start()``.
+    /// - Parameters:
+    ///   - configuration: Address, limits, timeouts.
+    ///   - responder: Answers every request.
+    ///   - logger: Receives one line per error.
+    public init(configuration: HTTPServerConfiguration, responder: any HTTPResponder, logger: Logger) {
+        self.configuration = configuration
+        self.context = ServerContext(configuration: configuration, responder: responder, logger: logger)
+    }
+
+    /// The bound address (with the real port when configured with port 0); nil before ``start()``.
+    public var localAddress: SocketAddress? {
+        state.withLock { $0.localAddress }
+    }
+
+    /// Whether a graceful shutdown has begun.
+    public var isDraining: Bool { context.isDraining }
+
+    /// Open connections, across loops.
+    public var openConnectionCount: Int { context.openConnectionCount }
+
+    /// Connections accepted since start (not counting those refused with 503).
+    public var acceptedConnectionCount: Int { context.acceptedConnectionCount }
+
+    /// Accepted connections closed since start.
+    public var closedConnectionCount: Int { context.closedConnectionCount }
+
+    /// Binds, listens and starts the event loops; returns once the server accepts connections.
+    /// - Throws: `SocketError` when the address cannot be resolved or bound.
+    public func start() throws(SocketError) {
+        let alreadyStarted = state.withLock { state in
+            defer { state.started = true }
+            return state.started
+        }
+        precondition(!alreadyStarted, "an HTTPServer starts once")
+        vh_ignore_sigpipe()  // SSL_write cannot pass MSG_NOSIGNAL; plain sends do anyway
+        _ = vh_raise_fd_limit()
+        let loopCount = configuration.eventLoopCount > 0 ? configuration.eventLoopCount : Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        let address = try SocketAddress(host: configuration.host, port: configuration.port)
+        if configuration.reusePort, configuration.port != 0 {
+            // SO_REUSEPORT would let a second server share a busy port; probe without it so that a port already
+            // in use fails loudly, as it does for any other server.
+            Glibc.close(try Socket.makeListener(address: address, backlog: 1, reusePort: false))
+        }
+        let firstFD = try Socket.makeListener(
+            address: address, backlog: configuration.backlog, reusePort: configuration.reusePort)
+        var listenerFDs = [firstFD]
+        var loops: [EventLoop] = []
+        let bound: SocketAddress
+        do {
+            bound = try Socket.localAddress(of: firstFD)
+            if configuration.reusePort {
+                let sameAddress = try SocketAddress(host: configuration.host, port: bound.port)
+                for _ in 1..<max(loopCount, 1) {
+                    listenerFDs.append(
+                        try Socket.makeListener(address: sameAddress, backlog: configuration.backlog, reusePort: true))
+                }
+            }
+            for index in 0..<max(loopCount, 1) {
+                loops.append(try EventLoop(index: index, server: context) { [weak self] in self?.loopStopped() })
+            }
+        } catch {
+            for fd in listenerFDs { Glibc.close(fd) }
+            throw error
+        }
+        for (index, loop) in loops.enumerated() {
+            if configuration.reusePort {
+                loop.add(listener: Listener(fd: listenerFDs[index], ownsSocket: true), shared: false)
+            } else {
+                loop.add(listener: Listener(fd: firstFD, ownsSocket: index == 0), shared: true)
+            }
+        }
+        state.withLock { state in
+            state.loops = loops
+            state.localAddress = bound
+            state.runningLoops = loops.count
+        }
+        for loop in loops { loop.start() }
+    }
+
+    /// Begins a graceful shutdown: stop accepting, close idle connections, let in-flight requests and streams
+    /// finish (streams are asked to end), and cut whatever is left once the drain timeout passes. Idempotent.
+    public func shutdown() {
+        guard context.startDraining() else { return }
+        let loops = state.withLock { $0.loops }
+        for loop in loops {
+            loop.execute { loop.beginDrain() }
+        }
+        let drain = configuration.timeouts.drain
+        Task {
+            try? await Task.sleep(for: drain)
+            for loop in loops { loop.execute { loop.forceClose() } }
+        }
+    }
+
+    /// Returns once every event loop has ended (after ``shutdown()``).
+    public func waitUntilStopped() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = state.withLock { state in
+                if state.stopped || !state.started { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    /// Starts if needed, then serves until the task is cancelled, which shuts the server down gracefully.
+    /// - Throws: `SocketError` when starting fails.
+    public func run() async throws {
+        if !state.withLock({ $0.started }) { try start() }
+        await withTaskCancellationHandler {
+            await waitUntilStopped()
+        } onCancel: {
+            shutdown()
+        }
+    }
+
+    private func loopStopped() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.runningLoops -= 1
+            guard state.runningLoops == 0 else { return [] }
+            state.stopped = true
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}

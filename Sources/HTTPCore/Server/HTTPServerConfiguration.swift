@@ -1,0 +1,36 @@
+/// Everything the HTTP server needs to know before it starts.
+public struct HTTPServerConfiguration: Sendable, Hashable {
+    /// The address to listen on: a numeric IPv4/IPv6 address or a resolvable name.
+    public var host: String
+    /// The port; 0 picks a free one (read it back from ``HTTPServer/localAddress``).
+    public var port: Int
+    /// Event loops (one thread each); 0 means one per CPU core.
+    public var eventLoopCount: Int
+    /// Whether each loop gets its own `SO_REUSEPORT` listener (the kernel spreads connections); otherwise the
+    /// loops share one listener.
+    public var reusePort: Bool
+    /// The listen backlog.
+    public var backlog: Int32
+    /// Open connections past which new ones are answered `503` and closed.
+    public var maxConnections: Int
+    /// Request size limits.
+    public var limits: HTTPLimits
+    /// Timeouts.
+    public var timeouts: HTTPTimeouts
+
+    /// Creates a configuration; the defaults are the documented ones.
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, eventLoopCount: Int = 0, reusePort: Bool = true,
+        backlog: Int32 = 1024, maxConnections: Int = 20_000, limits: HTTPLimits = HTTPLimits(),
+        timeouts: HTTPTimeouts = HTTPTimeouts()
+    ) {
+        self.host = host
+        self.port = port
+        self.eventLoopCount = eventLoopCount
+        self.reusePort = reusePort
+        self.backlog = backlog
+        self.maxConnections = maxConnections
+        self.limits = limits
+        self.timeouts = timeouts
+    }
+}

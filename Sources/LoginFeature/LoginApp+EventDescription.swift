@@ -1,0 +1,23 @@
+import ViewModelCore
+
+/// How the data-flow log shows login events: the original's names, and never the password.
+extension LoginApp {
+    /// The event's name and a short payload summary: `value="maruko"` for the username, only `length=4` for the
+    /// password (the log is readable by the session's holder and kept in memory; a password stays out of it).
+    public static func describe(_ event: LoginEvent) -> EventDescription {
+        switch event {
+        case .usernameDidChange(let text):
+            EventDescription(name: "usernameDidChange", summary: "value=\"\(short(text))\"")
+        case .passwordDidChange(let text):
+            EventDescription(name: "passwordDidChange", summary: "length=\(CredentialRule.length(of: text))")
+        case .loginTouched:
+            EventDescription(name: "loginTouched")
+        }
+    }
+
+    /// At most 32 characters of `value`, so a summary never grows with its payload.
+    private static func short(_ value: String) -> String {
+        guard value.utf8.count > 32, value.count > 32 else { return value }
+        return String(value.prefix(31)) + "…"
+    }
+}

@@ -1,0 +1,84 @@
+import AppServer
+import ArgumentParser
+import Foundation
+import HTTPCore
+import Logging
+import ServiceLifecycle
+import UnixSignals
+
+/// `viewhost serve`: load configuration, start listening, print the readiness line, serve until SIGTERM/SIGINT.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve HTTP (the default). Precedence: flag > VIEWHOST_* environment > config file > default.")
+
+    @Option(help: "Address to listen on (config key host).")
+    var host: String?
+
+    @Option(help: "TCP port, 0 for any free one (config key port).")
+    var port: Int?
+
+    @Option(help: "JSON configuration file (default Config/viewhost.json; keys in Config/README.md).")
+    var config: String?
+
+    @Option(help: "trace, debug, info, notice, warning, error or critical (config key logLevel).")
+    var logLevel: String?
+
+    @Option(help: "offline, open-meteo or weatherbit (config key weather.provider).")
+    var weatherProvider: String?
+
+    @Option(help: "Divide every simulated chat delay by this (config key simulation.speed), e.g. 100.")
+    var simulationSpeed: Double?
+
+    func run() async throws {
+        var flags: [String: String] = [:]
+        flags["host"] = host
+        flags["port"] = port.map(String.init)
+        flags["logLevel"] = logLevel
+        flags["simulation.speed"] = simulationSpeed.map { String($0) }
+        flags["weather.provider"] = weatherProvider
+        let sources = AppConfiguration.Sources(
+            flags: flags, environment: ProcessInfo.processInfo.environment,
+            filePath: config ?? "Config/viewhost.json", fileIsRequired: config != nil)
+        let configuration: AppConfiguration
+        do {
+            configuration = try await AppConfiguration.load(from: sources)
+        } catch {
+            Self.fail("viewhost: \(error)", code: error.exitCode)
+        }
+        let level = configuration.logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "viewhost")
+        // Trap the signals before the readiness line: a SIGTERM sent the moment the line appears must drain the
+        // server, not kill it with the default action.
+        let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint)
+        let server = makeServer(configuration: configuration, logger: logger)
+        do {
+            try server.start()
+        } catch {
+            Self.fail("viewhost: cannot listen: \(error)", code: error.isAddressInUse ? 69 : 71)
+        }
+        // The readiness line (API.md, Process): scripts and tests wait for it and read the real port from it.
+        FileHandle.standardOutput.write(Data("viewhost listening on http://\(server.localAddress!)\n".utf8))
+        let group = ServiceGroup(services: [HTTPServerService(server: server)], logger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            tasks.addTask {
+                for await signal in signals {
+                    logger.notice("draining", metadata: ["signal": "\(signal)"])
+                    await group.triggerGracefulShutdown()
+                }
+            }
+            try await tasks.next()  // the service group ends once the server has drained
+            tasks.cancelAll()
+        }
+    }
+
+    private static func fail(_ message: String, code: Int32) -> Never {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+        Foundation.exit(code)
+    }
+}

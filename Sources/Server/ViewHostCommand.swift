@@ -1,0 +1,14 @@
+import AppServer
+import ArgumentParser
+
+/// `viewhost`: the command-line entry point. `serve` is the default subcommand.
+@main
+struct ViewHostCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "viewhost",
+        abstract: "Hosts per-session MVVM view models over HTTP/1.1 and serves their snapshots as JSON.",
+        version: "viewhost \(ViewHostVersion.current)",
+        subcommands: [Serve.self],
+        defaultSubcommand: Serve.self
+    )
+}

@@ -1,0 +1,183 @@
+import CSystemShim
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A raw-socket HTTP/1.1 client for tests: it sends exactly the bytes given (malformed ones included) and parses
+/// what comes back, with a deadline on every read, so a test fails instead of hanging.
+///
+/// Waiting happens on a thread of its own, never on the test's own task, so blocked tests cannot starve the
+/// small cooperative pool that the server's deferred handlers run on.
+///
+/// `@unchecked Sendable`: one test uses one client, one call at a time.
+public final class HTTPTestClient: @unchecked Sendable {
+    /// Why a test client call failed.
+    public enum ClientError: Error, CustomStringConvertible {
+        case connectFailed(Int32)
+        case sendFailed(Int32)
+        case timedOut
+        case closedBeforeResponse(received: Int)
+        case malformedResponse(String)
+
+        public var description: String {
+            switch self {
+            case .connectFailed(let code): "connect failed (errno \(code))"
+            case .sendFailed(let code): "send failed (errno \(code))"
+            case .timedOut: "timed out waiting for the server"
+            case .closedBeforeResponse(let received): "the server closed after \(received) bytes, before a full response"
+            case .malformedResponse(let reason): "malformed response: \(reason)"
+            }
+        }
+    }
+
+    public let fd: Int32
+    private var buffer: [UInt8] = []
+    private var sawEOF = false
+
+    /// Connects to `host:port` (blocking connect, then reads with deadlines).
+    public init(port: Int, host: String = "127.0.0.1") throws {
+        fd = try Self.connectedSocket(port: port, host: host)
+    }
+
+    /// A connected socket, or an error with nothing left open. Closing happens here, before `self` exists: a
+    /// throwing init of a fully initialised object still runs `deinit`, and closing twice closed whatever socket
+    /// another test had been given the same number in between (seen as "the server closed after 0 bytes").
+    private static func connectedSocket(port: Int, host: String) throws -> Int32 {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        inet_pton(AF_INET, host, &address.sin_addr)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw ClientError.connectFailed(errno) }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            throw ClientError.connectFailed(code)
+        }
+        _ = vh_set_nodelay(fd)
+        return fd
+    }
+
+    deinit {
+        Glibc.close(fd)
+    }
+
+    /// Sends `text` as UTF-8, as is.
+    public func send(_ text: String) throws {
+        try send(Array(text.utf8))
+    }
+
+    /// Sends `bytes`, as is.
+    public func send(_ bytes: [UInt8]) throws {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes.withUnsafeBytes { vh_send(fd, $0.baseAddress! + sent, bytes.count - sent) }
+            guard count > 0 else { throw ClientError.sendFailed(errno) }
+            sent += count
+        }
+    }
+
+    /// Closes the sending side (the server sees end of input).
+    public func shutdownWrite() {
+        shutdown(fd, Int32(SHUT_WR))
+    }
+
+    /// Makes `close` send a reset instead of a FIN, as a crashing client would.
+    public func closeWithReset() {
+        _ = vh_set_linger_zero(fd)
+        shutdown(fd, Int32(SHUT_RDWR))
+    }
+
+    /// Sets a small receive buffer, so a client that stops reading fills the window quickly.
+    public func setReceiveBufferSize(_ bytes: Int32) {
+        _ = vh_set_int_option(fd, SOL_SOCKET, SO_RCVBUF, bytes)
+    }
+
+    /// Reads one response (by Content-Length, chunked framing, or until close).
+    /// - Parameters:
+    ///   - timeout: How long to wait for all of it.
+    ///   - headRequest: Whether it answers a HEAD request (no body follows).
+    public func readResponse(timeout: Duration = .seconds(5), headRequest: Bool = false) async throws -> TestResponse {
+        try await offThread { try self.readResponseBlocking(timeout: timeout, headRequest: headRequest) }
+    }
+
+    /// Reads until the server closes the connection; returns what arrived (after any buffered bytes).
+    public func readUntilClosed(timeout: Duration = .seconds(5)) async throws -> [UInt8] {
+        try await offThread { try self.readUntilClosedBlocking(timeout: timeout) }
+    }
+
+    /// Whether the server closes the connection (EOF or reset) within `timeout`, discarding data.
+    public func waitForClose(timeout: Duration = .seconds(5)) async -> Bool {
+        (try? await offThread { self.waitForCloseBlocking(timeout: timeout) }) ?? false
+    }
+
+    /// Runs a blocking wait on a thread of its own: the global Dispatch queues are capped near the core count on
+    /// Linux, so parallel tests blocking there would starve each other.
+    private func offThread<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(with: Swift.Result { try work() })
+            }
+            thread.stackSize = 256 * 1024
+            thread.start()
+        }
+    }
+
+    private func readResponseBlocking(timeout: Duration, headRequest: Bool) throws -> TestResponse {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while true {
+            if let (response, used) = try TestResponse.parse(buffer, complete: sawEOF, headRequest: headRequest) {
+                buffer.removeFirst(used)
+                return response
+            }
+            if sawEOF { throw ClientError.closedBeforeResponse(received: buffer.count) }
+            try fill(until: deadline)
+        }
+    }
+
+    private func readUntilClosedBlocking(timeout: Duration) throws -> [UInt8] {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while !sawEOF { try fill(until: deadline) }
+        defer { buffer.removeAll() }
+        return buffer
+    }
+
+    private func waitForCloseBlocking(timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while !sawEOF {
+            do { try fill(until: deadline) } catch ClientError.timedOut { return false } catch { return true }
+        }
+        return true
+    }
+
+    /// Bytes received but not yet parsed into a response.
+    public var pendingBytes: [UInt8] { buffer }
+
+    private func fill(until deadline: ContinuousClock.Instant) throws {
+        let remaining = ContinuousClock.now.duration(to: deadline)
+        guard remaining > .zero else { throw ClientError.timedOut }
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
+        let ready = poll(&poller, 1, milliseconds)
+        guard ready > 0 else {
+            if ready < 0, errno == EINTR { return }
+            throw ClientError.timedOut
+        }
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if count > 0 {
+            buffer.append(contentsOf: chunk[0..<count])
+        } else if count == 0 || errno == ECONNRESET {
+            sawEOF = true
+        } else if errno != EINTR && errno != EAGAIN {
+            sawEOF = true
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import CSystemShim
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real `viewhost` binary, started as a child process, for tests of the process contract: readiness line,
+/// signals, exit codes.
+///
+/// It starts children with `posix_spawn` and reads their output through pipes by hand: Foundation's `Process`
+/// on this toolchain can crash the test process in `run()` (swift-corelibs-foundation#5472).
+public final class ServerProcess {
+    /// Why starting or stopping the process failed.
+    public enum ProcessError: Error, CustomStringConvertible {
+        case binaryNotFound([String])
+        case spawnFailed(Int32)
+        case noReadinessLine(output: String)
+        case didNotExit
+
+        public var description: String {
+            switch self {
+            case .binaryNotFound(let places): "viewhost binary not found in \(places)"
+            case .spawnFailed(let code): "posix_spawn failed (\(code))"
+            case .noReadinessLine(let output): "no readiness line; output: \(output)"
+            case .didNotExit: "the process did not exit in time"
+            }
+        }
+    }
+
+    /// The child's process id.
+    public let pid: pid_t
+    private let stdoutFD: Int32
+    private let stderrFD: Int32
+    private var exitStatus: Int32?
+    private var collectedOutput: [UInt8] = []
+    private var collectedErrors: [UInt8] = []
+    /// The port from the readiness line.
+    public private(set) var port = 0
+    /// The readiness line.
+    public private(set) var readinessLine = ""
+
+    /// The built `viewhost` binary: `$VIEWHOST_BINARY`, else next to the running test bundle.
+    public static func binaryPath() throws -> String {
+        if let path = ProcessInfo.processInfo.environment["VIEWHOST_BINARY"] { return path }
+        var candidates: [String] = []
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            candidates.append(directory.appendingPathComponent("viewhost").path)
+            directory.deleteLastPathComponent()
+        }
+        candidates.append(
+            URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/debug/viewhost").path)
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw ProcessError.binaryNotFound(candidates)
+        }
+        return found
+    }
+
+    /// Runs `viewhost` with `arguments` to completion and returns its exit status and output.
+    public static func run(
+        _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(20)
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
+        let child = try ServerProcess(spawning: arguments, environment: environment)
+        let status = try child.waitForExit(timeout: timeout)
+        return (status, String(decoding: child.collectedOutput, as: UTF8.self), child.standardErrorText())
+    }
+
+    /// Starts `viewhost` and waits for its readiness line.
+    /// - Parameters:
+    ///   - arguments: Command-line arguments (add `--port 0`).
+    ///   - environment: Extra environment variables.
+    ///   - timeout: How long to wait for the readiness line.
+    public convenience init(
+        arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(20)
+    ) throws {
+        try self.init(spawning: arguments, environment: environment)
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while ContinuousClock.now < deadline {
+            let text = String(decoding: collectedOutput, as: UTF8.self)
+            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("viewhost listening on ") }),
+                text.contains("\n")
+            {
+                readinessLine = String(line)
+                port = Int(line.split(separator: ":").last ?? "") ?? 0
+                return
+            }
+            if reap() != nil {
+                while pump(timeoutMilliseconds: 0) {}
+                break
+            }
+            _ = pump(timeoutMilliseconds: 50)
+        }
+        kill(pid, SIGKILL)
+        _ = try? waitForExit(timeout: .seconds(5))
+        throw ProcessError.noReadinessLine(output: String(decoding: collectedOutput + collectedErrors, as: UTF8.self))
+    }
+
+    private init(spawning arguments: [String], environment: [String: String]) throws {
+        let path = try Self.binaryPath()
+        var outPipe: [Int32] = [0, 0]
+        var errPipe: [Int32] = [0, 0]
+        // Close-on-exec, so servers spawned at the same time by other tests do not inherit these pipes (and hold
+        // their write ends open); dup2 in the child clears the flag on its own stdout and stderr.
+        guard vh_pipe_cloexec(&outPipe) == 0, vh_pipe_cloexec(&errPipe) == 0 else { throw ProcessError.spawnFailed(errno) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        posix_spawn_file_actions_addclose(&actions, outPipe[0])
+        posix_spawn_file_actions_addclose(&actions, errPipe[0])
+        let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var child = pid_t()
+        let result = posix_spawn(&child, path, &actions, nil, argv, envp)
+        Glibc.close(outPipe[1])
+        Glibc.close(errPipe[1])
+        guard result == 0 else {
+            Glibc.close(outPipe[0])
+            Glibc.close(errPipe[0])
+            throw ProcessError.spawnFailed(result)
+        }
+        pid = child
+        stdoutFD = outPipe[0]
+        stderrFD = errPipe[0]
+    }
+
+    deinit {
+        if exitStatus == nil {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        Glibc.close(stdoutFD)
+        Glibc.close(stderrFD)
+    }
+
+    /// Sends `signal` to the process.
+    public func send(signal: Int32) {
+        kill(pid, signal)
+    }
+
+    /// Waits for the process to exit; returns its exit status (128 + signal when a signal ended it).
+    public func waitForExit(timeout: Duration = .seconds(20)) throws -> Int32 {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while ContinuousClock.now < deadline {
+            if let status = reap() {
+                while pump(timeoutMilliseconds: 0) {}
+                return status
+            }
+            _ = pump(timeoutMilliseconds: 20)
+        }
+        throw ProcessError.didNotExit
+    }
+
+    /// Everything the process wrote to standard error so far.
+    public func standardErrorText() -> String {
+        while pump(timeoutMilliseconds: 0) {}
+        return String(decoding: collectedErrors, as: UTF8.self)
+    }
+
+    /// Reads what the pipes hold; returns whether anything was read.
+    private func pump(timeoutMilliseconds: Int32) -> Bool {
+        var fds = [pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0), pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)]
+        guard poll(&fds, 2, timeoutMilliseconds) > 0 else { return false }
+        var readAny = false
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        for (index, entry) in fds.enumerated() where entry.revents & Int16(POLLIN) != 0 {
+            let count = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
+            guard count > 0 else { continue }
+            readAny = true
+            if index == 0 { collectedOutput += buffer[0..<count] } else { collectedErrors += buffer[0..<count] }
+        }
+        return readAny
+    }
+
+    /// The exit status once the child ended, without blocking.
+    private func reap() -> Int32? {
+        if let exitStatus { return exitStatus }
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+        let terminatedBySignal = status & 0x7F
+        exitStatus = terminatedBySignal == 0 ? (status >> 8) & 0xFF : 128 + terminatedBySignal
+        return exitStatus
+    }
+}
+
+@available(*, unavailable)
+extension ServerProcess: Sendable {}

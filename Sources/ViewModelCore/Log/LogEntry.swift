@@ -1,0 +1,59 @@
+import Foundation
+
+/// One applied event in a session's data-flow log: what happened, where it came from, what caused it, and the
+/// version it produced. A bot reply's `causedBy` points at the user's message that triggered it.
+public struct LogEntry: Sendable, Equatable, Codable {
+    /// The session-wide sequence number.
+    public let seq: Int
+    /// When it was applied (wall clock).
+    public let at: Date
+    /// The feature it was routed to.
+    public let feature: String
+    /// The event's name.
+    public let event: String
+    /// A short payload summary.
+    public let summary: String
+    /// Where it came from.
+    public let source: EventSource
+    /// The sequence number of the event that scheduled or routed it, if any.
+    public let causedBy: Int?
+    /// The feature's version once this event (and its step) was applied.
+    public var versionAfter: Int
+}
+
+/// A bounded ring of log entries that grows only as entries arrive, so idle sessions stay small.
+struct EventLog {
+    private(set) var entries: [LogEntry] = []
+    private var start = 0
+    let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(1, capacity)
+    }
+
+    mutating func append(_ entry: LogEntry) {
+        if entries.count < capacity {
+            entries.append(entry)
+        } else {
+            entries[start] = entry
+            start = (start + 1) % capacity
+        }
+    }
+
+    mutating func setVersionAfter(_ version: Int, forSequencesFrom first: Int, feature: String) {
+        for index in entries.indices where entries[index].seq >= first && entries[index].feature == feature {
+            entries[index].versionAfter = version
+        }
+    }
+
+    /// Entries with `seq > since`, oldest first.
+    func entries(after since: Int) -> [LogEntry] {
+        let ordered = start == 0 ? entries : Array(entries[start...] + entries[..<start])
+        return ordered.filter { $0.seq > since }
+    }
+
+    /// The oldest sequence number still held, or nil when empty.
+    var oldestSequence: Int? {
+        entries.isEmpty ? nil : entries[start].seq
+    }
+}

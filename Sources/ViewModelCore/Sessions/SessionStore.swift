@@ -1,0 +1,188 @@
+import Foundation
+import Synchronization
+
+/// All live sessions of the process, sharded by id so lookups on different sessions rarely contend.
+///
+/// It enforces the cap on live sessions, the idle TTL (on every lookup and in ``expireIdle(now:)``), and
+/// remembers expired sessions for a while, so their own token gets `expired` (410) rather than `notFound`.
+/// Deleted sessions leave nothing behind: they are simply not found.
+public final class SessionStore: Sendable {
+    /// Limits and lifetimes.
+    public struct Configuration: Sendable, Hashable {
+        /// Idle time after which a session expires.
+        public var idleTTL: Duration
+        /// Live sessions past which creation is refused.
+        public var maxSessions: Int
+        /// How long an expired session's id is remembered.
+        public var tombstoneTTL: Duration
+        /// How many expired ids are remembered at most.
+        public var maxTombstones: Int
+
+        /// Creates a configuration.
+        public init(
+            idleTTL: Duration = .seconds(1800), maxSessions: Int = 200_000, tombstoneTTL: Duration = .seconds(86_400),
+            maxTombstones: Int = 100_000
+        ) {
+            self.idleTTL = idleTTL
+            self.maxSessions = maxSessions
+            self.tombstoneTTL = tombstoneTTL
+            self.maxTombstones = maxTombstones
+        }
+    }
+
+    /// The result of looking a session up with a token.
+    public enum Lookup: Sendable {
+        case found(Session)
+        /// The session expired; the token was its own.
+        case expired
+        /// No such session, or the token is another session's: never say which.
+        case notFound
+    }
+
+    private struct Tombstone {
+        let token: SessionToken
+        let expiredAt: Date
+    }
+
+    private struct Shard {
+        var sessions: [SessionID: Session] = [:]
+        var tombstones: [SessionID: Tombstone] = [:]
+        var tombstoneOrder: [SessionID] = []
+    }
+
+    /// A `Mutex` is not copyable, so each shard's lives in a box of its own.
+    private final class ShardBox: Sendable {
+        let state = Mutex(Shard())
+    }
+
+    private static let shardCount = 16
+    public let configuration: Configuration
+    private let shards: [ShardBox]
+    private let liveCount = Atomic<Int>(0)
+
+    /// Creates an empty store.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        self.shards = (0..<Self.shardCount).map { _ in ShardBox() }
+    }
+
+    /// Live sessions.
+    public var count: Int { liveCount.load(ordering: .relaxed) }
+
+    /// Adds a session made by `make`, unless the store is full.
+    /// - Returns: The session, or nil when the cap is reached (the caller answers 503).
+    public func insert(_ make: () -> Session) -> Session? {
+        let claimed = liveCount.wrappingAdd(1, ordering: .relaxed).newValue
+        guard claimed <= configuration.maxSessions else {
+            liveCount.wrappingSubtract(1, ordering: .relaxed)
+            return nil
+        }
+        let session = make()
+        shard(for: session.id).state.withLock { $0.sessions[session.id] = session }
+        return session
+    }
+
+    /// Finds session `id` for a request carrying `token`, and marks it used.
+    /// - Parameters:
+    ///   - id: The id from the URL.
+    ///   - token: The bearer token or cookie value.
+    ///   - now: The current time (for the TTL).
+    public func lookup(_ id: SessionID, token: String, now: Date) -> Lookup {
+        let ttl = configuration.idleTTL
+        let (result, expired) = shard(for: id).state.withLock { shard -> (Lookup, Session?) in
+            if let session = shard.sessions[id] {
+                guard session.token.matches(token) else { return (.notFound, nil) }
+                if session.lastAccess.addingTimeInterval(ttl.seconds) <= now {
+                    shard.sessions[id] = nil
+                    remember(id: id, token: session.token, at: now, in: &shard)
+                    return (.expired, session)
+                }
+                session.touch(at: now)
+                return (.found(session), nil)
+            }
+            if let tombstone = shard.tombstones[id], tombstone.token.matches(token) { return (.expired, nil) }
+            return (.notFound, nil)
+        }
+        if let expired {
+            liveCount.wrappingSubtract(1, ordering: .relaxed)
+            expired.close()
+        }
+        return result
+    }
+
+    /// Deletes session `id` if `token` is its own.
+    /// - Returns: Whether it was deleted.
+    public func remove(_ id: SessionID, token: String) -> Bool {
+        let removed = shard(for: id).state.withLock { shard -> Session? in
+            guard let session = shard.sessions[id], session.token.matches(token) else { return nil }
+            shard.sessions[id] = nil
+            return session
+        }
+        guard let removed else { return false }
+        liveCount.wrappingSubtract(1, ordering: .relaxed)
+        removed.close()
+        return true
+    }
+
+    /// Expires every session idle past the TTL and forgets old tombstones.
+    /// - Returns: How many sessions expired.
+    @discardableResult
+    public func expireIdle(now: Date) -> Int {
+        let ttl = configuration.idleTTL.seconds
+        let tombstoneTTL = configuration.tombstoneTTL.seconds
+        var expiredCount = 0
+        for shard in shards {
+            let expired = shard.state.withLock { shard -> [Session] in
+                var expired: [Session] = []
+                for (id, session) in shard.sessions where session.lastAccess.addingTimeInterval(ttl) <= now {
+                    shard.sessions[id] = nil
+                    remember(id: id, token: session.token, at: now, in: &shard)
+                    expired.append(session)
+                }
+                while let oldest = shard.tombstoneOrder.first,
+                    let tombstone = shard.tombstones[oldest], tombstone.expiredAt.addingTimeInterval(tombstoneTTL) <= now
+                {
+                    shard.tombstones[oldest] = nil
+                    shard.tombstoneOrder.removeFirst()
+                }
+                return expired
+            }
+            liveCount.wrappingSubtract(expired.count, ordering: .relaxed)
+            for session in expired { session.close() }
+            expiredCount += expired.count
+        }
+        return expiredCount
+    }
+
+    /// Closes and forgets every session (shutdown).
+    public func removeAll() {
+        for shard in shards {
+            let sessions = shard.state.withLock { shard -> [Session] in
+                defer { shard.sessions.removeAll() }
+                return Array(shard.sessions.values)
+            }
+            liveCount.wrappingSubtract(sessions.count, ordering: .relaxed)
+            for session in sessions { session.close() }
+        }
+    }
+
+    private func remember(id: SessionID, token: SessionToken, at date: Date, in shard: inout Shard) {
+        shard.tombstones[id] = Tombstone(token: token, expiredAt: date)
+        shard.tombstoneOrder.append(id)
+        let perShard = max(1, configuration.maxTombstones / Self.shardCount)
+        while shard.tombstoneOrder.count > perShard {
+            shard.tombstones[shard.tombstoneOrder.removeFirst()] = nil
+        }
+    }
+
+    private func shard(for id: SessionID) -> ShardBox {
+        shards[Int(UInt(bitPattern: id.rawValue.hashValue) % UInt(Self.shardCount))]
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `TimeInterval`.
+    var seconds: TimeInterval {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

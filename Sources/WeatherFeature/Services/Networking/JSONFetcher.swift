@@ -1,0 +1,157 @@
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Fetches and decodes one JSON document from a provider, with a timeout and one retry.
+///
+/// The original's `WeatherbitService` made one `URLSession` call with the default 60 s timeout and gave up on any
+/// error. A host that serves many sessions needs an answer in bounded time: each attempt is cut at `timeout`,
+/// and a timeout, a transport error, a 5xx or a 429 is retried once after `retryDelay`. A 4xx other than 429 and
+/// an unreadable body are not retried (asking again would get the same answer).
+struct JSONFetcher: Sendable {
+    /// The provider's name in error messages, such as `Open-Meteo`.
+    let service: String
+    let timeout: Duration
+    let retryDelay: Duration
+    private let session: URLSession
+
+    init(service: String, timeout: Duration, retryDelay: Duration) {
+        self.service = service
+        self.timeout = timeout
+        self.retryDelay = retryDelay
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = Self.backstop(timeout)
+        configuration.timeoutIntervalForResource = Self.backstop(timeout)
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        session = URLSession(configuration: configuration)
+    }
+
+    /// Fetches `url` and decodes its body as `Value`.
+    /// - Throws: ``WeatherError`` naming ``service``.
+    func fetch<Value: Decodable>(_ type: Value.Type, from url: URL) async throws(WeatherError) -> Value {
+        let body = try await fetchWithRetry(url)
+        do {
+            return try JSONDecoder().decode(Value.self, from: body)
+        } catch {
+            throw .invalidResponse(service: service)
+        }
+    }
+
+    private func fetchWithRetry(_ url: URL) async throws(WeatherError) -> Data {
+        do {
+            return try await fetchOnce(url)
+        } catch let error where Self.isRetryable(error) {
+            try? await Task.sleep(for: retryDelay)
+            return try await fetchOnce(url)
+        }
+    }
+
+    /// One attempt, cut at `timeout` by a timer of its own: FoundationNetworking on Linux truncates URLSession
+    /// timeouts to whole seconds (0.3 s fires at once, 1.5 s after 1 s), so its own limit is only a backstop.
+    private func fetchOnce(_ url: URL) async throws(WeatherError) -> Data {
+        let request = {
+            var request = URLRequest(
+                url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: Self.backstop(timeout))
+            request.setValue("application/json", forHTTPHeaderField: "Accept")
+            return request
+        }()
+        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
+            let once = ResumeOnce(continuation)
+            let transfer = Task { [session] in
+                do {
+                    let (body, response) = try await session.data(for: request)
+                    once.resume(.response(body, status: (response as? HTTPURLResponse)?.statusCode))
+                } catch let error as URLError where error.code == .timedOut {
+                    once.resume(.timedOut)
+                } catch {
+                    once.resume(.failed)
+                }
+            }
+            once.arm(
+                Task { [timeout] in
+                    try? await Task.sleep(for: timeout)
+                    if once.resume(.timedOut) { transfer.cancel() }
+                })
+        }
+        switch outcome {
+        case .timedOut:
+            throw .timedOut(service: service)
+        case .failed:
+            throw .unreachable(service: service)
+        case .response(let body, let status):
+            guard let status else { throw .invalidResponse(service: service) }
+            guard status == 200 else { throw .badStatus(service: service, status: status) }
+            return body
+        }
+    }
+
+    /// How one attempt ended.
+    private enum Outcome: Sendable {
+        case response(Data, status: Int?)
+        case timedOut
+        case failed
+    }
+
+    /// Resumes a continuation with the first outcome only (the transfer and the timer race), and stops the timer
+    /// once the transfer has answered, so no sleeping task outlives a fast request.
+    private final class ResumeOnce: Sendable {
+        private struct State {
+            var continuation: CheckedContinuation<Outcome, Never>?
+            var timer: Task<Void, Never>?
+        }
+
+        private let state: Mutex<State>
+
+        init(_ continuation: CheckedContinuation<Outcome, Never>) {
+            state = Mutex(State(continuation: continuation))
+        }
+
+        /// Hands over the timer, cancelled at once if the transfer already answered.
+        func arm(_ timer: Task<Void, Never>) {
+            let answered = state.withLock { state -> Bool in
+                if state.continuation == nil { return true }
+                state.timer = timer
+                return false
+            }
+            if answered { timer.cancel() }
+        }
+
+        /// Resumes with `outcome` unless already resumed; returns whether this call did.
+        @discardableResult
+        func resume(_ outcome: Outcome) -> Bool {
+            let taken = state.withLock { state -> (CheckedContinuation<Outcome, Never>, Task<Void, Never>?)? in
+                guard let continuation = state.continuation.take() else { return nil }
+                defer { state.timer = nil }
+                return (continuation, state.timer)
+            }
+            guard let (continuation, timer) = taken else { return false }
+            timer?.cancel()
+            continuation.resume(returning: outcome)
+            return true
+        }
+    }
+
+    /// URLSession's own limit: whole seconds above `timeout`, so it never fires before our timer.
+    private static func backstop(_ timeout: Duration) -> TimeInterval {
+        timeout.seconds.rounded(.up) + 1
+    }
+
+    private static func isRetryable(_ error: WeatherError) -> Bool {
+        switch error {
+        case .timedOut, .unreachable: true
+        case .badStatus(_, let status): status >= 500 || status == 429
+        case .invalidResponse: false
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as Foundation's `TimeInterval`.
+    var seconds: TimeInterval {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

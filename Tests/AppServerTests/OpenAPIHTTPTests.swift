@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `GET /openapi.json` describes the routes the server really has: every documented path and method answers with
+/// something other than the router's "no such resource" 404 or a 405, so the document and the routes cannot drift.
+@Suite struct OpenAPIHTTPTests {
+    @Test func theDocumentIsServedAsJSONAndNamesOpenAPI31() async throws {
+        try await TestApp.run { app in
+            let response = try await app.request("GET", "/openapi.json")
+            #expect(response.status == 200)
+            #expect(response.header("Content-Type")?.hasPrefix("application/json") == true)
+            let document = try response.json
+            #expect(document["openapi"].string?.hasPrefix("3.1") == true)
+            #expect(document["paths"]["/v1/sessions"]["post"].value != nil)
+        }
+    }
+
+    @Test func everyDocumentedOperationIsRouted() async throws {
+        try await TestApp.run { app in
+            let document = try await app.request("GET", "/openapi.json").json
+            let paths = try #require(document["paths"].value as? [String: Any])
+            let session = try await app.createQuietSession()
+            var operations = 0
+            for (template, item) in paths.sorted(by: { $0.key < $1.key }) {
+                let methods = (item as? [String: Any])?.keys.filter { ["get", "post", "delete"].contains($0) } ?? []
+                for method in methods.sorted() {
+                    operations += 1
+                    let path = template.replacingOccurrences(of: "{id}", with: session.id)
+                        .replacingOccurrences(of: "{feature}", with: "chat")
+                    let status = try await Self.status(
+                        of: method.uppercased(), path, token: session.token, app: app)
+                    #expect(status != 405, "\(method.uppercased()) \(template) answered 405")
+                    #expect(status != 404, "\(method.uppercased()) \(template) answered 404")
+                }
+            }
+            #expect(operations >= 12)
+        }
+    }
+
+    /// The status of one request; a stream's status is read from its head alone.
+    private static func status(of method: String, _ path: String, token: String, app: TestApp) async throws -> Int {
+        if path.hasSuffix("/stream") {
+            let reader = try SSEReader(port: app.port, path: path, token: token)
+            return try await reader.head().status
+        }
+        // DELETE last would end the session the other operations use; it gets a session of its own.
+        if method == "DELETE" {
+            let other = try await app.createQuietSession()
+            return try await app.request("DELETE", other.path(), token: other.token).status
+        }
+        let body = method == "POST" ? (path.hasSuffix("/events") ? #"{"type":"appear"}"# : "{}") : nil
+        return try await app.request(method, path, token: token, body: body).status
+    }
+}

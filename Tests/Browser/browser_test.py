@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""Browser test of the web front-end: headless Chromium drives the page at / like a user.
+
+It starts `viewhost serve --port 0 --simulation-speed 50`, opens the page, and checks that the page (which renders
+only from snapshots and posts only their actions) shows the chat list, creates a chat, sends a message, sees the
+bot's reply arrive over the event stream, changes the weather location, and raises no script or CSP errors.
+Screenshots go to artifacts/screenshots/ (git-ignored).
+
+Usage: Tests/Browser/browser_test.py [--binary PATH] [--out DIR]
+Needs: chromium (Debian package), python3 (stdlib only: the DevTools WebSocket client is below).
+"""
+import argparse, base64, json, os, re, shutil, socket, struct, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class WebSocket:
+    """Just enough RFC 6455 for the DevTools protocol: text frames, client masking, 16/64-bit lengths."""
+
+    def __init__(self, url, timeout=30):
+        match = re.match(r"ws://([^:/]+):(\d+)(/.*)", url)
+        host, port, path = match.group(1), int(match.group(2)), match.group(3)
+        self.sock = socket.create_connection((host, port), timeout=timeout)
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall((f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+                           f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+        response = b""
+        while b"\r\n\r\n" not in response:
+            chunk = self.sock.recv(4096)
+            if not chunk:
+                raise RuntimeError("DevTools closed the handshake")
+            response += chunk
+        if b" 101 " not in response.split(b"\r\n")[0]:
+            raise RuntimeError(f"DevTools refused the WebSocket: {response[:200]!r}")
+        self.buffer = response.split(b"\r\n\r\n", 1)[1]
+
+    def send(self, text):
+        payload = text.encode()
+        header = bytearray([0x81])
+        if len(payload) < 126:
+            header.append(0x80 | len(payload))
+        elif len(payload) < 65536:
+            header.append(0x80 | 126)
+            header += struct.pack("!H", len(payload))
+        else:
+            header.append(0x80 | 127)
+            header += struct.pack("!Q", len(payload))
+        mask = os.urandom(4)
+        header += mask
+        self.sock.sendall(bytes(header) + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+
+    def _read(self, count):
+        while len(self.buffer) < count:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise RuntimeError("DevTools closed the connection")
+            self.buffer += chunk
+        data, self.buffer = self.buffer[:count], self.buffer[count:]
+        return data
+
+    def receive(self):
+        message = b""
+        while True:
+            first, second = self._read(2)
+            length = second & 0x7F
+            if length == 126:
+                length = struct.unpack("!H", self._read(2))[0]
+            elif length == 127:
+                length = struct.unpack("!Q", self._read(8))[0]
+            data = self._read(length)
+            opcode = first & 0x0F
+            if opcode == 0x8:
+                raise RuntimeError("DevTools closed the WebSocket")
+            if opcode in (0x9, 0xA):
+                continue
+            message += data
+            if first & 0x80:
+                return message.decode()
+
+
+class Page:
+    def __init__(self, socket_):
+        self.ws = socket_
+        self.next_id = 0
+        self.session = None
+        self.console_errors = []
+
+    def call(self, method, params=None, session=True):
+        self.next_id += 1
+        message = {"id": self.next_id, "method": method, "params": params or {}}
+        if session and self.session:
+            message["sessionId"] = self.session
+        self.ws.send(json.dumps(message))
+        while True:
+            reply = json.loads(self.ws.receive())
+            if reply.get("id") == self.next_id:
+                if "error" in reply:
+                    raise RuntimeError(f"{method}: {reply['error']}")
+                return reply.get("result", {})
+            self._note(reply)
+
+    def _note(self, event):
+        method = event.get("method")
+        if method == "Runtime.exceptionThrown":
+            self.console_errors.append(event["params"]["exceptionDetails"].get("text", "exception"))
+        elif method == "Log.entryAdded" and event["params"]["entry"]["level"] == "error":
+            self.console_errors.append(event["params"]["entry"]["text"])
+        elif method == "Runtime.consoleAPICalled" and event["params"]["type"] == "error":
+            self.console_errors.append(str(event["params"]["args"]))
+
+    def evaluate(self, expression):
+        result = self.call("Runtime.evaluate", {"expression": expression, "returnByValue": True, "awaitPromise": True})
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"script failed: {expression}: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    def wait_for(self, expression, what, timeout=20):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            try:
+                if self.evaluate(expression):
+                    return
+            except RuntimeError:
+                pass  # the page is still loading: not yet
+            time.sleep(0.1)
+        raise AssertionError(f"timed out waiting for {what}: {expression}")
+
+    def screenshot(self, path):
+        data = self.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})["data"]
+        with open(path, "wb") as file:
+            file.write(base64.b64decode(data))
+        print(f"  screenshot {os.path.relpath(path, ROOT)}")
+
+
+def type_into(page, selector, text):
+    page.evaluate(f"(() => {{ const e = document.querySelector({json.dumps(selector)}); e.focus(); e.value = {json.dumps(text)};"
+                  f" e.dispatchEvent(new Event('input', {{bubbles: true}})); return true; }})()")
+
+
+def click(page, selector):
+    page.wait_for(f"!!document.querySelector({json.dumps(selector)}) && !document.querySelector({json.dumps(selector)}).disabled",
+                  f"{selector} to be clickable")
+    page.evaluate(f"document.querySelector({json.dumps(selector)}).click(), true")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", default=os.path.join(ROOT, ".build/debug/viewhost"))
+    parser.add_argument("--out", default=os.path.join(ROOT, "artifacts/screenshots"))
+    args = parser.parse_args()
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+    if not chromium:
+        sys.exit("browser_test: chromium is not installed (apt-get install chromium)")
+    os.makedirs(args.out, exist_ok=True)
+
+    server = subprocess.Popen([args.binary, "serve", "--port", "0", "--simulation-speed", "50"], cwd=ROOT,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    profile = tempfile.mkdtemp(prefix="viewhost-chromium-")
+    browser = None
+    try:
+        line = server.stdout.readline().strip()
+        match = re.match(r"viewhost listening on (http://\S+)", line)
+        if not match:
+            raise AssertionError(f"no readiness line from the server: {line!r}")
+        base = match.group(1)
+        browser = subprocess.Popen([chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                                    "--no-first-run", "--no-default-browser-check", "--hide-scrollbars",
+                                    f"--user-data-dir={profile}", "--remote-debugging-port=0", "about:blank"],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 30
+        endpoint = None
+        while time.time() < deadline and endpoint is None:
+            line = browser.stderr.readline()
+            found = re.search(r"DevTools listening on (ws://\S+)", line)
+            endpoint = found.group(1) if found else None
+        if not endpoint:
+            raise AssertionError("Chromium did not start its DevTools endpoint")
+        page = Page(WebSocket(endpoint))
+        target = page.call("Target.createTarget", {"url": "about:blank"}, session=False)["targetId"]
+        page.session = page.call("Target.attachToTarget", {"targetId": target, "flatten": True}, session=False)["sessionId"]
+        for domain in ("Page", "Runtime", "Log"):
+            page.call(f"{domain}.enable")
+        page.call("Emulation.setDeviceMetricsOverride", {"width": 414, "height": 896, "deviceScaleFactor": 1, "mobile": True})
+        page.call("Page.navigate", {"url": base + "/"})
+
+        print("browser_test: the chat list loads with John's chat")
+        page.wait_for("document.getElementById('status').textContent === 'Live'", "the event stream")
+        page.wait_for("[...document.querySelectorAll('.chats .contact')].some(e => e.textContent === 'John')", "John's chat")
+        page.screenshot(os.path.join(args.out, "01-chat-list.png"))
+
+        print("browser_test: create a chat with Ann")
+        click(page, "[aria-label='New chat']")
+        page.wait_for("!!document.getElementById('create-contact')", "the Create Chat screen")
+        type_into(page, "#create-contact", "Ann")
+        click(page, "#create-button")
+        page.wait_for("document.getElementById('chat-title')?.textContent === 'Ann'", "Ann's chat screen")
+
+        print("browser_test: send a message and see the bot reply")
+        type_into(page, "#message-text", "Hello Ann!")
+        click(page, "#send-button")
+        page.wait_for("[...document.querySelectorAll('.messages li.user .text')].some(e => e.textContent === 'Hello Ann!')",
+                      "the sent message")
+        page.wait_for("document.querySelectorAll('.messages li.other').length > 0", "the bot's reply", timeout=30)
+        page.wait_for("[...document.querySelectorAll('.messages li.user .read-status')].some(e => e.textContent === '✓')",
+                      "the read receipt", timeout=30)
+        page.screenshot(os.path.join(args.out, "02-conversation.png"))
+
+        print("browser_test: back to the list, then change the weather location")
+        click(page, "[aria-label='Back']")
+        page.wait_for("[...document.querySelectorAll('.chats .contact')].some(e => e.textContent === 'Ann')", "Ann in the list")
+        if page.evaluate("!!document.getElementById('weather-location')"):
+            page.wait_for("!!document.querySelector('#weather .location')", "the weather card")
+            type_into(page, "#weather-location", "Paris")
+            click(page, "#weather-submit")
+            page.wait_for("document.querySelector('#weather .location').textContent.startsWith('Paris')", "Paris weather")
+        page.screenshot(os.path.join(args.out, "03-overview.png"))
+
+        if page.console_errors:
+            raise AssertionError(f"the page logged errors: {page.console_errors}")
+        print("browser_test: passed")
+    finally:
+        if browser:
+            browser.terminate()
+            try:
+                browser.wait(10)
+            except subprocess.TimeoutExpired:
+                browser.kill()
+        server.terminate()
+        server.wait(20)
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except AssertionError as failure:
+        sys.exit(f"browser_test: FAILED: {failure}")

@@ -1,0 +1,90 @@
+import HTTPCore
+import Logging
+import TestSupport
+
+/// An in-process server on 127.0.0.1 port 0 with the given routes and short timeouts, stopped at the end of
+/// the test that made it.
+final class TestServer {
+    let server: HTTPServer
+    let port: Int
+
+    init(
+        eventLoops: Int = 2, limits: HTTPLimits = HTTPLimits(),
+        timeouts: HTTPTimeouts = HTTPTimeouts(lingeringClose: .milliseconds(100)),
+        maxConnections: Int = 10_000, routes: (inout Router) -> Void = TestServer.standardRoutes
+    ) throws {
+        var router = Router()
+        routes(&router)
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let configuration = HTTPServerConfiguration(
+            host: "127.0.0.1", port: 0, eventLoopCount: eventLoops, maxConnections: maxConnections, limits: limits,
+            timeouts: timeouts)
+        server = HTTPServer(configuration: configuration, responder: router, logger: logger)
+        try server.start()
+        port = server.localAddress!.port
+    }
+
+    func client() throws -> HTTPTestClient {
+        try HTTPTestClient(port: port)
+    }
+
+    func stop() async {
+        server.shutdown()
+        await server.waitUntilStopped()
+    }
+
+    /// Waits (polling, bounded) until the server has `count` open connections.
+    func waitForOpenConnections(_ count: Int, timeout: Duration = .seconds(5)) async -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while ContinuousClock.now < deadline {
+            if server.openConnectionCount == count { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return server.openConnectionCount == count
+    }
+
+    /// Waits (polling, bounded) until `count` accepted connections have been closed by either side.
+    func waitForClosedConnections(_ count: Int, timeout: Duration = .seconds(20)) async -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while ContinuousClock.now < deadline {
+            if server.closedConnectionCount >= count { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return server.closedConnectionCount >= count
+    }
+
+    static func standardRoutes(_ router: inout Router) {
+        router.get("/hello") { _, _ in
+            HTTPResponse(contentType: "text/plain", bytes: Array("hello".utf8))
+        }
+        router.post("/echo") { request, _ in
+            var headers = HTTPHeaders()
+            if let trailer = request.trailers[HTTPHeaderName("X-Trailer")] { headers.add("X-Got-Trailer", trailer) }
+            return HTTPResponse(contentType: "application/octet-stream", bytes: request.body, headers: headers)
+        }
+        router.get("/items/:id") { _, context in
+            HTTPResponse(contentType: "text/plain", bytes: Array("item \(context.parameters["id"] ?? "")".utf8))
+        }
+        router.on(.get, "/slow/:ms") { _, context in
+            let milliseconds = Int(context.parameters["ms"] ?? "") ?? 0
+            return .deferred {
+                try await Task.sleep(for: .milliseconds(milliseconds))
+                return HTTPResponse(contentType: "text/plain", bytes: Array("slow \(milliseconds)".utf8))
+            }
+        }
+        router.get("/large/:bytes") { _, context in
+            let count = Int(context.parameters["bytes"] ?? "") ?? 0
+            return HTTPResponse(contentType: "application/octet-stream", bytes: [UInt8](repeating: 120, count: count))
+        }
+        router.get("/stream/:parts") { _, context in
+            let parts = Int(context.parameters["parts"] ?? "") ?? 0
+            return HTTPResponse(
+                headers: [.contentType: "text/plain"],
+                body: .stream(
+                    HTTPBodyStream { writer in
+                        for index in 0..<parts { try await writer.write(Array("part \(index)\n".utf8)) }
+                    }))
+        }
+    }
+}

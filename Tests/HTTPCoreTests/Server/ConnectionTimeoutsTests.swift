@@ -1,0 +1,97 @@
+import HTTPCore
+import Testing
+import TestSupport
+
+/// The connection's timeout state machine, driven by a manual clock: no sockets, no sleeping.
+struct ConnectionTimeoutsTests {
+    typealias Machine = ConnectionTimeouts<ManualClock.Instant>
+    let clock = ManualClock()
+    let timeouts = HTTPTimeouts(
+        headerRead: .seconds(10), bodyRead: .seconds(30), idle: .seconds(60), write: .seconds(20),
+        lingeringClose: .seconds(2))
+
+    @Test func idleConnectionClosesSilentlyAfterTheIdleTimeout() {
+        let machine = Machine(timeouts: timeouts, now: clock.now)
+        #expect(machine.deadline == clock.now.advanced(by: .seconds(60)))
+        clock.advance(by: .seconds(59))
+        #expect(machine.action(at: clock.now) == .none)
+        clock.advance(by: .seconds(1))
+        #expect(machine.action(at: clock.now) == .close)
+    }
+
+    @Test func firstByteStartsTheHeaderDeadlineWhichAnswers408() {
+        var machine = Machine(timeouts: timeouts, now: clock.now)
+        clock.advance(by: .seconds(5))
+        machine.receivedBytes(at: clock.now)
+        #expect(machine.phase == .readingHead(since: clock.now))
+        clock.advance(by: .seconds(9))
+        machine.receivedBytes(at: clock.now)  // more bytes of the same head do not extend the deadline
+        #expect(machine.action(at: clock.now) == .none)
+        clock.advance(by: .seconds(1))
+        #expect(machine.action(at: clock.now) == .requestTimeout)
+    }
+
+    @Test func bodyDeadlineCountsFromTheEndOfTheHead() {
+        var machine = Machine(timeouts: timeouts, now: clock.now)
+        machine.receivedBytes(at: clock.now)
+        clock.advance(by: .seconds(3))
+        machine.receivedHead(at: clock.now)
+        #expect(machine.deadline == clock.now.advanced(by: .seconds(30)))
+        clock.advance(by: .seconds(30))
+        #expect(machine.action(at: clock.now) == .requestTimeout)
+    }
+
+    @Test func noDeadlineWhileTheResponseIsBeingMade() {
+        var machine = Machine(timeouts: timeouts, now: clock.now)
+        machine.receivedBytes(at: clock.now)
+        machine.receivedRequest()
+        #expect(machine.deadline == nil)
+        clock.advance(by: .seconds(3600))
+        #expect(machine.action(at: clock.now) == .none)
+    }
+
+    @Test func finishedResponseReturnsToIdleOrToAPipelinedHead() {
+        var machine = Machine(timeouts: timeouts, now: clock.now)
+        machine.receivedRequest()
+        clock.advance(by: .seconds(1))
+        machine.finishedResponse(at: clock.now, pipelined: false)
+        #expect(machine.phase == .idle(since: clock.now))
+        machine.receivedRequest()
+        machine.finishedResponse(at: clock.now, pipelined: true)
+        #expect(machine.phase == .readingHead(since: clock.now))
+    }
+
+    @Test func writeStallAbortsAfterTheWriteTimeoutFromTheFirstStall() {
+        var machine = Machine(timeouts: timeouts, now: clock.now)
+        machine.receivedRequest()
+        machine.writeStalled(at: clock.now)
+        clock.advance(by: .seconds(10))
+        machine.writeStalled(at: clock.now)  // still stalled: the deadline keeps its start
+        #expect(machine.deadline == clock.now.advanced(by: .seconds(10)))
+        clock.advance(by: .seconds(10))
+        #expect(machine.action(at: clock.now) == .abort)
+    }
+
+    @Test func writeProgressRestartsTheWriteDeadlineAndDrainingClearsIt() {
+        var machine = Machine(timeouts: timeouts, now: clock.now)
+        machine.receivedRequest()
+        machine.writeStalled(at: clock.now)
+        clock.advance(by: .seconds(15))
+        machine.writeProgressed(at: clock.now, drained: false)
+        clock.advance(by: .seconds(15))
+        #expect(machine.action(at: clock.now) == .none)
+        machine.writeProgressed(at: clock.now, drained: true)
+        #expect(machine.writeStalledSince == nil)
+        #expect(machine.deadline == nil)
+    }
+
+    @Test func lingeringEndsAfterItsTimeAndIgnoresLaterEvents() {
+        var machine = Machine(timeouts: timeouts, now: clock.now)
+        machine.startedLingering(at: clock.now)
+        machine.receivedRequest()
+        machine.finishedResponse(at: clock.now, pipelined: false)
+        #expect(machine.phase == .lingering(since: clock.now))
+        clock.advance(by: .seconds(2))
+        #expect(machine.action(at: clock.now) == .close)
+    }
+}

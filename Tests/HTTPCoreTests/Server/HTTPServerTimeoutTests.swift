@@ -1,0 +1,89 @@
+import HTTPCore
+import Testing
+import TestSupport
+
+/// Timeouts over real loopback with short configured durations; the tests wait on the socket (with a deadline),
+/// never on a sleep.
+@Suite(.timeLimit(.minutes(1)))
+struct HTTPServerTimeoutTests {
+    static let short = HTTPTimeouts(
+        headerRead: .milliseconds(300), bodyRead: .milliseconds(300), idle: .milliseconds(300),
+        write: .milliseconds(300), drain: .seconds(2), lingeringClose: .milliseconds(300))
+
+    @Test func slowHeaderClientGets408AndIsClosed() async throws {
+        let server = try TestServer(timeouts: Self.short)
+        let client = try server.client()
+        try client.send("GET /hello HTTP/1.1\r\nHost: x\r\n")  // the head never ends
+        let response = try await client.readResponse(timeout: .seconds(5))
+        #expect(response.status == 408)
+        #expect(response.header("Connection") == "close")
+        #expect(await client.waitForClose())
+        await server.stop()
+    }
+
+    @Test func slowBodyClientGets408() async throws {
+        let server = try TestServer(timeouts: Self.short)
+        let client = try server.client()
+        try client.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc")
+        let response = try await client.readResponse(timeout: .seconds(5))
+        #expect(response.status == 408)
+        await server.stop()
+    }
+
+    @Test func idleKeepAliveConnectionIsClosedSilently() async throws {
+        let server = try TestServer(timeouts: Self.short)
+        let client = try server.client()
+        try client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try await client.readResponse().status == 200)
+        let rest = try await client.readUntilClosed(timeout: .seconds(5))
+        #expect(rest.isEmpty)
+        #expect(await server.waitForOpenConnections(0))
+        await server.stop()
+    }
+
+    @Test func clientThatNeverReadsIsClosedAfterTheWriteTimeout() async throws {
+        let server = try TestServer(timeouts: Self.short)
+        let client = try server.client()
+        client.setReceiveBufferSize(4096)
+        try client.send("GET /large/16777216 HTTP/1.1\r\nHost: x\r\n\r\n")  // 16 MiB, not read for now
+        #expect(await server.waitForClosedConnections(1))
+        #expect(server.server.acceptedConnectionCount == 1)
+        let received = try await client.readUntilClosed(timeout: .seconds(20))
+        #expect(received.count < 16_777_216, "the server cut the response short instead of sending it all")
+        await server.stop()
+    }
+
+    @Test func clientResetMidResponseLeavesTheServerServing() async throws {
+        let server = try TestServer(timeouts: HTTPTimeouts(lingeringClose: .milliseconds(100)))
+        for _ in 0..<20 {
+            let client = try server.client()
+            client.setReceiveBufferSize(4096)
+            try client.send("GET /large/8388608 HTTP/1.1\r\nHost: x\r\n\r\n")
+            try client.send("GET /stream/100000 HTTP/1.1\r\nHost: x\r\n\r\n")
+            client.closeWithReset()
+        }
+        #expect(await server.waitForOpenConnections(0, timeout: .seconds(10)))
+        let client = try server.client()
+        try client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try await client.readResponse().status == 200)
+        await server.stop()
+    }
+
+    @Test func gracefulShutdownFinishesInFlightAndClosesIdle() async throws {
+        let server = try TestServer(timeouts: HTTPTimeouts(drain: .seconds(5), lingeringClose: .milliseconds(100)))
+        let idle = try server.client()
+        try idle.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try await idle.readResponse().status == 200)
+        let busy = try server.client()
+        try busy.send("GET /slow/300 HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(await server.waitForOpenConnections(2))
+        try await Task.sleep(for: .milliseconds(50))  // let the slow request reach its handler
+        server.server.shutdown()
+        #expect(await idle.waitForClose())
+        let response = try await busy.readResponse()
+        #expect(response.text == "slow 300")
+        #expect(response.header("Connection") == "close")
+        await server.server.waitUntilStopped()
+        #expect(throws: (any Error).self) { _ = try HTTPTestClient(port: server.port) }
+    }
+}

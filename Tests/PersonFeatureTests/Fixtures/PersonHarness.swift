@@ -1,0 +1,33 @@
+import Foundation
+import TestSupport
+import ViewModelCore
+
+@testable import PersonFeature
+
+/// One person session on a manual scheduler, recording every snapshot it emits.
+final class PersonHarness {
+    let scheduler = ManualScheduler()
+    let session: Session
+    let recorder: RecordingListener<PersonApp>
+
+    /// A session whose person feature shows dates in `timeZone` (the app layer passes the session's zone).
+    init(timeZone: TimeZone = .gmt) {
+        session = Session(
+            id: .random(), token: .random(),
+            environment: SessionEnvironment(scheduler: scheduler, random: .seeded(1), timeZone: timeZone),
+            features: [SessionFeature(PersonApp.key, model: PersonApp(timeZone: timeZone))])
+        recorder = RecordingListener(session: session, feature: PersonApp.key)
+    }
+
+    /// Sends client events.
+    @discardableResult
+    func send(_ events: PersonEvent...) -> SendReceipt? {
+        session.send(events, to: PersonApp.key, source: .client)
+    }
+
+    /// The current snapshot.
+    var snapshot: PersonSnapshot { session.viewModel(of: PersonApp.key)!.value }
+
+    /// The current version.
+    var version: Int { session.viewModel(of: PersonApp.key)!.version }
+}

@@ -1,0 +1,26 @@
+import Testing
+import ViewModelCore
+
+struct GregorianDateTests {
+    @Test func civilFromDaysAndBackAgreeOverTheWholeRange() {
+        for days in stride(from: -719_162 - 400, through: 2_932_896 + 400, by: 37) {
+            let date = GregorianDate(localSeconds: days * 86_400 + 45_296)
+            #expect(date.isValid)
+            #expect(date.localSeconds == days * 86_400 + 45_296)
+            #expect((date.hour, date.minute, date.second) == (12, 34, 56))
+        }
+    }
+
+    @Test func weekdayOfTheEpochIsThursdayAndOfTheDayBeforeWednesday() {
+        #expect(GregorianDate(year: 1970, month: 1, day: 1).weekday == 4)
+        #expect(GregorianDate(year: 1969, month: 12, day: 31).weekday == 3)
+        #expect(GregorianDate(year: 1, month: 1, day: 1).weekday == 1)
+    }
+
+    @Test func leapYearsFollowTheGregorianRule() {
+        #expect(GregorianDate.daysInMonth(2, of: 2000) == 29)
+        #expect(GregorianDate.daysInMonth(2, of: 1900) == 28)
+        #expect(GregorianDate.daysInMonth(2, of: 2024) == 29)
+        #expect(GregorianDate.daysInMonth(2, of: 2023) == 28)
+    }
+}

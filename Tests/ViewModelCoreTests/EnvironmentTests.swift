@@ -1,0 +1,70 @@
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+import ViewModelCore
+
+struct EnvironmentTests {
+    @Test func secureIdentifiersHaveTheirLengthAndAlphabetAndDiffer() {
+        let ids = (0..<1000).map { _ in SessionID.random().rawValue }
+        #expect(Set(ids).count == 1000)
+        #expect(ids.allSatisfy { $0.count == 26 })
+        #expect(ids.allSatisfy { $0.allSatisfy { "0123456789abcdefghjkmnpqrstvwxyz".contains($0) } })
+        #expect(SessionToken.random().rawValue.count == 52)
+    }
+
+    @Test func tokenMatchesOnlyItself() {
+        let token = SessionToken("abcdef")
+        #expect(token.matches("abcdef"))
+        #expect(!token.matches("abcdeg"))
+        #expect(!token.matches("abcde"))
+        #expect(!token.matches("abcdefg"))
+        #expect(!token.matches(""))
+    }
+
+    @Test func seededRandomRepeatsAndDifferentSeedsDiffer() {
+        var first = RandomSource.seeded(1)
+        var second = RandomSource.seeded(1)
+        var third = RandomSource.seeded(2)
+        let a = (0..<10).map { _ in first.next() }
+        #expect(a == (0..<10).map { _ in second.next() })
+        #expect(a != (0..<10).map { _ in third.next() })
+        var bounded = RandomSource.seeded(3)
+        #expect((0..<1000).allSatisfy { _ in (0...9).contains(Int.random(in: 0...9, using: &bounded)) })
+    }
+
+    @Test func manualSchedulerRunsDueActionsInDeadlineOrderAndMovesNow() {
+        let scheduler = ManualScheduler()
+        let start = scheduler.now
+        let order = Mutex<[String]>([])
+        _ = scheduler.schedule(after: .seconds(2)) { order.withLock { $0.append("b") } }
+        _ = scheduler.schedule(after: .seconds(1)) {
+            order.withLock { $0.append("a") }
+            _ = scheduler.schedule(after: .milliseconds(500)) { order.withLock { $0.append("a2") } }
+        }
+        let cancelled = scheduler.schedule(after: .seconds(1)) { order.withLock { $0.append("never") } }
+        cancelled.cancel()
+        scheduler.advance(by: .seconds(2))
+        #expect(order.withLock { $0 } == ["a", "a2", "b"])
+        #expect(scheduler.now == start.addingTimeInterval(2))
+    }
+
+    @Test func liveSchedulerRunsActionsInDeadlineOrderScaledBySpeed() async {
+        let scheduler = LiveTimerScheduler(speed: 1000)  // 3 s of simulated time is 3 ms
+        let order = Mutex<[Int]>([])
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            for delay in [3, 1, 2] {
+                _ = scheduler.schedule(after: .seconds(delay)) {
+                    let done = order.withLock { order -> Bool in
+                        order.append(delay)
+                        return order.count == 3
+                    }
+                    if done { continuation.resume() }
+                }
+            }
+            scheduler.schedule(after: .milliseconds(500)) { order.withLock { $0.append(0) } }.cancel()
+        }
+        #expect(order.withLock { $0 } == [1, 2, 3])
+        scheduler.stop()
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+import ViewModelCore
+
+struct SessionTests {
+    let scheduler = ManualScheduler()
+    let effects = ManualEffectRunner()
+
+    func makeSession(random: RandomSource = .seeded(7), logCapacity: Int = 256) -> (Session, CounterModel) {
+        let model = CounterModel()
+        let session = Session(
+            id: .random(), token: .random(),
+            environment: SessionEnvironment(
+                scheduler: scheduler, effects: effects, random: random, logCapacity: logCapacity),
+            features: [SessionFeature(CounterModel.key, model: model)])
+        return (session, model)
+    }
+
+    @Test func eachChangingEventIsOneVersionAndUnchangedOnesAreNone() {
+        let (session, _) = makeSession()
+        #expect(session.version(of: "counter") == 1)
+        let receipt = session.send([.increment, .nothing, .increment], to: CounterModel.key)
+        #expect(receipt == SendReceipt(version: 3, sequence: 3))
+        #expect(session.viewModel(of: CounterModel.key)?.value.count == 2)
+    }
+
+    @Test func scheduledEventArrivesAfterItsDelayAsATimerEventCausedByItsScheduler() {
+        let (session, _) = makeSession()
+        session.send([.incrementLater(.milliseconds(500))], to: CounterModel.key)
+        scheduler.advance(by: .milliseconds(499))
+        #expect(session.viewModel(of: CounterModel.key)?.value.count == 0)
+        scheduler.advance(by: .milliseconds(1))
+        #expect(session.viewModel(of: CounterModel.key)?.value.count == 1)
+        let entries = session.log(after: 0).entries
+        #expect(entries.map(\.event) == ["incrementLater", "increment"])
+        #expect(entries[1].source == .timer)
+        #expect(entries[1].causedBy == entries[0].seq)
+        #expect(entries[1].versionAfter == 2)
+    }
+
+    @Test func effectResultIsAppliedLaterAsAProviderEventCausedByItsRequest() async {
+        let (session, _) = makeSession()
+        session.send([.fetch(4)], to: CounterModel.key)
+        #expect(session.viewModel(of: CounterModel.key)?.value.count == 0)
+        #expect(effects.pendingCount == 1)
+        await effects.runAll()
+        #expect(session.viewModel(of: CounterModel.key)?.value.count == 40)
+        let entries = session.log(after: 0).entries
+        #expect(entries.map(\.event) == ["fetch", "fetched"])
+        #expect(entries[1].source == .provider)
+        #expect(entries[1].causedBy == entries[0].seq)
+    }
+
+    @Test func cancelledTimerNeverFires() {
+        let (session, _) = makeSession()
+        session.send([.scheduleAndCancel], to: CounterModel.key)
+        scheduler.advance(by: .seconds(5))
+        #expect(session.viewModel(of: CounterModel.key)?.value.count == 0)
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func followUpsApplyInTheSameStepAsOneVersionAndAreLoggedAsCaused() {
+        let (session, _) = makeSession()
+        let receipt = session.send([.incrementTwiceNow], to: CounterModel.key)
+        #expect(receipt?.version == 2)
+        #expect(session.viewModel(of: CounterModel.key)?.value.count == 2)
+        let entries = session.log(after: 0).entries
+        #expect(entries.map(\.source) == [.client, .view, .view])
+        #expect(entries.map(\.causedBy) == [nil, 1, 1])
+        #expect(entries.allSatisfy { $0.versionAfter == 2 })
+    }
+
+    @Test func viewModelIsBuiltLazilyAtMostOncePerVersion() {
+        let (session, model) = makeSession()
+        session.send([.increment, .increment, .increment], to: CounterModel.key)
+        #expect(model.builds == 0)
+        _ = session.viewModel(of: CounterModel.key)
+        _ = session.viewModel(of: CounterModel.key)
+        #expect(model.builds == 1)
+    }
+
+    @Test func representationIsMadeOncePerVersion() {
+        let (session, _) = makeSession()
+        let made = Mutex(0)
+        let make: (Int, any ViewModel) -> String = { version, _ in
+            made.withLock { $0 += 1 }
+            return "v\(version)"
+        }
+        #expect(session.representation(of: "counter", make: make)?.value == "v1")
+        #expect(session.representation(of: "counter", make: make)?.value == "v1")
+        session.send([.increment], to: CounterModel.key)
+        #expect(session.representation(of: "counter", make: make)?.value == "v2")
+        #expect(made.withLock { $0 } == 2)
+        let missing = session.representation(of: "nope", make: make)
+        #expect(missing == nil)
+    }
+
+    @Test func recordingListenerSeesEveryVersionInOrder() {
+        let (session, _) = makeSession()
+        let recorder = RecordingListener(session: session, feature: CounterModel.key)
+        session.send([.increment, .nothing, .incrementTwiceNow], to: CounterModel.key)
+        #expect(recorder.versions == [2, 3])
+        #expect(recorder.snapshots.map(\.count) == [1, 3])
+    }
+
+    @Test func seededSessionsDrawTheSameNumbers() {
+        let first = makeSession(random: .seeded(42)).0
+        let second = makeSession(random: .seeded(42)).0
+        for session in [first, second] {
+            session.send(Array(repeating: .pickRandom, count: 8), to: CounterModel.key)
+        }
+        #expect(first.viewModel(of: CounterModel.key)?.value.picks == second.viewModel(of: CounterModel.key)?.value.picks)
+    }
+
+    @Test func logIsABoundedRing() {
+        let (session, _) = makeSession(logCapacity: 3)
+        session.send(Array(repeating: .increment, count: 5), to: CounterModel.key)
+        let (entries, oldest) = session.log(after: 0)
+        #expect(entries.map(\.seq) == [3, 4, 5])
+        #expect(oldest == 3)
+        #expect(session.log(after: 4).entries.map(\.seq) == [5])
+    }
+
+    @Test func waiterWakesOnTheNextVersion() async {
+        let (session, _) = makeSession()
+        async let woken = session.waitForVersion(of: "counter", after: 1, timeout: .seconds(30))
+        while true {
+            session.send([.increment], to: CounterModel.key)
+            if session.version(of: "counter")! >= 2 { break }
+        }
+        #expect(await woken != nil)
+    }
+
+    @Test func waiterReturnsAtOnceWhenAlreadyNewerAndNilOnTimeout() async {
+        let (session, _) = makeSession()
+        session.send([.increment], to: CounterModel.key)
+        #expect(await session.waitForVersion(of: "counter", after: 1, timeout: .seconds(30)) == 2)
+        #expect(await session.waitForVersion(of: "counter", after: 2, timeout: .milliseconds(20)) == nil)
+    }
+
+    @Test func closeCancelsTimersAndRefusesEvents() {
+        let (session, _) = makeSession()
+        session.send([.incrementLater(.seconds(1))], to: CounterModel.key)
+        session.close()
+        #expect(scheduler.pendingCount == 0)
+        #expect(session.send([.increment], to: CounterModel.key) == nil)
+    }
+
+    @Test func observersSeeEachChangeWithItsSequence() {
+        let (session, _) = makeSession()
+        let seen = Mutex<[SessionChange]>([])
+        _ = session.addObserver { change in seen.withLock { $0.append(change) } }
+        session.send([.increment, .nothing, .increment], to: CounterModel.key)
+        #expect(seen.withLock { $0 } == [
+            SessionChange(sequence: 1, versions: ["counter": 2]), SessionChange(sequence: 3, versions: ["counter": 3]),
+        ])
+    }
+}

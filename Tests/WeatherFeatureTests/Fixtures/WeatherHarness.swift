@@ -1,0 +1,32 @@
+import Foundation
+import TestSupport
+import ViewModelCore
+import WeatherFeature
+
+/// One weather session on a manual scheduler and a manual effect runner, recording every snapshot it emits.
+final class WeatherHarness {
+    let scheduler = ManualScheduler()
+    let effects = ManualEffectRunner()
+    let session: Session
+    let recorder: RecordingListener<WeatherApp>
+
+    init(services: WeatherServices = .fixed()) {
+        session = Session(
+            id: .random(), token: .random(),
+            environment: SessionEnvironment(scheduler: scheduler, effects: effects, random: .seeded(1)),
+            features: [SessionFeature(WeatherApp.key, model: WeatherApp(services: services))])
+        recorder = RecordingListener(session: session, feature: WeatherApp.key)
+    }
+
+    /// Sends events as a client would.
+    @discardableResult
+    func send(_ events: WeatherAppEvent...) -> SendReceipt? {
+        session.send(events, to: WeatherApp.key, source: .client)
+    }
+
+    /// The current snapshot.
+    var snapshot: WeatherSnapshot { session.viewModel(of: WeatherApp.key)!.value }
+
+    /// The data-flow log.
+    var log: [LogEntry] { session.log(after: 0).entries }
+}

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Build and run every test: the README's second command, and the one CI runs (`.ci/run` execs this file).
+#
+#   scripts/test.sh                     # install what is missing, build, swift test, the fuzzer, the browser test
+#   SWIFT_SCRATCH=.build-mine scripts/test.sh    # build in another folder (name it .build-*, which git ignores)
+#
+# Works from any directory. Exits non-zero if anything failed; the last line is `summary: N passed, N failed`.
+set -euo pipefail
+
+# Debian packages the build and the tests need. Later work adds to this one list (openssl, nginx, wrk, chromium, …).
+REQUIRED_PACKAGES=(libssl-dev zlib1g-dev libcurl4-openssl-dev pkg-config curl chromium)
+command -v python3 >/dev/null || REQUIRED_PACKAGES+=(python3)  # the browser test's driver (stdlib only)
+# Seconds Fuzz/run.sh may fuzz for, when it exists.
+FUZZ_SECONDS=20
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+install_missing_packages() {
+    local missing=()
+    for package in "$@"; do
+        dpkg -s "$package" 2>/dev/null | grep -q '^Status: install ok installed' || missing+=("$package")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "test.sh: installing ${missing[*]}" >&2
+    local sudo=()
+    [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+    "${sudo[@]}" apt-get update
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+}
+
+install_missing_packages "${REQUIRED_PACKAGES[@]}"
+if ! command -v swift >/dev/null && [ -x /opt/swift/usr/bin/swift ]; then PATH="/opt/swift/usr/bin:$PATH"; fi
+command -v swift >/dev/null || { echo "test.sh: swift is not on PATH" >&2; exit 69; }
+
+scratch=()
+if [ -n "${SWIFT_SCRATCH:-}" ]; then
+    scratch=(--scratch-path "$SWIFT_SCRATCH")
+    export SWIFT_SCRATCH
+fi
+
+log="$(mktemp -t viewhost-test.XXXXXX)"
+trap 'rm -f "$log"' EXIT
+started=$SECONDS
+
+swift build --build-tests "${scratch[@]}"
+
+# No --parallel: it only spreads XCTest cases over processes, and every test here is Swift Testing, which already
+# runs tests in parallel inside one process (a suite marked .serialized opts out).
+set +e
+swift test --skip-build "${scratch[@]}" 2>&1 | tee "$log"
+test_status=${PIPESTATUS[0]}
+set -e
+
+# Swift Testing ends each test with a line: "✔ Test name() passed after …" or "✘ Test name() failed after …".
+passed=$(grep -E '^[^ ]+ Test [^ ].* passed after [0-9.]+ seconds' "$log" | grep -cv ' Test run with ' || true)
+failed=$(grep -E '^[^ ]+ Test [^ ].* failed after [0-9.]+ seconds' "$log" | grep -cv ' Test run with ' || true)
+skipped=$(grep -cE '^[^ ]+ Test [^ ].* skipped' "$log" || true)
+if [ "$test_status" -ne 0 ] && [ "$failed" -eq 0 ]; then
+    echo "test.sh: swift test exited with status $test_status without a failed test (a crash?)" >&2
+    failed=1
+fi
+
+fuzz="no Fuzz/run.sh"
+fuzz_status=0
+if [ -f Fuzz/run.sh ]; then
+    set +e
+    if [ -x Fuzz/run.sh ]; then Fuzz/run.sh "$FUZZ_SECONDS"; else bash Fuzz/run.sh "$FUZZ_SECONDS"; fi
+    fuzz_status=$?
+    set -e
+    if [ "$fuzz_status" -eq 0 ]; then
+        fuzz="fuzz ${FUZZ_SECONDS}s ok"
+        passed=$((passed + 1))
+    else
+        fuzz="fuzz FAILED (status $fuzz_status)"
+        failed=$((failed + 1))
+    fi
+fi
+
+# The web front-end in headless Chromium: chat, bot reply and weather, driven like a user (screenshots go to
+# artifacts/screenshots/, which git ignores).
+set +e
+bin_dir="$(swift build "${scratch[@]}" --show-bin-path)"
+timeout -k 5 300 python3 Tests/Browser/browser_test.py --binary "$bin_dir/viewhost"
+browser_status=$?
+set -e
+if [ "$browser_status" -eq 0 ]; then
+    browser="browser ok"
+    passed=$((passed + 1))
+else
+    browser="browser FAILED (status $browser_status)"
+    failed=$((failed + 1))
+fi
+
+# Repeat what failed at the end, where a truncated CI log still shows it.
+if [ "$failed" -gt 0 ]; then
+    echo "test.sh: failures (from the swift test log):"
+    grep -E '^[^ ]+ (Test [^ ].* (failed|recorded an issue)|Suite [^ ].* failed)' "$log" | grep -v ' Test run with ' | head -40 || true
+fi
+echo "test.sh: swift test status $test_status; $fuzz; $browser; $((SECONDS - started))s"
+echo "summary: $passed passed, $failed failed, $skipped skipped"
+[ "$test_status" -eq 0 ] && [ "$fuzz_status" -eq 0 ] && [ "$browser_status" -eq 0 ]
