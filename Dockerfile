@@ -35,12 +35,13 @@ RUN swift build -c release --product viewhost --static-swift-stdlib \
 # ---- runtime -----------------------------------------------------------------------------------------------------
 FROM debian:bookworm-slim
 
-# The shared libraries ldd lists beyond libc6 and libgcc-s1 (which every Debian image has): libstdc++ and zlib, and
-# libcurl, which FoundationNetworking links for the open-meteo and weatherbit providers. ca-certificates lets those
+# The shared libraries ldd lists beyond libc6 and libgcc-s1 (which every Debian image has): libstdc++, zlib (gzip),
+# libssl3 (HTTPS with --tls-cert/--tls-key), and libcurl, which FoundationNetworking links for the open-meteo and
+# weatherbit providers. ca-certificates lets those
 # providers verify TLS; tzdata gives sessions their IANA time zones (`"timeZone":"Europe/Tallinn"`).
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update \
-    && apt-get install -y --no-install-recommends libstdc++6 zlib1g libcurl4 ca-certificates tzdata \
+    && apt-get install -y --no-install-recommends libstdc++6 zlib1g libssl3 libcurl4 ca-certificates tzdata \
     && rm -rf /var/lib/apt/lists/*
 
 RUN useradd --user-group --system --create-home --home-dir /app --shell /usr/sbin/nologin viewhost

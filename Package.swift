@@ -41,6 +41,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // TLS over the system OpenSSL, plugged into HTTPCore's connections as a TransportSecurity.
+        .target(
+            name: "HTTPTLS",
+            dependencies: ["HTTPCore", "COpenSSL"],
+            swiftSettings: swiftSettings
+        ),
+
         // MVVM plumbing: sessions, versioned snapshots, timers, the data-flow log. No HTTP, no features.
         .target(
             name: "ViewModelCore",
@@ -59,6 +66,7 @@ let package = Package(
             dependencies: [
                 "ChatFeature",
                 "HTTPCore",
+                "HTTPTLS",
                 "LoginFeature",
                 "PersonFeature",
                 "ViewHostJSON",
@@ -79,6 +87,7 @@ let package = Package(
             dependencies: [
                 "AppServer",
                 "HTTPCore",
+                "HTTPTLS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -118,6 +127,11 @@ let package = Package(
         .testTarget(
             name: "HTTPCoreTests",
             dependencies: ["HTTPCore", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "HTTPTLSTests",
+            dependencies: ["HTTPTLS", "HTTPCore", "COpenSSL", "CSystemShim", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -2,6 +2,7 @@
 /// configuration and turns domain errors into HTTP statuses. It is the only layer that sees both HTTPCore and
 /// the features; neither of those imports it.
 public import HTTPCore
+public import HTTPTLS
 public import Logging
 public import ViewModelCore
 
@@ -10,9 +11,11 @@ public import ViewModelCore
 ///   - configuration: The merged configuration.
 ///   - logger: Where errors are logged.
 ///   - scheduler: Runs the features' timers; the default runs in real time divided by the simulation speed.
+///   - security: TLS for every connection (see ``makeTLSContext(_:)``); nil for plain HTTP.
 /// - Returns: A server, not yet started.
 public func makeServer(
-    configuration: AppConfiguration, logger: Logger, scheduler: (any TimerScheduling)? = nil
+    configuration: AppConfiguration, logger: Logger, scheduler: (any TimerScheduling)? = nil,
+    security: (any TransportSecurity)? = nil
 ) -> HTTPServer {
     let registry = SessionRegistry(
         settings: SessionRegistry.Settings(
@@ -35,7 +38,15 @@ public func makeServer(
     LogRoutes.register(on: &router, registry: registry)
     SnapshotRoutes.register(on: &router, registry: registry)
     let responder = CORSResponder(wrapped: router, allowedOrigins: Set(configuration.cors.allowedOrigins))
-    let server = HTTPServer(configuration: configuration.http, responder: responder, logger: logger)
+    let server = HTTPServer(
+        configuration: configuration.http, responder: responder, logger: logger, security: security)
     serverReference.set(server)
     return server
+}
+
+/// The TLS context for `tls`, or nil when HTTPS is off.
+/// - Throws: ``TLSError`` naming the certificate or key file that cannot be used.
+public func makeTLSContext(_ tls: AppConfiguration.TLS) throws(TLSError) -> TLSContext? {
+    guard let certificatePath = tls.certificatePath, let keyPath = tls.keyPath else { return nil }
+    return try TLSContext(configuration: TLSConfiguration(certificatePath: certificatePath, keyPath: keyPath))
 }

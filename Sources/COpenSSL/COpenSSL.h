@@ -34,9 +34,13 @@ static inline long COpenSSL_CTX_set_num_tickets(SSL_CTX *context, size_t count) 
 
 static inline long COpenSSL_session_reused(SSL *ssl) { return SSL_session_reused(ssl); }
 
+static inline long COpenSSL_CTX_sess_number(SSL_CTX *context) { return SSL_CTX_sess_number(context); }
+
 static inline const unsigned long COpenSSL_OP_NO_COMPRESSION(void) { return SSL_OP_NO_COMPRESSION; }
 static inline const unsigned long COpenSSL_OP_NO_RENEGOTIATION(void) { return SSL_OP_NO_RENEGOTIATION; }
 static inline const unsigned long COpenSSL_OP_CIPHER_SERVER_PREFERENCE(void) { return SSL_OP_CIPHER_SERVER_PREFERENCE; }
+static inline const unsigned long COpenSSL_OP_IGNORE_UNEXPECTED_EOF(void) { return SSL_OP_IGNORE_UNEXPECTED_EOF; }
+static inline const unsigned long COpenSSL_OP_NO_TICKET(void) { return SSL_OP_NO_TICKET; }
 static inline const long COpenSSL_MODE_ENABLE_PARTIAL_WRITE(void) { return SSL_MODE_ENABLE_PARTIAL_WRITE; }
 static inline const long COpenSSL_MODE_ACCEPT_MOVING_WRITE_BUFFER(void) { return SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER; }
 static inline const long COpenSSL_MODE_RELEASE_BUFFERS(void) { return SSL_MODE_RELEASE_BUFFERS; }

@@ -2,6 +2,7 @@ import AppServer
 import ArgumentParser
 import Foundation
 import HTTPCore
+import HTTPTLS
 import Logging
 import ServiceLifecycle
 import UnixSignals
@@ -26,6 +27,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "offline, open-meteo or weatherbit (config key weather.provider).")
     var weatherProvider: String?
 
+    @Option(name: .customLong("tls-cert"), help: "PEM certificate (chain) for HTTPS (config key tls.certificatePath).")
+    var tlsCertificate: String?
+
+    @Option(name: .customLong("tls-key"), help: "PEM private key for HTTPS (config key tls.keyPath).")
+    var tlsKey: String?
+
     @Option(help: "Divide every simulated chat delay by this (config key simulation.speed), e.g. 100.")
     var simulationSpeed: Double?
 
@@ -36,6 +43,8 @@ struct Serve: AsyncParsableCommand {
         flags["logLevel"] = logLevel
         flags["simulation.speed"] = simulationSpeed.map { String($0) }
         flags["weather.provider"] = weatherProvider
+        flags["tls.certificatePath"] = tlsCertificate
+        flags["tls.keyPath"] = tlsKey
         let sources = AppConfiguration.Sources(
             flags: flags, environment: ProcessInfo.processInfo.environment,
             filePath: config ?? "Config/viewhost.json", fileIsRequired: config != nil)
@@ -55,14 +64,22 @@ struct Serve: AsyncParsableCommand {
         // Trap the signals before the readiness line: a SIGTERM sent the moment the line appears must drain the
         // server, not kill it with the default action.
         let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint)
-        let server = makeServer(configuration: configuration, logger: logger)
+        let reloads = await UnixSignalsSequence(trapping: .sighup)
+        let tls: TLSContext?
+        do {
+            tls = try makeTLSContext(configuration.tls)
+        } catch {
+            Self.fail("viewhost: \(error)", code: error.exitCode)
+        }
+        let server = makeServer(configuration: configuration, logger: logger, security: tls)
         do {
             try server.start()
         } catch {
             Self.fail("viewhost: cannot listen: \(error)", code: error.isAddressInUse ? 69 : 71)
         }
         // The readiness line (API.md, Process): scripts and tests wait for it and read the real port from it.
-        FileHandle.standardOutput.write(Data("viewhost listening on http://\(server.localAddress!)\n".utf8))
+        let scheme = server.isSecure ? "https" : "http"
+        FileHandle.standardOutput.write(Data("viewhost listening on \(scheme)://\(server.localAddress!)\n".utf8))
         let group = ServiceGroup(services: [HTTPServerService(server: server)], logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
@@ -72,8 +89,27 @@ struct Serve: AsyncParsableCommand {
                     await group.triggerGracefulShutdown()
                 }
             }
+            tasks.addTask {
+                for await _ in reloads { Self.reload(tls, logger: logger) }
+            }
             try await tasks.next()  // the service group ends once the server has drained
             tasks.cancelAll()
+        }
+    }
+
+    /// SIGHUP: read the certificate and key again; a pair that does not work leaves the running one in place.
+    private static func reload(_ tls: TLSContext?, logger: Logger) {
+        guard let tls else {
+            logger.notice("SIGHUP: nothing to reload (TLS is off)")
+            return
+        }
+        do {
+            try tls.reload()
+            logger.notice("reloaded the TLS certificate", metadata: ["certificate": "\(tls.certificateSummary)"])
+        } catch {
+            logger.error(
+                "TLS reload failed; still serving the previous certificate",
+                metadata: ["error": "\(error)", "certificate": "\(tls.certificateSummary)"])
         }
     }
 

@@ -61,7 +61,16 @@ public final class ServerProcess {
     public static func run(
         _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(20)
     ) throws -> (status: Int32, stdout: String, stderr: String) {
-        let child = try ServerProcess(spawning: arguments, environment: environment)
+        try run(executable: try binaryPath(), arguments, environment: environment, timeout: timeout)
+    }
+
+    /// Runs another program (`openssl`, `curl`, `gzip`; found on PATH when `executable` has no slash) with
+    /// stdin from /dev/null, and waits for it to exit.
+    public static func run(
+        executable: String, _ arguments: [String], environment: [String: String] = [:],
+        timeout: Duration = .seconds(20)
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
+        let child = try ServerProcess(executable: executable, spawning: arguments, environment: environment)
         let status = try child.waitForExit(timeout: timeout)
         return (status, String(decoding: child.collectedOutput, as: UTF8.self), child.standardErrorText())
     }
@@ -74,7 +83,7 @@ public final class ServerProcess {
     public convenience init(
         arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(20)
     ) throws {
-        try self.init(spawning: arguments, environment: environment)
+        try self.init(executable: try Self.binaryPath(), spawning: arguments, environment: environment)
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while ContinuousClock.now < deadline {
             let text = String(decoding: collectedOutput, as: UTF8.self)
@@ -96,8 +105,7 @@ public final class ServerProcess {
         throw ProcessError.noReadinessLine(output: String(decoding: collectedOutput + collectedErrors, as: UTF8.self))
     }
 
-    private init(spawning arguments: [String], environment: [String: String]) throws {
-        let path = try Self.binaryPath()
+    private init(executable path: String, spawning arguments: [String], environment: [String: String]) throws {
         var outPipe: [Int32] = [0, 0]
         var errPipe: [Int32] = [0, 0]
         // Close-on-exec, so servers spawned at the same time by other tests do not inherit these pipes (and hold
@@ -106,6 +114,7 @@ public final class ServerProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
         posix_spawn_file_actions_addclose(&actions, outPipe[0])
@@ -118,7 +127,7 @@ public final class ServerProcess {
             envp.forEach { free($0) }
         }
         var child = pid_t()
-        let result = posix_spawn(&child, path, &actions, nil, argv, envp)
+        let result = posix_spawnp(&child, path, &actions, nil, argv, envp)
         Glibc.close(outPipe[1])
         Glibc.close(errPipe[1])
         guard result == 0 else {

@@ -173,10 +173,30 @@ struct AppConfigurationTests {
     @Test(arguments: ConfigurationKey.all.map(\.path))
     func everyKeyIsReadFromItsDocumentedEnvironmentVariable(path: String) async throws {
         let key = try #require(ConfigurationKey.named(path))
-        let environment = [key.environmentName: try Self.environmentText(of: key)]
+        var environment = [key.environmentName: try Self.environmentText(of: key)]
+        // The TLS paths go together; the partner gets a value too.
+        if let partner = ["tls.certificatePath": "tls.keyPath", "tls.keyPath": "tls.certificatePath"][path],
+            let other = ConfigurationKey.named(partner)
+        {
+            environment[other.environmentName] = "x"
+        }
         await #expect(throws: Never.self, "\(key.environmentName) is not what the loader reads for \(path)") {
             _ = try await AppConfiguration.load(from: .init(environment: environment, filePath: Self.missingPath()))
         }
+    }
+
+    @Test func oneTLSPathWithoutTheOtherIsInvalid() async throws {
+        let error = await #expect(throws: ConfigurationError.self) {
+            try await AppConfiguration.load(
+                from: .init(flags: ["tls.certificatePath": "cert.pem"], filePath: Self.missingPath()))
+        }
+        guard case .invalidValue(let key, _, let reason) = error else {
+            Issue.record("expected invalidValue, got \(String(describing: error))")
+            return
+        }
+        #expect(key == "tls.keyPath")
+        #expect(reason.contains("tls.certificatePath"))
+        #expect(error?.exitCode == 78)
     }
 
     @Test func corsOriginsFromTheEnvironmentAreCommaSeparatedAndBlankMeansNone() async throws {

@@ -137,6 +137,10 @@ private struct ValueLoader {
         http.timeouts.drain = try seconds("timeouts.drainSeconds", default: http.timeouts.drain)
         http.timeouts.lingeringClose = try seconds(
             "timeouts.lingeringCloseSeconds", default: http.timeouts.lingeringClose)
+        http.timeouts.handshake = try seconds("timeouts.handshakeSeconds", default: http.timeouts.handshake)
+        http.compression.isEnabled = try boolean("compression.enabled", default: http.compression.isEnabled)
+        http.compression.minimumBytes = try integer(
+            "compression.minimumBytes", default: http.compression.minimumBytes, in: 0...1_073_741_824)
         let levelName = try string("logLevel", default: "info") { text in
             Logger.Level(rawValue: text.lowercased()) == nil
                 ? "expected one of trace, debug, info, notice, warning, error, critical" : nil
@@ -162,7 +166,24 @@ private struct ValueLoader {
         let weather = try weatherSettings()
         return AppConfiguration(
             http: http, logLevel: Logger.Level(rawValue: levelName.lowercased()) ?? .info, sessions: sessions,
-            simulation: simulation, streams: streams, cors: cors, weather: weather)
+            simulation: simulation, streams: streams, cors: cors, weather: weather, tls: try tlsSettings())
+    }
+
+    /// Both paths or neither: one alone is a mistake worth stopping for, not a reason to serve plain HTTP.
+    private func tlsSettings() throws(ConfigurationError) -> AppConfiguration.TLS {
+        var tls = AppConfiguration.TLS()
+        for path in ["tls.certificatePath", "tls.keyPath"] where source(of: path) != nil {
+            let value = try string(path, default: "") { $0.isEmpty ? "must name a PEM file" : nil }
+            if path == "tls.certificatePath" { tls.certificatePath = value } else { tls.keyPath = value }
+        }
+        if (tls.certificatePath == nil) != (tls.keyPath == nil) {
+            let given = tls.certificatePath == nil ? "tls.keyPath" : "tls.certificatePath"
+            let missing = tls.certificatePath == nil ? "tls.certificatePath" : "tls.keyPath"
+            throw .invalidValue(
+                key: missing, source: source(of: given) ?? given,
+                reason: "\(given) is set, so \(missing) (--tls-cert/--tls-key) is needed too")
+        }
+        return tls
     }
 
     private func weatherSettings() throws(ConfigurationError) -> AppConfiguration.Weather {

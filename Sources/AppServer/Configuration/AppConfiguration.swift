@@ -17,6 +17,25 @@ public struct AppConfiguration: Sendable {
     public var cors: CORS
     /// Where weather comes from.
     public var weather: Weather
+    /// HTTPS, when both paths are set.
+    public var tls: TLS
+
+    /// The certificate and key for HTTPS.
+    public struct TLS: Sendable, Hashable {
+        /// The PEM certificate (chain) file.
+        public var certificatePath: String?
+        /// The PEM private key file.
+        public var keyPath: String?
+
+        /// Whether HTTPS is on (both paths given).
+        public var isEnabled: Bool { certificatePath != nil && keyPath != nil }
+
+        /// The documented defaults (plain HTTP).
+        public init(certificatePath: String? = nil, keyPath: String? = nil) {
+            self.certificatePath = certificatePath
+            self.keyPath = keyPath
+        }
+    }
 
     /// Where weather comes from.
     public struct Weather: Sendable, Hashable {
@@ -86,9 +105,10 @@ public struct AppConfiguration: Sendable {
     public init(
         http: HTTPServerConfiguration = HTTPServerConfiguration(), logLevel: Logger.Level = .info,
         sessions: Sessions = Sessions(), simulation: Simulation = Simulation(), streams: Streams = Streams(),
-        cors: CORS = CORS(), weather: Weather = Weather()
+        cors: CORS = CORS(), weather: Weather = Weather(), tls: TLS = TLS()
     ) {
         self.weather = weather
+        self.tls = tls
         self.streams = streams
         self.cors = cors
         self.http = http

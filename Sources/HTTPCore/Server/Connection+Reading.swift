@@ -9,6 +9,10 @@ extension Connection {
     /// new edge reports anything that arrives later, so most requests cost a single read. When the peer hung
     /// up, reading continues to the end so the end of input is seen.
     func readAvailable(untilDrained: Bool = false) {
+        if let secure, !isLingering {
+            readSecure(secure)
+            return
+        }
         let buffer = loop.readBuffer
         while !isClosed, !readPaused {
             let count = vh_recv(fd, buffer.baseAddress, buffer.count)
@@ -31,7 +35,7 @@ extension Connection {
     }
 
     /// Handles newly received bytes: parse and answer when free, else buffer (bounded).
-    private func received(_ chunk: UnsafeRawBufferPointer) {
+    func received(_ chunk: UnsafeRawBufferPointer) {
         if isLingering || isRejecting || closeWhenFlushed { return }  // nothing more will be answered
         timers.receivedBytes(at: loop.now)
         if case .reading = activity, inbound.isEmpty {
@@ -145,7 +149,7 @@ extension Connection {
     }
 
     /// The client closed its sending side.
-    private func peerClosed() {
+    func peerClosed() {
         inputClosed = true
         switch activity {
         case .lingering:

@@ -5,6 +5,8 @@
 package struct ConnectionTimeouts<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
     /// What the connection is waiting for.
     package enum Phase: Equatable, Sendable {
+        /// A TLS connection accepted at `since` whose handshake is not finished; it must be within `handshake`.
+        case handshaking(since: Instant)
         /// No request in progress; keep-alive idle since then.
         case idle(since: Instant)
         /// Part of a request head arrived at `since`; the head must complete within `headerRead`.
@@ -34,9 +36,18 @@ package struct ConnectionTimeouts<Instant: InstantProtocol>: Sendable where Inst
     /// Since when unsent response bytes have made no progress.
     package private(set) var writeStalledSince: Instant?
 
-    package init(timeouts: HTTPTimeouts, now: Instant) {
+    /// - Parameters:
+    ///   - timeouts: The durations.
+    ///   - now: When the connection was accepted.
+    ///   - handshaking: Whether a TLS handshake comes first.
+    package init(timeouts: HTTPTimeouts, now: Instant, handshaking: Bool = false) {
         self.timeouts = timeouts
-        self.phase = .idle(since: now)
+        self.phase = handshaking ? .handshaking(since: now) : .idle(since: now)
+    }
+
+    /// The TLS handshake finished: the connection is idle until the first request byte.
+    package mutating func finishedHandshake(at now: Instant) {
+        if case .handshaking = phase { phase = .idle(since: now) }
     }
 
     /// Request bytes arrived: an idle connection starts the head deadline.
@@ -80,6 +91,7 @@ package struct ConnectionTimeouts<Instant: InstantProtocol>: Sendable where Inst
     package var deadline: Instant? {
         let phaseDeadline: Instant? =
             switch phase {
+            case .handshaking(let since): since.advanced(by: timeouts.handshake)
             case .idle(let since): since.advanced(by: timeouts.idle)
             case .readingHead(let since): since.advanced(by: timeouts.headerRead)
             case .readingBody(let since): since.advanced(by: timeouts.bodyRead)
@@ -99,6 +111,8 @@ package struct ConnectionTimeouts<Instant: InstantProtocol>: Sendable where Inst
     package func action(at now: Instant) -> Action {
         if let stalled = writeStalledSince, now >= stalled.advanced(by: timeouts.write) { return .abort }
         switch phase {
+        case .handshaking(let since):
+            return now >= since.advanced(by: timeouts.handshake) ? .close : .none
         case .idle(let since):
             return now >= since.advanced(by: timeouts.idle) ? .close : .none
         case .readingHead(let since):

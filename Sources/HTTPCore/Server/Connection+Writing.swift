@@ -54,19 +54,23 @@ extension Connection {
             return
         }
         let before = outboundSent
-        while outboundSent < outbound.count {
-            let count = outbound.withUnsafeBytes { bytes in
-                vh_send(fd, bytes.baseAddress! + outboundSent, bytes.count - outboundSent)
-            }
-            if count > 0 {
-                outboundSent += count
-            } else if count < 0, errno == EINTR {
-                continue
-            } else if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {
-                break
-            } else {
-                close()  // EPIPE, ECONNRESET: the client is gone
-                return
+        if let secure {
+            guard !isHandshaking, sendSecure(secure) else { return }
+        } else {
+            while outboundSent < outbound.count {
+                let count = outbound.withUnsafeBytes { bytes in
+                    vh_send(fd, bytes.baseAddress! + outboundSent, bytes.count - outboundSent)
+                }
+                if count > 0 {
+                    outboundSent += count
+                } else if count < 0, errno == EINTR {
+                    continue
+                } else if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                    break
+                } else {
+                    close()  // EPIPE, ECONNRESET: the client is gone
+                    return
+                }
             }
         }
         if outboundSent == outbound.count {
@@ -114,6 +118,7 @@ extension Connection {
     private func startLingeringClose() {
         activity = .lingering
         inbound = []
+        secure?.shutdown()
         shutdown(fd, Int32(SHUT_WR))
         timers.startedLingering(at: loop.now)
         if inputClosed { close() }

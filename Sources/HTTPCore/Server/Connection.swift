@@ -55,6 +55,15 @@ final class Connection {
     /// Reading stopped because too much arrived while a response was being made.
     var readPaused = false
     var inFlight: ResponseContext?
+    /// The TLS session, when the server has ``TransportSecurity``; released (on this loop) when the connection closes.
+    var secure: (any SecureChannel)?
+    /// The TLS handshake is not finished yet.
+    var isHandshaking: Bool
+    /// The first byte was checked to be a TLS record (not plain HTTP sent to the TLS port).
+    var checkedFirstByte = false
+    /// A secure read or write must be retried once the socket allows the other direction.
+    var secureReadWantsWrite = false
+    var secureWriteWantsRead = false
 
     /// Input buffered beyond this while a response is being made pauses reading.
     var maxBufferedInput: Int {
@@ -62,13 +71,19 @@ final class Connection {
         return limits.maxRequestLineBytes + limits.maxHeaderBytes + 64 * 1024
     }
 
-    init(fd: Int32, generation: UInt32, loop: EventLoop, peer: SocketAddress, rejecting: Bool) {
+    init(
+        fd: Int32, generation: UInt32, loop: EventLoop, peer: SocketAddress, rejecting: Bool,
+        secure: (any SecureChannel)? = nil
+    ) {
         self.fd = fd
         self.generation = generation
         self.loop = loop
         self.peer = peer
         self.isRejecting = rejecting
-        self.timers = ConnectionTimeouts(timeouts: loop.server.configuration.timeouts, now: loop.now)
+        self.secure = secure
+        self.isHandshaking = secure != nil
+        self.timers = ConnectionTimeouts(
+            timeouts: loop.server.configuration.timeouts, now: loop.now, handshaking: secure != nil)
         self.parser = HTTPRequestParser(limits: loop.server.configuration.limits)
     }
 
@@ -100,10 +115,17 @@ final class Connection {
 
     /// Handles readiness reported by epoll.
     func handle(events: UInt32) {
-        if events & (VH_EPOLLIN | VH_EPOLLRDHUP | VH_EPOLLHUP | VH_EPOLLERR) != 0 {
+        if isHandshaking {
+            advanceHandshake()
+            if !isClosed { scheduleTimers() }
+            return
+        }
+        let readable = events & (VH_EPOLLIN | VH_EPOLLRDHUP | VH_EPOLLHUP | VH_EPOLLERR) != 0
+        let writable = events & VH_EPOLLOUT != 0
+        if readable || (writable && secureReadWantsWrite) {
             readAvailable()
         }
-        if !isClosed, events & VH_EPOLLOUT != 0, outboundSent < outbound.count {
+        if !isClosed, writable || (readable && secureWriteWantsRead), outboundSent < outbound.count {
             flush()
         }
         if !isClosed, events & VH_EPOLLERR != 0 {
@@ -149,6 +171,7 @@ final class Connection {
         if isClosed { return }
         if case .streaming(let stream) = activity { stream.connectionClosed() }
         activity = .closed
+        secure = nil
         returnSharedOutbound()
         outbound = []
         outboundSent = 0

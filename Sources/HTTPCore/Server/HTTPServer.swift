@@ -38,10 +38,18 @@ public final class HTTPServer: Sendable {
     ///   - configuration: Address, limits, timeouts.
     ///   - responder: Answers every request.
     ///   - logger: Receives one line per error.
-    public init(configuration: HTTPServerConfiguration, responder: any HTTPResponder, logger: Logger) {
+    ///   - security: TLS for every connection (from `HTTPTLS`); nil for plain HTTP.
+    public init(
+        configuration: HTTPServerConfiguration, responder: any HTTPResponder, logger: Logger,
+        security: (any TransportSecurity)? = nil
+    ) {
         self.configuration = configuration
-        self.context = ServerContext(configuration: configuration, responder: responder, logger: logger)
+        self.context = ServerContext(
+            configuration: configuration, responder: responder, logger: logger, security: security)
     }
+
+    /// Whether connections are TLS (`https`).
+    public var isSecure: Bool { context.security != nil }
 
     /// The bound address (with the real port when configured with port 0); nil before ``start()``.
     public var localAddress: SocketAddress? {

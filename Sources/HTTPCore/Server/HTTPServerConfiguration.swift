@@ -17,13 +17,16 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
     public var limits: HTTPLimits
     /// Timeouts.
     public var timeouts: HTTPTimeouts
+    /// gzip for responses.
+    public var compression: HTTPCompressionSettings
 
     /// Creates a configuration; the defaults are the documented ones.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, eventLoopCount: Int = 0, reusePort: Bool = true,
         backlog: Int32 = 1024, maxConnections: Int = 20_000, limits: HTTPLimits = HTTPLimits(),
-        timeouts: HTTPTimeouts = HTTPTimeouts()
+        timeouts: HTTPTimeouts = HTTPTimeouts(), compression: HTTPCompressionSettings = HTTPCompressionSettings()
     ) {
+        self.compression = compression
         self.host = host
         self.port = port
         self.eventLoopCount = eventLoopCount
@@ -32,5 +35,20 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
         self.maxConnections = maxConnections
         self.limits = limits
         self.timeouts = timeouts
+    }
+}
+
+/// When responses are gzipped: for clients that accept gzip, bodies of compressible types at or over
+/// `minimumBytes` (streams of those types always), never `HEAD`, `304` or bodies that already have a coding.
+public struct HTTPCompressionSettings: Sendable, Hashable {
+    /// Whether responses are ever gzipped.
+    public var isEnabled: Bool
+    /// The smallest body that is gzipped.
+    public var minimumBytes: Int
+
+    /// Creates settings; the defaults are the documented ones.
+    public init(isEnabled: Bool = true, minimumBytes: Int = 1024) {
+        self.isEnabled = isEnabled
+        self.minimumBytes = minimumBytes
     }
 }

@@ -13,11 +13,14 @@ public struct HTTPTimeouts: Sendable, Hashable {
     /// After the server closed its side, how long it reads and discards what the client still sends, so the
     /// client sees the response instead of a reset.
     public var lingeringClose: Duration
+    /// From accepting a TLS connection to the end of its handshake (a client that stalls mid-handshake): closed.
+    public var handshake: Duration
 
     /// Creates timeouts; the defaults are the documented ones.
     public init(
         headerRead: Duration = .seconds(10), bodyRead: Duration = .seconds(30), idle: Duration = .seconds(60),
-        write: Duration = .seconds(30), drain: Duration = .seconds(10), lingeringClose: Duration = .seconds(2)
+        write: Duration = .seconds(30), drain: Duration = .seconds(10), lingeringClose: Duration = .seconds(2),
+        handshake: Duration = .seconds(10)
     ) {
         self.headerRead = headerRead
         self.bodyRead = bodyRead
@@ -25,10 +28,11 @@ public struct HTTPTimeouts: Sendable, Hashable {
         self.write = write
         self.drain = drain
         self.lingeringClose = lingeringClose
+        self.handshake = handshake
     }
 
     /// The shortest of the per-connection timeouts, which bounds how coarse timer checks may be.
     var shortest: Duration {
-        [headerRead, bodyRead, idle, write, lingeringClose].min() ?? .seconds(1)
+        [headerRead, bodyRead, idle, write, lingeringClose, handshake].min() ?? .seconds(1)
     }
 }

@@ -40,10 +40,26 @@ final class Listener {
             if server.isDraining {
                 Glibc.close(accepted.fd)
             } else if server.claimConnection() {
+                var secure: (any SecureChannel)?
+                if let security = server.security {
+                    secure = security.makeChannel(socket: accepted.fd)
+                    if secure == nil {
+                        server.releaseConnection()
+                        Glibc.close(accepted.fd)
+                        continue
+                    }
+                }
                 loop.add(connectionFD: accepted.fd) { generation in
-                    Connection(fd: accepted.fd, generation: generation, loop: loop, peer: accepted.peer, rejecting: false)
+                    Connection(
+                        fd: accepted.fd, generation: generation, loop: loop, peer: accepted.peer, rejecting: false,
+                        secure: secure)
                 }
             } else if server.claimRejection() {
+                if server.security != nil {
+                    server.releaseRejection()  // a 503 would need a whole handshake first; under overload, refusing costs least
+                    Glibc.close(accepted.fd)
+                    continue
+                }
                 loop.add(connectionFD: accepted.fd) { generation in
                     Connection(fd: accepted.fd, generation: generation, loop: loop, peer: accepted.peer, rejecting: true)
                 }

@@ -7,6 +7,8 @@ final class ServerContext: Sendable {
     let configuration: HTTPServerConfiguration
     let responder: any HTTPResponder
     let logger: Logger
+    /// TLS for every connection, when configured.
+    let security: (any TransportSecurity)?
     /// Random bits that prefix this process's request ids.
     let requestIDPrefix: UInt64
     private let openConnections = Atomic<Int>(0)
@@ -17,10 +19,14 @@ final class ServerContext: Sendable {
     /// How many over-limit connections may be held open at once just to send them their `503`.
     let maxRejecting = 1024
 
-    init(configuration: HTTPServerConfiguration, responder: any HTTPResponder, logger: Logger) {
+    init(
+        configuration: HTTPServerConfiguration, responder: any HTTPResponder, logger: Logger,
+        security: (any TransportSecurity)?
+    ) {
         self.configuration = configuration
         self.responder = responder
         self.logger = logger
+        self.security = security
         self.requestIDPrefix = UInt64.random(in: 0...UInt64.max)
     }
 

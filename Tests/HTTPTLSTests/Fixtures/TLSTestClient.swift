@@ -1,0 +1,189 @@
+import COpenSSL
+import CSystemShim
+import Foundation
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A blocking TLS client for tests, on OpenSSL's client side: it connects, shakes hands with the versions
+/// asked for, sends exactly the bytes given and parses the answers. It trusts any certificate (the tests make
+/// self-signed ones) and reads with a 5 s socket timeout, so a test fails instead of hanging.
+///
+/// `@unchecked Sendable`: one test uses one client, one call at a time, off the cooperative pool (``blocking``).
+final class TLSTestClient: @unchecked Sendable {
+    enum ClientError: Error, CustomStringConvertible {
+        case connectFailed(Int32)
+        case handshakeFailed(String)
+        case writeFailed(String)
+        case closedBeforeResponse(received: Int)
+
+        var description: String {
+            switch self {
+            case .connectFailed(let code): "connect failed (errno \(code))"
+            case .handshakeFailed(let reason): "handshake failed: \(reason)"
+            case .writeFailed(let reason): "write failed: \(reason)"
+            case .closedBeforeResponse(let received): "closed after \(received) bytes, before a full response"
+            }
+        }
+    }
+
+    let fd: Int32
+    private let context: OpaquePointer
+    private let ssl: OpaquePointer
+    private var buffer: [UInt8] = []
+    private var sawEOF = false
+
+    /// Connects to 127.0.0.1:`port` and completes the handshake.
+    /// - Parameters:
+    ///   - versions: The TLS versions to offer (`TLS1_2_VERSION`…).
+    ///   - session: A session of an earlier connection to resume (`SSL_SESSION`, owned by the caller).
+    ///   - alpn: The application protocols to offer.
+    init(
+        port: Int, versions: ClosedRange<Int32> = TLS1_2_VERSION...TLS1_3_VERSION, session: OpaquePointer? = nil,
+        alpn: [String] = ["http/1.1"]
+    ) throws {
+        fd = try Self.connectedSocket(port: port)
+        context = SSL_CTX_new(TLS_client_method())!
+        _ = COpenSSL_CTX_set_min_proto_version(context, versions.lowerBound)
+        _ = COpenSSL_CTX_set_max_proto_version(context, versions.upperBound)
+        ssl = SSL_new(context)!
+        SSL_set_fd(ssl, fd)
+        if let session { SSL_set_session(ssl, session) }
+        var protocols: [UInt8] = []
+        for name in alpn { protocols += [UInt8(name.utf8.count)] + Array(name.utf8) }
+        if !protocols.isEmpty { _ = SSL_set_alpn_protos(ssl, protocols, UInt32(protocols.count)) }
+        ERR_clear_error()
+        guard SSL_connect(ssl) == 1 else { throw ClientError.handshakeFailed(Self.drainErrors()) }
+    }
+
+    deinit {
+        SSL_free(ssl)
+        SSL_CTX_free(context)
+        Glibc.close(fd)
+    }
+
+    /// "TLSv1.2" or "TLSv1.3".
+    var version: String { String(cString: SSL_get_version(ssl)) }
+
+    /// The protocol the server picked in ALPN.
+    var negotiatedProtocol: String? {
+        var data: UnsafePointer<UInt8>?
+        var length: UInt32 = 0
+        SSL_get0_alpn_selected(ssl, &data, &length)
+        guard let data, length > 0 else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: data, count: Int(length)), as: UTF8.self)
+    }
+
+    /// Whether this handshake resumed the session given to `init`.
+    var resumed: Bool { COpenSSL_session_reused(ssl) == 1 }
+
+    /// The session to resume later (the caller frees it with `SSL_SESSION_free`).
+    func session() -> OpaquePointer? { SSL_get1_session(ssl) }
+
+    /// The serial number of the server's certificate.
+    var peerSerial: Int {
+        guard let certificate = SSL_get1_peer_certificate(ssl) else { return -1 }
+        defer { X509_free(certificate) }
+        return ASN1_INTEGER_get(X509_get_serialNumber(certificate))
+    }
+
+    /// Asks for a TLS 1.2 renegotiation and runs it; true only if the server went along.
+    func renegotiate() -> Bool {
+        ERR_clear_error()
+        guard SSL_renegotiate(ssl) == 1 else { return false }
+        for _ in 0..<10 {
+            if SSL_do_handshake(ssl) == 1, SSL_renegotiate_pending(ssl) == 0 { return true }
+            var byte: UInt8 = 0
+            if SSL_peek(ssl, &byte, 1) <= 0 { return false }
+        }
+        return false
+    }
+
+    /// Sends `text` as is.
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            ERR_clear_error()
+            let count = bytes.withUnsafeBytes { SSL_write(ssl, $0.baseAddress! + sent, Int32(bytes.count - sent)) }
+            guard count > 0 else { throw ClientError.writeFailed(Self.drainErrors()) }
+            sent += Int(count)
+        }
+    }
+
+    /// Reads one response.
+    func readResponse() throws -> TestResponse {
+        while true {
+            if let (response, used) = try TestResponse.parse(buffer, complete: sawEOF) {
+                buffer.removeFirst(used)
+                return response
+            }
+            if sawEOF { throw ClientError.closedBeforeResponse(received: buffer.count) }
+            fill()
+        }
+    }
+
+    /// Reads at least one more byte, or notes the end of input.
+    func fill() {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        ERR_clear_error()
+        let count = chunk.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
+        if count > 0 {
+            buffer.append(contentsOf: chunk[0..<Int(count)])
+        } else {
+            sawEOF = true
+        }
+    }
+
+    /// Bytes read so far and not parsed.
+    var pendingCount: Int { buffer.count }
+
+    /// Closes with a TCP reset, as a crashing client would.
+    func reset() {
+        _ = vh_set_linger_zero(fd)
+        shutdown(fd, Int32(SHUT_RDWR))
+    }
+
+    private static func connectedSocket(port: Int) throws -> Int32 {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw ClientError.connectFailed(errno) }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            throw ClientError.connectFailed(code)
+        }
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        return fd
+    }
+
+    private static func drainErrors() -> String {
+        var parts: [String] = []
+        while case let code = ERR_get_error(), code != 0 {
+            var text = [CChar](repeating: 0, count: 256)
+            ERR_error_string_n(code, &text, text.count)
+            parts.append(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        return parts.joined(separator: "; ")
+    }
+}
+
+/// Runs blocking client work on a thread of its own, so it never holds one of the few cooperative threads the
+/// server's deferred handlers and other tests need.
+func blocking<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread { continuation.resume(with: Swift.Result(catching: work)) }
+        thread.start()
+    }
+}

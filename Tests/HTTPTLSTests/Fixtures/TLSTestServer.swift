@@ -1,0 +1,52 @@
+import Foundation
+import HTTPCore
+import HTTPTLS
+import Logging
+import TestSupport
+
+/// An HTTPS server on 127.0.0.1, port 0, with a fresh self-signed pair and a few routes:
+/// `GET /hello` ("hello"), `GET /items/:id` ("item ID"), `GET /big` (`bigSize` bytes of a repeating pattern).
+final class TLSTestServer: Sendable {
+    static let bigSize = 4 * 1024 * 1024
+    static let bigBody: [UInt8] = (0..<bigSize).map { UInt8(truncatingIfNeeded: $0 % 251) }
+
+    let server: HTTPServer
+    let tls: TLSContext
+    let certificates: TestCertificates
+    let port: Int
+
+    init(timeouts: HTTPTimeouts = HTTPTimeouts(lingeringClose: .milliseconds(100), handshake: .seconds(10))) throws {
+        certificates = try TestCertificates()
+        tls = try TLSContext(
+            configuration: .init(certificatePath: certificates.certificatePath, keyPath: certificates.keyPath))
+        var router = Router()
+        router.get("/hello") { _, _ in HTTPResponse(contentType: "text/plain", bytes: Array("hello".utf8)) }
+        router.get("/items/:id") { _, context in
+            HTTPResponse(contentType: "text/plain", bytes: Array("item \(context.parameters["id"] ?? "")".utf8))
+        }
+        router.get("/big") { _, _ in HTTPResponse(contentType: "application/octet-stream", bytes: Self.bigBody) }
+        var logger = Logger(label: "tls-test")
+        logger.logLevel = .critical
+        let configuration = HTTPServerConfiguration(
+            host: "127.0.0.1", port: 0, eventLoopCount: 2, timeouts: timeouts)
+        server = HTTPServer(configuration: configuration, responder: router, logger: logger, security: tls)
+        try server.start()
+        port = server.localAddress!.port
+    }
+
+    func stop() async {
+        server.shutdown()
+        await server.waitUntilStopped()
+        certificates.remove()
+    }
+
+    /// Waits (polling, bounded) until the server has `count` open connections.
+    func waitForOpenConnections(_ count: Int, timeout: Duration = .seconds(5)) async -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while ContinuousClock.now < deadline {
+            if server.openConnectionCount == count { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return server.openConnectionCount == count
+    }
+}

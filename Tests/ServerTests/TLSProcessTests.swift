@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// HTTPS on the real `viewhost` binary: the readiness line, curl over TLS, SIGHUP reloads, and the exit codes
+/// of certificate mistakes.
+@Suite(.timeLimit(.minutes(2)))
+struct TLSProcessTests {
+    @Test func httpsReadinessLineAndCurl() async throws {
+        let certificates = try TestCertificates()
+        defer { certificates.remove() }
+        let server = try ServerProcess(arguments: [
+            "serve", "--port", "0", "--tls-cert", certificates.certificatePath, "--tls-key", certificates.keyPath,
+        ])
+        #expect(server.readinessLine == "viewhost listening on https://127.0.0.1:\(server.port)")
+        let result = try ServerProcess.run(
+            executable: "curl", ["-sS", "--insecure", "https://127.0.0.1:\(server.port)/healthz"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(#""status":"ok""#))
+        let plain = try HTTPTestClient(port: server.port)
+        try plain.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try await plain.readResponse().status == 400)
+        server.send(signal: SIGTERM)
+        #expect(try server.waitForExit() == 0)
+    }
+
+    @Test func sighupReloadsThePairAndABadPairKeepsTheOld() throws {
+        let certificates = try TestCertificates(serial: 1)
+        defer { certificates.remove() }
+        let server = try ServerProcess(arguments: [
+            "serve", "--port", "0", "--tls-cert", certificates.certificatePath, "--tls-key", certificates.keyPath,
+        ])
+        #expect(try servedSerial(port: server.port) == "01")
+        try TestCertificates.make(serial: 2, certificate: certificates.certificatePath, key: certificates.keyPath)
+        server.send(signal: SIGHUP)
+        #expect(try eventually { try servedSerial(port: server.port) == "02" })
+
+        let other = try TestCertificates(serial: 3)
+        defer { other.remove() }
+        try FileManager.default.removeItem(atPath: certificates.certificatePath)
+        try FileManager.default.copyItem(atPath: other.certificatePath, toPath: certificates.certificatePath)
+        server.send(signal: SIGHUP)
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(try servedSerial(port: server.port) == "02")
+        server.send(signal: SIGTERM)
+        #expect(try server.waitForExit() == 0)
+        #expect(server.standardErrorText().contains("reloaded the TLS certificate"))
+        #expect(server.standardErrorText().contains("TLS reload failed"))
+    }
+
+    @Test func missingCertificateExits66NamingTheFile() throws {
+        let certificates = try TestCertificates()
+        defer { certificates.remove() }
+        let missing = certificates.directory.appendingPathComponent("missing.pem").path
+        let result = try ServerProcess.run([
+            "serve", "--port", "0", "--tls-cert", missing, "--tls-key", certificates.keyPath,
+        ])
+        #expect(result.status == 66)
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(result.stderr.contains(missing))
+    }
+
+    @Test func mismatchedKeyExits78AndOneTLSFlagAloneToo() throws {
+        let first = try TestCertificates(serial: 1)
+        let second = try TestCertificates(serial: 2)
+        defer {
+            first.remove()
+            second.remove()
+        }
+        let mismatched = try ServerProcess.run([
+            "serve", "--port", "0", "--tls-cert", first.certificatePath, "--tls-key", second.keyPath,
+        ])
+        #expect(mismatched.status == 78)
+        #expect(mismatched.stderr.contains(second.keyPath))
+        let alone = try ServerProcess.run(["serve", "--port", "0", "--tls-cert", first.certificatePath])
+        #expect(alone.status == 78)
+        #expect(alone.stderr.contains("tls.keyPath"))
+    }
+
+    /// The serial number (hex) of the certificate the server presents, read with `openssl s_client` and
+    /// `openssl x509`.
+    private func servedSerial(port: Int) throws -> String {
+        let handshake = try ServerProcess.run(
+            executable: "openssl", ["s_client", "-connect", "127.0.0.1:\(port)", "-no_ign_eof"])
+        guard let start = handshake.stdout.range(of: "-----BEGIN CERTIFICATE-----"),
+            let end = handshake.stdout.range(of: "-----END CERTIFICATE-----")
+        else { return "none" }
+        let pem = String(handshake.stdout[start.lowerBound..<end.upperBound]) + "\n"
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("served-\(UUID()).pem")
+        try Data(pem.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let serial = try ServerProcess.run(executable: "openssl", ["x509", "-in", file.path, "-noout", "-serial"])
+        return serial.stdout.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "serial=", with: "")
+    }
+
+    /// Polls `condition` for up to 5 s (a signal is handled asynchronously).
+    private func eventually(_ condition: () throws -> Bool) throws -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: .seconds(5))
+        while ContinuousClock.now < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return try condition()
+    }
+}
