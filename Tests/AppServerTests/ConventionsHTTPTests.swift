@@ -58,8 +58,7 @@ struct ConventionsHTTPTests {
         }
     }
 
-    /// API.md promises gzip for bodies at or over a configured threshold; neither HTTPCore nor the configuration
-    /// has it yet. Recorded as a known issue, so this test says so the day it starts to pass.
+    /// API.md: gzip for bodies at or over the configured threshold (1 KiB by default), with `Vary`.
     @Test func largeBodiesAreGzippedWhenAsked() async throws {
         try await TestApp.run { app in
             let session = try await app.createQuietSession()
@@ -70,11 +69,9 @@ struct ConventionsHTTPTests {
             #expect(plain.header("Content-Encoding") == nil, "no gzip unless asked")
             let response = try await app.request(
                 "GET", session.path("chat"), token: session.token, headers: [("Accept-Encoding", "gzip")])
-            withKnownIssue("gzip (API.md Conventions) is not implemented") {
-                #expect(response.header("Content-Encoding") == "gzip")
-                #expect(response.header("Vary")?.contains("Accept-Encoding") == true)
-                #expect(response.body.count < plain.body.count)
-            }
+            #expect(response.header("Content-Encoding") == "gzip")
+            #expect(response.header("Vary")?.contains("Accept-Encoding") == true)
+            #expect(response.body.count < plain.body.count)
         }
     }
 }

@@ -40,9 +40,11 @@ enum SnapshotRoutes {
     }
 
     static func response(for snapshot: EncodedSnapshot) -> HTTPResponse {
-        HTTPResponse(
+        var response = HTTPResponse(
             contentType: "application/json", bytes: snapshot.body,
             headers: [.etag: snapshot.etag, .cacheControl: "private, no-cache"])
+        response.precompressedGzip = { snapshot.gzipBody }
+        return response
     }
 
     static func notModified(_ snapshot: EncodedSnapshot) -> HTTPResponse {

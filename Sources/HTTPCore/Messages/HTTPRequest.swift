@@ -8,7 +8,7 @@ public struct HTTPRequest: Sendable {
     /// The protocol version of the request line.
     public let version: HTTPVersion
     /// The header fields, in order.
-    public let headers: HTTPHeaders
+    public internal(set) var headers: HTTPHeaders
     /// The body, decoded from `Content-Length` or chunked framing (empty when there is none).
     public var body: [UInt8]
     /// Trailer fields that followed a chunked body (RFC 9112 §7.1.2), usually empty.

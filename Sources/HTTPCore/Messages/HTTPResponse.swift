@@ -9,6 +9,9 @@ public struct HTTPResponse: Sendable {
     public var headers: HTTPHeaders
     /// The body.
     public var body: HTTPResponseBody
+    /// The gzip of a `.bytes` body made ahead of time (an app caches it per immutable version); the server calls
+    /// it only when it gzips this response, instead of compressing the body again.
+    public var precompressedGzip: (@Sendable () -> [UInt8])?
 
     /// Creates a response.
     /// - Parameters:

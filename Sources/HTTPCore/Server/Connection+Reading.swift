@@ -64,6 +64,29 @@ extension Connection {
         inbound = consumed == 0 ? buffer : Array(buffer[consumed...])
     }
 
+    /// Inflates a `Content-Encoding: gzip` body (at most `limit` bytes inflated, so a zip bomb costs nothing) and
+    /// drops the field; returns the answer instead when that is not possible: `413` over the limit, `400` for a
+    /// corrupt stream, `415` with `Accept-Encoding: gzip` for another coding (RFC 9110 §15.5.16).
+    private static func decodeBody(of request: inout HTTPRequest, limit: Int) -> HTTPResponse? {
+        guard let coding = request.headers[.contentEncoding] else { return nil }
+        do {
+            request.body = try RequestBodyDecoding.decode(contentEncoding: coding, body: request.body, limit: limit)
+            request.headers.remove(.contentEncoding)
+            return nil
+        } catch {
+            switch error {
+            case .tooLarge:
+                return HTTPError(.contentTooLarge, detail: error.description).response
+            case .unsupportedCoding:
+                var response = HTTPError(.unsupportedMediaType, detail: error.description).response
+                response.headers.add(.acceptEncoding, "gzip")
+                return response
+            case .corrupt, .zlib:
+                return HTTPError(.badRequest, detail: error.description).response
+            }
+        }
+    }
+
     /// Continues reading after a pause, once the connection is free again.
     func resumeReadingIfPaused() {
         guard readPaused, !isClosed else { return }
@@ -100,16 +123,24 @@ extension Connection {
     }
 
     /// Hands a request to the responder and writes or awaits its answer.
-    private func dispatch(_ request: HTTPRequest) {
+    private func dispatch(_ received: HTTPRequest) {
         let server = loop.server
+        var request = received
         let clientID = request.headers.withFirstValue(of: .xRequestID) { value in
             RequestIDGenerator.isAcceptable(value) ? String(decoding: value, as: UTF8.self) : nil
         }
         let requestID = (clientID ?? nil) ?? loop.requestIDs.next()
-        let context = ResponseContext(
+        var context = ResponseContext(
             method: request.method, version: request.version,
             keepAlive: request.keepAlive && !server.isDraining && !inputClosed, requestID: requestID)
+        if server.configuration.compression.isEnabled {
+            context.coding = ContentCodingNegotiation.preferredCoding(acceptEncoding: request.headers[.acceptEncoding])
+        }
         inFlight = context
+        if let failure = Self.decodeBody(of: &request, limit: server.configuration.limits.maxBodyBytes) {
+            write(failure, for: context)
+            return
+        }
         let requestContext = HTTPRequestContext(
             requestID: requestID, remoteAddress: peer, serverIsDraining: server.isDraining, logger: server.logger)
         let result: HTTPHandlerResult

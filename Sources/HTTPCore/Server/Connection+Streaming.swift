@@ -5,14 +5,17 @@ import Synchronization
 final class BodyStreamState {
     let chunked: Bool
     let keepAlive: Bool
+    /// gzip for this body, flushed after every write so no event waits in the compressor.
+    let deflater: GzipDeflater?
     let closedFlag = StreamClosedFlag()
     var task: Task<Void, Never>?
     /// A writer waiting for the backlog to fall under the low-water mark.
     var pendingWrite: CheckedContinuation<Void, any Error>?
 
-    init(chunked: Bool, keepAlive: Bool) {
+    init(chunked: Bool, keepAlive: Bool, deflater: GzipDeflater?) {
         self.chunked = chunked
         self.keepAlive = keepAlive
+        self.deflater = deflater
     }
 
     /// Asks the producer to stop (drain); it ends the body normally.
@@ -76,8 +79,8 @@ struct UncheckedContinuation: Sendable {
 
 extension Connection {
     /// Starts the producer of a streamed body on a task of its own.
-    func startStream(_ body: HTTPBodyStream, chunked: Bool, keepAlive: Bool) {
-        let state = BodyStreamState(chunked: chunked, keepAlive: keepAlive)
+    func startStream(_ body: HTTPBodyStream, chunked: Bool, keepAlive: Bool, deflater: GzipDeflater?) {
+        let state = BodyStreamState(chunked: chunked, keepAlive: keepAlive, deflater: deflater)
         activity = .streaming(state)
         let bound = LoopBound(self, loop: loop)
         let boundState = LoopBound(state, loop: loop)
@@ -103,16 +106,22 @@ extension Connection {
             return
         }
         takeSharedOutbound()
-        if state.chunked {
-            HTTPResponseWriter.appendChunk(bytes, to: &outbound)
-        } else {
-            outbound.append(contentsOf: bytes)
-        }
+        append(state.deflater?.compress(bytes) ?? bytes, for: state)
         state.pendingWrite = completion
         flush()
         if isClosed { return }  // close() failed the pending write
         resumeStreamWriterIfBelowLowWater()
         scheduleTimers()
+    }
+
+    /// Queues body bytes, as a chunk when chunked (never an empty one, which would end the body).
+    private func append(_ bytes: [UInt8], for state: BodyStreamState) {
+        guard !bytes.isEmpty else { return }
+        if state.chunked {
+            HTTPResponseWriter.appendChunk(bytes, to: &outbound)
+        } else {
+            outbound.append(contentsOf: bytes)
+        }
     }
 
     /// Resumes a waiting writer when few enough bytes are unsent.
@@ -132,6 +141,7 @@ extension Connection {
             pending.resume()
         }
         takeSharedOutbound()
+        if let deflater = state.deflater { append(deflater.finish(), for: state) }
         if state.chunked { outbound.append(contentsOf: HTTPResponseWriter.lastChunk) }
         finishResponse(keepAlive: state.keepAlive && !closeWhenFlushed && !loop.server.isDraining)
         processInbound()

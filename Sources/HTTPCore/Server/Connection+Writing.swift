@@ -10,7 +10,9 @@ extension Connection {
 
     /// Queues the response to the request described by `context`, then moves on: to a stream, the next
     /// request, or closing.
-    func write(_ response: HTTPResponse, for context: ResponseContext) {
+    func write(_ original: HTTPResponse, for context: ResponseContext) {
+        var response = original
+        let deflater = applyCompression(to: &response, for: context)
         takeSharedOutbound()
         var keepAlive = context.keepAlive && !closeWhenFlushed && !loop.server.isDraining
         let isHead = context.method == .head
@@ -41,10 +43,50 @@ extension Connection {
             outbound.append(contentsOf: bytes)
         }
         if let stream {
-            startStream(stream, chunked: framing == .chunked, keepAlive: keepAlive)
+            startStream(stream, chunked: framing == .chunked, keepAlive: keepAlive, deflater: deflater)
         } else {
             finishResponse(keepAlive: keepAlive)
         }
+    }
+
+    /// gzips the response when the settings, the request's `Accept-Encoding` and the response allow it (see
+    /// ``ResponseCompression``); a response whose coding could depend on `Accept-Encoding` gets `Vary` either way.
+    /// A `.bytes` body is replaced by its gzip (the app's cached bytes when it has them); for a stream, the
+    /// deflater that its writes go through is returned. A gzipped response's entity tag becomes weak (RFC 9110
+    /// §8.8.3: the coded bytes differ), which `If-None-Match`'s weak comparison still matches.
+    private func applyCompression(to response: inout HTTPResponse, for context: ResponseContext) -> GzipDeflater? {
+        let settings = loop.server.configuration.compression
+        guard settings.isEnabled else { return nil }
+        let contentType = response.headers[.contentType]
+        let hasCoding = response.headers.contains(.contentEncoding)
+        let length = response.body.knownLength
+        guard
+            ResponseCompression.shouldCompress(
+                coding: .gzip, method: .get, status: response.status, hasContentEncoding: hasCoding,
+                contentType: contentType, contentLength: length, threshold: settings.minimumBytes)
+        else { return nil }
+        if !response.headers.values(for: .vary).contains(where: { $0.lowercased().contains("accept-encoding") }) {
+            response.headers.add(.vary, "Accept-Encoding")
+        }
+        guard
+            ResponseCompression.shouldCompress(
+                coding: context.coding, method: context.method, status: response.status,
+                hasContentEncoding: hasCoding, contentType: contentType, contentLength: length,
+                threshold: settings.minimumBytes)
+        else { return nil }
+        var deflater: GzipDeflater?
+        switch response.body {
+        case .bytes(let bytes):
+            response.body = .bytes(response.precompressedGzip?() ?? Gzip.compress(bytes))
+        case .stream:
+            guard let made = try? GzipDeflater() else { return nil }  // zlib out of memory: send it plain
+            deflater = made
+        case .empty:
+            return nil
+        }
+        response.headers.add(.contentEncoding, "gzip")
+        if let tag = response.headers[.etag], !tag.hasPrefix("W/") { response.headers.set(.etag, "W/" + tag) }
+        return deflater
     }
 
     /// Sends what is queued, as far as the socket takes it.

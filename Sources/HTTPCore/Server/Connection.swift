@@ -31,6 +31,8 @@ final class Connection {
         var version: HTTPVersion
         var keepAlive: Bool
         var requestID: String
+        /// The coding the request's `Accept-Encoding` prefers (nil: none acceptable; identity is sent then).
+        var coding: ContentCoding? = .identity
     }
 
     let fd: Int32

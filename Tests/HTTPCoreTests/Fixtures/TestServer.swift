@@ -11,7 +11,8 @@ final class TestServer {
     init(
         eventLoops: Int = 2, limits: HTTPLimits = HTTPLimits(),
         timeouts: HTTPTimeouts = HTTPTimeouts(lingeringClose: .milliseconds(100)),
-        maxConnections: Int = 10_000, routes: (inout Router) -> Void = TestServer.standardRoutes
+        maxConnections: Int = 10_000, compression: HTTPCompressionSettings = HTTPCompressionSettings(),
+        routes: (inout Router) -> Void = TestServer.standardRoutes
     ) throws {
         var router = Router()
         routes(&router)
@@ -19,7 +20,7 @@ final class TestServer {
         logger.logLevel = .critical
         let configuration = HTTPServerConfiguration(
             host: "127.0.0.1", port: 0, eventLoopCount: eventLoops, maxConnections: maxConnections, limits: limits,
-            timeouts: timeouts)
+            timeouts: timeouts, compression: compression)
         server = HTTPServer(configuration: configuration, responder: router, logger: logger)
         try server.start()
         port = server.localAddress!.port

@@ -1,0 +1,44 @@
+import Foundation
+import HTTPCore
+import Testing
+import TestSupport
+import AppServer
+
+/// gzip on the app's routes: snapshots are compressed once per version and still revalidate; the event stream
+/// is gzipped and flushed per event.
+@Suite struct CompressionHTTPTests {
+    @Test func snapshotIsGzippedOncePerVersionAndStillRevalidates() async throws {
+        try await TestApp.run({ $0.http.compression.minimumBytes = 256 }) { app in
+            let session = try await app.createQuietSession()
+            app.advance(by: .seconds(1))  // John's chat arrives
+            let gzip = [("Accept-Encoding", "gzip")]
+            let first = try await app.request("GET", session.path("chat"), token: session.token, headers: gzip)
+            let second = try await app.request("GET", session.path("chat"), token: session.token, headers: gzip)
+            let plain = try await app.request("GET", session.path("chat"), token: session.token)
+            #expect(first.status == 200)
+            #expect(first.header("Content-Encoding") == "gzip")
+            #expect(first.header("Vary") == "Accept-Encoding")
+            #expect(first.body == second.body)
+            #expect(try Gzip.decompress(first.body, limit: 1 << 20) == plain.body)
+            let tag = try #require(first.header("ETag"))
+            #expect(tag == "W/" + (plain.header("ETag") ?? ""))
+            let revalidated = try await app.request(
+                "GET", session.path("chat"), token: session.token, headers: gzip + [("If-None-Match", tag)])
+            #expect(revalidated.status == 304)
+        }
+    }
+
+    @Test func gzipEventBodiesAreAccepted() async throws {
+        try await TestApp.run { app in
+            let session = try await app.createQuietSession()
+            let body = Gzip.compress(Array(#"{"type":"addChat"}"#.utf8))
+            let client = try HTTPTestClient(port: app.port)
+            try client.send(
+                Array(
+                    ("POST \(session.path("chat/events")) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(session.token)\r\n"
+                        + "Content-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: \(body.count)\r\n\r\n").utf8)
+                    + body)
+            #expect(try await client.readResponse().status == 202)
+        }
+    }
+}
