@@ -15,22 +15,12 @@ REQUIRED_PACKAGES=(libssl-dev zlib1g-dev libcurl4-openssl-dev pkg-config curl)
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-install_missing_packages() {
-    local missing=()
-    for package in "$@"; do
-        dpkg -s "$package" 2>/dev/null | grep -q '^Status: install ok installed' || missing+=("$package")
-    done
-    [ ${#missing[@]} -eq 0 ] && return 0
-    echo "run.sh: installing ${missing[*]}" >&2
-    local sudo=()
-    [ "$(id -u)" -eq 0 ] || sudo=(sudo)
-    "${sudo[@]}" apt-get update
-    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
-}
+script_name=run.sh
+# shellcheck source=scripts/setup.sh
+source scripts/setup.sh
 
 install_missing_packages "${REQUIRED_PACKAGES[@]}"
-if ! command -v swift >/dev/null && [ -x /opt/swift/usr/bin/swift ]; then PATH="/opt/swift/usr/bin:$PATH"; fi
-command -v swift >/dev/null || { echo "run.sh: swift is not on PATH" >&2; exit 69; }
+require_swift
 
 # Progress goes to stderr so stdout carries only the server's own output (its first line is the readiness line).
 swift build -c release --product viewhost >&2

@@ -15,22 +15,12 @@ FUZZ_SECONDS=20
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-install_missing_packages() {
-    local missing=()
-    for package in "$@"; do
-        dpkg -s "$package" 2>/dev/null | grep -q '^Status: install ok installed' || missing+=("$package")
-    done
-    [ ${#missing[@]} -eq 0 ] && return 0
-    echo "test.sh: installing ${missing[*]}" >&2
-    local sudo=()
-    [ "$(id -u)" -eq 0 ] || sudo=(sudo)
-    "${sudo[@]}" apt-get update
-    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
-}
+script_name=test.sh
+# shellcheck source=scripts/setup.sh
+source scripts/setup.sh
 
 install_missing_packages "${REQUIRED_PACKAGES[@]}"
-if ! command -v swift >/dev/null && [ -x /opt/swift/usr/bin/swift ]; then PATH="/opt/swift/usr/bin:$PATH"; fi
-command -v swift >/dev/null || { echo "test.sh: swift is not on PATH" >&2; exit 69; }
+require_swift
 
 scratch=()
 if [ -n "${SWIFT_SCRATCH:-}" ]; then

@@ -44,7 +44,7 @@ public final class HTTPTestClient: @unchecked Sendable {
     /// A connected socket, or an error with nothing left open. Closing happens here, before `self` exists: a
     /// throwing init of a fully initialised object still runs `deinit`, and closing twice closed whatever socket
     /// another test had been given the same number in between (seen as "the server closed after 0 bytes").
-    private static func connectedSocket(port: Int, host: String) throws -> Int32 {
+    public static func connectedSocket(port: Int, host: String = "127.0.0.1") throws -> Int32 {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

@@ -14,14 +14,12 @@ import Glibc
 /// `@unchecked Sendable`: one test uses one client, one call at a time, off the cooperative pool (``blocking``).
 final class TLSTestClient: @unchecked Sendable {
     enum ClientError: Error, CustomStringConvertible {
-        case connectFailed(Int32)
         case handshakeFailed(String)
         case writeFailed(String)
         case closedBeforeResponse(received: Int)
 
         var description: String {
             switch self {
-            case .connectFailed(let code): "connect failed (errno \(code))"
             case .handshakeFailed(let reason): "handshake failed: \(reason)"
             case .writeFailed(let reason): "write failed: \(reason)"
             case .closedBeforeResponse(let received): "closed after \(received) bytes, before a full response"
@@ -146,23 +144,9 @@ final class TLSTestClient: @unchecked Sendable {
         shutdown(fd, Int32(SHUT_RDWR))
     }
 
+    /// A connected socket (``HTTPTestClient``'s) whose reads time out after 5 s.
     private static func connectedSocket(port: Int) throws -> Int32 {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw ClientError.connectFailed(errno) }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard result == 0 else {
-            let code = errno
-            Glibc.close(fd)
-            throw ClientError.connectFailed(code)
-        }
+        let fd = try HTTPTestClient.connectedSocket(port: port)
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         return fd
