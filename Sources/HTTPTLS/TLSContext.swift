@@ -49,9 +49,13 @@ public final class TLSContext: TransportSecurity {
 
     private static func makeContext(_ configuration: TLSConfiguration) throws(TLSError) -> ContextBox {
         for path in [configuration.certificatePath, configuration.keyPath] {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw .unreadableFile(path: path, reason: "no such file")
+            }
+            guard !isDirectory.boolValue else { throw .unreadableFile(path: path, reason: "is a directory") }
             guard FileManager.default.isReadableFile(atPath: path) else {
-                let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"
-                throw .unreadableFile(path: path, reason: reason)
+                throw .unreadableFile(path: path, reason: "permission denied")
             }
         }
         OpenSSLErrorQueue.clear()

@@ -151,6 +151,23 @@ struct StreamHTTPTests {
         }
     }
 
+    /// A page that only listens still uses its session: each heartbeat counts as use, so it does not expire.
+    @Test func anOpenStreamKeepsItsSessionAlive() async throws {
+        try await TestApp.run({
+            $0.streams.heartbeat = .milliseconds(100)
+            $0.sessions.idleTTL = .seconds(60)
+        }) { app in
+            let session = try await app.createQuietSession()
+            let (reader, _) = try await Self.open(app, session, initial: 3)
+            for _ in 0..<3 {
+                app.advance(by: .seconds(40))  // 120 s in all, twice the idle TTL
+                // A heartbeat after the advance: the session is touched at the advanced time.
+                _ = try await reader.frames(until: { $0.comment == "keepalive" }, timeout: .seconds(3))
+            }
+            #expect(try await app.request("GET", session.path(), token: session.token).status == 200)
+        }
+    }
+
     @Test func stalledReaderGetsTheNewestSnapshotAndFewFrames() async throws {
         try await TestApp.run { app in
             let session = try await app.createQuietSession()

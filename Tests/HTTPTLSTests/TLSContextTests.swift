@@ -14,6 +14,10 @@ import TestSupport
             _ = try TLSContext(configuration: .init(certificatePath: missing, keyPath: certificates.keyPath))
         }
         #expect(TLSError.unreadableFile(path: missing, reason: "").exitCode == 66)
+        let directory = certificates.directory.path
+        #expect(throws: TLSError.unreadableFile(path: directory, reason: "is a directory")) {
+            _ = try TLSContext(configuration: .init(certificatePath: directory, keyPath: certificates.keyPath))
+        }
     }
 
     @Test func mismatchedPairIsRefusedWithExitCode78() throws {

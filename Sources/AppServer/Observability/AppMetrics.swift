@@ -55,7 +55,9 @@ final class AppMetrics: Sendable {
 
     let registry = PrometheusCollectorRegistry()
     private let openConnections: Gauge
-    private let acceptedConnections: Gauge
+    private let acceptedConnections: Counter
+    /// The accepted count last reported, so the counter grows by the difference.
+    private let reportedAccepted = Mutex(0)
     private let liveSessions: Gauge
     private let openStreams: Gauge
     private let acceptedEvents = Mutex<[String: Counter]>([:])
@@ -65,7 +67,7 @@ final class AppMetrics: Sendable {
             descriptor: .init(
                 namespace: "viewhost", subsystem: "http", metricName: "connections_open", unitName: "count",
                 helpText: "Open HTTP connections."))
-        acceptedConnections = registry.makeGauge(
+        acceptedConnections = registry.makeCounter(
             descriptor: .init(
                 namespace: "viewhost", subsystem: "http", metricName: "connections_accepted", unitName: "total",
                 helpText: "Connections accepted since start."))
@@ -102,7 +104,11 @@ final class AppMetrics: Sendable {
     /// The Prometheus text exposition, with the gauges read now.
     func exposition(connections: Int, accepted: Int, sessions: Int, streams: Int) -> [UInt8] {
         openConnections.set(Double(connections))
-        acceptedConnections.set(Double(accepted))
+        let growth = reportedAccepted.withLock { reported in
+            defer { reported = max(reported, accepted) }
+            return max(0, accepted - reported)
+        }
+        acceptedConnections.increment(by: Int64(growth))
         liveSessions.set(Double(sessions))
         openStreams.set(Double(streams))
         var buffer: [UInt8] = []

@@ -30,7 +30,9 @@ enum StreamRoutes {
             let place = StreamLimiter.Place(limiter: limiter, session: session.id)
             let stream = HTTPBodyStream { writer in
                 defer { place.release() }
-                try await run(writer: writer, session: session, features: features, after: lastEventID, heartbeat: heartbeat)
+                try await run(
+                    writer: writer, session: session, features: features, after: lastEventID, heartbeat: heartbeat,
+                    keepAlive: { registry.keepAlive(session) })
             }
             return .response(
                 HTTPResponse(
@@ -43,7 +45,8 @@ enum StreamRoutes {
     }
 
     private static func run(
-        writer: HTTPBodyWriter, session: Session, features: Set<String>, after lastEventID: Int, heartbeat: Duration
+        writer: HTTPBodyWriter, session: Session, features: Set<String>, after lastEventID: Int, heartbeat: Duration,
+        keepAlive: () -> Void
     ) async throws {
         let subscriber = StreamSubscriber(features: features)
         let observer = session.addObserver { change in subscriber.markChanged(change.versions.keys) }
@@ -62,6 +65,7 @@ enum StreamRoutes {
             case .changed(let changed):
                 try await write(changed, of: session, to: writer, written: &written)
             }
+            keepAlive()  // the client is still there, reading: the session is in use
             if Task.isCancelled || session.isClosed { return }
         }
     }

@@ -66,6 +66,11 @@ final class SessionRegistry: Sendable {
         guard store.remove(session.id, token: session.token.rawValue) else { throw .sessionNotFound }
     }
 
+    /// Marks `session` used now: an open event stream counts as use, so a page that only listens keeps its session.
+    func keepAlive(_ session: Session) {
+        session.touch(at: scheduler.now)
+    }
+
     /// When `session` expires if left idle from now.
     func expiry(of session: Session) -> Date {
         session.lastAccess.addingTimeInterval(Double(settings.store.idleTTL.components.seconds))
