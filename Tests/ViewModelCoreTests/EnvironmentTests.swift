@@ -67,4 +67,21 @@ struct EnvironmentTests {
         #expect(order.withLock { $0 } == [1, 2, 3])
         scheduler.stop()
     }
+
+    /// Coalescing lets timers fire a little late together, never early.
+    @Test func liveSchedulerNeverFiresEarly() async {
+        let scheduler = LiveTimerScheduler()
+        let fired = Mutex<[Duration]>([])
+        let start = ContinuousClock.now
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            for milliseconds in [30, 10, 20, 20] {
+                _ = scheduler.schedule(after: .milliseconds(milliseconds)) {
+                    let late = start.duration(to: .now) - .milliseconds(milliseconds)
+                    if fired.withLock({ $0.append(late); return $0.count == 4 }) { continuation.resume() }
+                }
+            }
+        }
+        #expect(fired.withLock { $0 }.allSatisfy { $0 >= .zero })
+        scheduler.stop()
+    }
 }
