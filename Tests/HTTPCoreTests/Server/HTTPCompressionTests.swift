@@ -15,16 +15,6 @@ import TestSupport
         }
         router.get("/small") { _, _ in HTTPResponse(contentType: "application/json", bytes: Array("{}".utf8)) }
         router.get("/png") { _, _ in HTTPResponse(contentType: "image/png", bytes: json) }
-        router.get("/events") { _, _ in
-            HTTPResponse(
-                headers: [.contentType: "text/event-stream"],
-                body: .stream(
-                    HTTPBodyStream { writer in
-                        try await writer.write(Array("data: one\n\n".utf8))
-                        try await Task.sleep(for: .milliseconds(300))
-                        try await writer.write(Array("data: two\n\n".utf8))
-                    }))
-        }
         TestServer.standardRoutes(&router)
     }
 
@@ -79,25 +69,38 @@ import TestSupport
         await server.stop()
     }
 
-    /// Each write of a stream is flushed (Z_SYNC_FLUSH): the first event can be inflated before the second
-    /// is even produced, and the whole body is one valid gzip stream.
+    /// Each write of a stream is flushed (Z_SYNC_FLUSH): the first event inflates before the second is even
+    /// produced (the producer waits for the test's go-ahead, so no timing is involved), and the whole body is one
+    /// valid gzip stream.
     @Test func streamsAreFlushedPerWrite() async throws {
-        let server = try TestServer(routes: Self.routes)
+        let (goAhead, release) = AsyncStream<Void>.makeStream()
+        let server = try TestServer { router in
+            router.get("/events") { _, _ in
+                HTTPResponse(
+                    headers: [.contentType: "text/event-stream"],
+                    body: .stream(
+                        HTTPBodyStream { writer in
+                            try await writer.write(Array("data: one\n\n".utf8))
+                            for await _ in goAhead { break }
+                            try await writer.write(Array("data: two\n\n".utf8))
+                        }))
+            }
+        }
         let client = try server.client()
         try client.send("GET /events HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n")
-        var received: [UInt8] = []
-        let deadline = ContinuousClock.now.advanced(by: .seconds(2))
         var firstEvent = ""
-        while ContinuousClock.now < deadline {
-            _ = try? await client.readResponse(timeout: .milliseconds(50))
-            received = client.pendingBytes
+        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        while firstEvent != "data: one\n\n", ContinuousClock.now < deadline {
+            _ = try? await client.readResponse(timeout: .milliseconds(50))  // only fills: the body is not complete
+            let received = client.pendingBytes
             if let headEnd = Self.headEnd(received) {
                 let body = Self.dechunk(Array(received[headEnd...]))
                 firstEvent = String(decoding: ZlibReference.inflateAvailable(body).output, as: UTF8.self)
-                if firstEvent == "data: one\n\n" { break }
             }
         }
         #expect(firstEvent == "data: one\n\n")
+        release.yield()
+        release.finish()
         let response = try await client.readResponse()
         #expect(response.header("Content-Encoding") == "gzip")
         #expect(try ZlibReference.gunzip(response.body) == Array("data: one\n\ndata: two\n\n".utf8))
