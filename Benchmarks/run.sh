@@ -449,8 +449,16 @@ w("")
 w("To rerun: `Benchmarks/run.sh` (about 5 min after the first build; `DURATION=2s WARMUP=1s ROUNDS=1 IDLE_PEERS= Benchmarks/run.sh`")
 w("for a quick smoke run, whose numbers are not meant to be compared). Knobs: see the header of `Benchmarks/run.sh`.")
 text = "\n".join(out) + "\n"
-open(report, "w").write(text)
 open(os.path.join(run, "BENCHMARKS.md"), "w").write(text)
+# Keep the sections other scripts own (product.sh, tls_gzip.sh, the gazetteer): everything from the first of them on.
+kept = ""
+if os.path.exists(report):
+    previous = open(report).read()
+    starts = [previous.find(h) for h in ("\n## Offline weather gazetteer", "\n## TLS and gzip", "\n## Product benchmarks")]
+    starts = [i for i in starts if i >= 0]
+    if starts:
+        kept = previous[min(starts):]
+open(report, "w").write(text.rstrip("\n") + "\n" + kept)
 PY
 say "wrote $REPORT (and $RUN/BENCHMARKS.md)"
 sed -n '/^## Targets/,/^A target is met/p' "$REPORT" >&2
