@@ -29,13 +29,14 @@
 #       woken by one change each.
 # 4. Writes the section (date, machine, load, commands, tables, goals met / not met) into REPORT.
 #
-# Environment (defaults): DURATION=10s WARMUP=3s ROUNDS=2 THREADS=2 CONNS=64 STARTUP_RUNS=20 HB_PORT=18081
+# Environment (defaults): DURATION=10s WARMUP=3s ROUNDS=2 THREADS=2 CONNS=64 STARTUP_RUNS=20 HB_PORT=auto (a free port)
 #   EVENT_SESSIONS=64 SESSIONS_N=100000 CREATE_CONNS=128 ALL_FEATURES=1 STREAM_SESSIONS=2000 STREAMS_PER=5
 #   LONGPOLL_N=200 PACE_SECONDS=2 SKIP_BUILD=0 QUIET_BUSY=20 QUIET_WAIT=60 (wait at most this long for the
 #   machine's CPU use over 5 s to fall below QUIET_BUSY %, then go on and say so) REPORT=<repo>/BENCHMARKS.md
 #   NICE=0 (e.g. NICE=-10 as root: servers and clients run at that nice value, so others' builds take less of the cores)
 # Each wrk run also records how much CPU other processes took meanwhile (wrk-*.cpu; "others %" in the tables):
 # machine busy time (/proc/stat) minus this script's reaped children and the servers it runs.
+# Only one run at a time (flock on Benchmarks/out/.product.lock; a second run waits).
 # Servers run with the working directory set to the run folder (no Config/viewhost.json there: built-in defaults
 # plus the VIEWHOST_* variables below), so edits to Config/ by others cannot change a run.
 # Outputs: Benchmarks/out/product-<UTC stamp>/ (git-ignored): commands.txt, machine-state.txt, build logs, server
@@ -55,7 +56,7 @@ RUN="$BENCH/out/product-$STAMP"
 REPORT="${REPORT:-$REPO/BENCHMARKS.md}"
 DURATION="${DURATION:-10s}" WARMUP="${WARMUP:-3s}" ROUNDS="${ROUNDS:-2}" THREADS="${THREADS:-2}" CONNS="${CONNS:-64}"
 STARTUP_RUNS="${STARTUP_RUNS:-20}"
-HB_PORT="${HB_PORT:-18081}"
+HB_PORT="${HB_PORT:-auto}"
 EVENT_SESSIONS="${EVENT_SESSIONS:-64}"
 SESSIONS_N="${SESSIONS_N:-100000}"
 CREATE_CONNS="${CREATE_CONNS:-128}"
@@ -70,6 +71,7 @@ QUIET_WAIT="${QUIET_WAIT:-60}"
 NICE="${NICE:-0}"
 [[ "$NICE" =~ ^-?[0-9]+$ ]] || { echo "product.sh: NICE must be an integer" >&2; exit 2; }
 HOST=127.0.0.1   # the only target
+[[ "$HB_PORT" == auto ]] && HB_PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 for v in ROUNDS THREADS CONNS STARTUP_RUNS HB_PORT EVENT_SESSIONS SESSIONS_N CREATE_CONNS STREAM_SESSIONS STREAMS_PER LONGPOLL_N; do
   [[ "${!v}" =~ ^[0-9]+$ ]] || { echo "product.sh: $v must be an integer" >&2; exit 2; }
 done
@@ -78,6 +80,12 @@ done
 die() { echo "product.sh: $*" >&2; exit 2; }
 say() { echo "product.sh: $*" >&2; }
 mkdir -p "$RUN"
+# One run at a time: two runs on 2 cores would measure each other (a second one waits, at most 15 min).
+exec 9> "$BENCH/out/.product.lock"
+if ! flock -n 9; then
+  say "another Benchmarks/product.sh is running; waiting for it (at most 15 min)"
+  flock -w 900 9 || die "the other run did not finish within 15 min"
+fi
 COMMANDS="$RUN/commands.txt"
 : > "$COMMANDS"
 logged() { echo "\$ $*" >> "$COMMANDS"; "$@"; }
