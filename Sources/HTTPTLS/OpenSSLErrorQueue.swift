@@ -16,8 +16,13 @@ enum OpenSSLErrorQueue {
             if code == 0 { break }
             var text = [CChar](repeating: 0, count: 256)
             ERR_error_string_n(code, &text, text.count)
-            parts.append(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            parts.append(string(fromTerminated: text))
         }
         return parts.isEmpty ? fallback : parts.joined(separator: "; ")
     }
+}
+
+/// The text of a buffer an OpenSSL call filled with a NUL-terminated string.
+func string(fromTerminated buffer: [CChar]) -> String {
+    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }

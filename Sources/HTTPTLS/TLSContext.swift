@@ -119,7 +119,7 @@ public final class TLSContext: TransportSecurity {
         guard let certificate, let name = X509_get_subject_name(certificate) else { return "none" }
         var text = [CChar](repeating: 0, count: 256)
         X509_NAME_oneline(name, &text, Int32(text.count))
-        let subject = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let subject = string(fromTerminated: text)
         var serial = "?"
         if let number = ASN1_INTEGER_to_BN(X509_get_serialNumber(certificate), nil) {
             if let hex = BN_bn2hex(number) {

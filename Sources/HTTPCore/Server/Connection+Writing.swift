@@ -57,23 +57,19 @@ extension Connection {
     private func applyCompression(to response: inout HTTPResponse, for context: ResponseContext) -> GzipDeflater? {
         let settings = loop.server.configuration.compression
         guard settings.isEnabled else { return nil }
-        let contentType = response.headers[.contentType]
-        let hasCoding = response.headers.contains(.contentEncoding)
-        let length = response.body.knownLength
+        // Would a GET that accepts gzip get it? Then the coding depends on Accept-Encoding, whatever this client sent.
         guard
             ResponseCompression.shouldCompress(
-                coding: .gzip, method: .get, status: response.status, hasContentEncoding: hasCoding,
-                contentType: contentType, contentLength: length, threshold: settings.minimumBytes)
+                coding: .gzip, method: .get, status: response.status,
+                hasContentEncoding: response.headers.contains(.contentEncoding),
+                contentType: response.headers[.contentType], contentLength: response.body.knownLength,
+                threshold: settings.minimumBytes)
         else { return nil }
         if !response.headers.values(for: .vary).contains(where: { $0.lowercased().contains("accept-encoding") }) {
             response.headers.add(.vary, "Accept-Encoding")
         }
-        guard
-            ResponseCompression.shouldCompress(
-                coding: context.coding, method: context.method, status: response.status,
-                hasContentEncoding: hasCoding, contentType: contentType, contentLength: length,
-                threshold: settings.minimumBytes)
-        else { return nil }
+        // The rest of the rules hold already; what is left is this request's coding and method.
+        guard context.coding == .gzip, context.method != .head else { return nil }
         var deflater: GzipDeflater?
         switch response.body {
         case .bytes(let bytes):
