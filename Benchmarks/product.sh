@@ -92,16 +92,9 @@ logged() { echo "\$ $*" >> "$COMMANDS"; "$@"; }
 T_START=$(date +%s)
 
 # ---------------------------------------------------------------- tools
-MISSING=()
-for pair in wrk:wrk curl:curl ss:iproute2 python3:python3 timeout:coreutils; do
-  command -v "${pair%%:*}" >/dev/null || MISSING+=("${pair#*:}")
-done
-if (( ${#MISSING[@]} )); then
-  SUDO=""; (( EUID == 0 )) || SUDO=sudo
-  say "installing ${MISSING[*]}"
-  logged $SUDO apt-get update -qq
-  logged $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${MISSING[@]}" > "$RUN/apt.log"
-fi
+# shellcheck source=Benchmarks/lib.sh
+source "$REPO/Benchmarks/lib.sh"
+install_missing_commands wrk:wrk curl:curl ss:iproute2 python3:python3 timeout:coreutils
 command -v swift >/dev/null || die "swift not found"
 # Streams need file descriptors: as many as the hard limit allows (servers and clients inherit it).
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true

@@ -72,16 +72,9 @@ COMMANDS="$RUN/commands.txt"
 logged() { echo "\$ $*" >> "$COMMANDS"; "$@"; }   # run a command and record it
 
 # ---------------------------------------------------------------- tools
-MISSING=()
-for pair in wrk:wrk nginx:nginx curl:curl ss:iproute2 python3:python3 timeout:coreutils; do
-  command -v "${pair%%:*}" >/dev/null || MISSING+=("${pair#*:}")
-done
-if (( ${#MISSING[@]} )); then
-  SUDO=""; (( EUID == 0 )) || SUDO=sudo
-  say "installing ${MISSING[*]}"
-  logged $SUDO apt-get update -qq
-  logged $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${MISSING[@]}" > "$RUN/apt.log"
-fi
+# shellcheck source=Benchmarks/lib.sh
+source "$REPO/Benchmarks/lib.sh"
+install_missing_commands wrk:wrk nginx:nginx curl:curl ss:iproute2 python3:python3 timeout:coreutils
 command -v swift >/dev/null || die "swift not found"
 [[ -x "$SHARED_BENCH/run.sh" && -f "$SHARED_BENCH/peers/Package.swift" ]] || die "no harness at $SHARED_BENCH"
 

@@ -26,12 +26,11 @@ PIDS=()
 cleanup() { for pid in "${PIDS[@]:-}"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; done; }
 trap cleanup EXIT
 
-missing=()
-for package in wrk curl openssl python3; do command -v "$package" >/dev/null || missing+=("$package"); done
-if [ ${#missing[@]} -gt 0 ]; then
-  sudo=(); [ "$(id -u)" -eq 0 ] || sudo=(sudo)
-  "${sudo[@]}" apt-get update && "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
-fi
+say() { echo "tls_gzip.sh: $*" >&2; }
+logged() { "$@"; }
+# shellcheck source=Benchmarks/lib.sh
+source "$REPO/Benchmarks/lib.sh"
+install_missing_commands wrk:wrk curl:curl openssl:openssl python3:python3
 if [ "${SKIP_BUILD:-0}" != 1 ]; then
   swift build -c release --product viewhost --scratch-path "$REPO/.build-bench" > "$RUN/build.log" 2>&1
 fi

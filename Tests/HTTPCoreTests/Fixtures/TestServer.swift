@@ -37,22 +37,12 @@ final class TestServer {
 
     /// Waits (polling, bounded) until the server has `count` open connections.
     func waitForOpenConnections(_ count: Int, timeout: Duration = .seconds(5)) async -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while ContinuousClock.now < deadline {
-            if server.openConnectionCount == count { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return server.openConnectionCount == count
+        await eventually(timeout: timeout) { server.openConnectionCount == count }
     }
 
     /// Waits (polling, bounded) until `count` accepted connections have been closed by either side.
     func waitForClosedConnections(_ count: Int, timeout: Duration = .seconds(20)) async -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while ContinuousClock.now < deadline {
-            if server.closedConnectionCount >= count { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return server.closedConnectionCount >= count
+        await eventually(timeout: timeout) { server.closedConnectionCount >= count }
     }
 
     static func standardRoutes(_ router: inout Router) {

@@ -42,11 +42,6 @@ final class TLSTestServer: Sendable {
 
     /// Waits (polling, bounded) until the server has `count` open connections.
     func waitForOpenConnections(_ count: Int, timeout: Duration = .seconds(5)) async -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while ContinuousClock.now < deadline {
-            if server.openConnectionCount == count { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return server.openConnectionCount == count
+        await eventually(timeout: timeout) { server.openConnectionCount == count }
     }
 }
