@@ -135,15 +135,19 @@ public struct JSONParser {
     private mutating func parseString() throws(Failure) -> String {
         index += 1  // the opening quote
         let start = index
-        // Fast path: no escapes.
+        // Fast path: no escapes. ASCII needs no validation (String(validating:) is generic and costs more than
+        // the rest of a small event's parse), so only text with bytes >= 0x80 is validated.
+        var isASCII = true
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
                 index += 1
+                if isASCII { return String(decoding: raw, as: UTF8.self) }
                 guard let text = String(validating: raw, as: UTF8.self) else { throw failure("invalid UTF-8 in a string") }
                 return text
             }
+            if byte >= 0x80 { isASCII = false }
             if byte == UInt8(ascii: "\\") { break }
             guard byte >= 0x20 else { throw failure("control character in a string") }
             index += 1

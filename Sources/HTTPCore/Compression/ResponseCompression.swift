@@ -25,10 +25,21 @@ public enum ResponseCompression {
         contentType: String?, contentLength: Int?, threshold: Int
     ) -> Bool {
         guard coding == .gzip, method != .head else { return false }
-        guard status.allowsContent, status.code != 206 else { return false }
-        guard !hasContentEncoding, isCompressible(contentType: contentType) else { return false }
-        guard let contentLength else { return true }
-        return contentLength >= threshold
+        return shouldCompress(
+            status: status, hasContentEncoding: hasContentEncoding, contentLength: contentLength,
+            threshold: threshold, isCompressibleType: isCompressible(contentType: contentType))
+    }
+
+    /// The rules of ``shouldCompress(coding:method:status:hasContentEncoding:contentType:contentLength:threshold:)``
+    /// that depend on the response alone (a GET that accepts gzip), with the type already judged; the type check
+    /// is an autoclosure so it runs only when the cheaper rules pass.
+    static func shouldCompress(
+        status: HTTPStatus, hasContentEncoding: Bool, contentLength: Int?, threshold: Int,
+        isCompressibleType: @autoclosure () -> Bool
+    ) -> Bool {
+        guard status.allowsContent, status.code != 206, !hasContentEncoding else { return false }
+        if let contentLength, contentLength < threshold { return false }
+        return isCompressibleType()
     }
 
     /// Whether content of this media type is text-like and worth gzipping.
@@ -40,19 +51,45 @@ public enum ResponseCompression {
     /// - Parameter contentType: A `Content-Type` value, or `nil`.
     /// - Returns: Whether gzip is likely to pay off.
     public static func isCompressible(contentType: String?) -> Bool {
-        guard let contentType else { return false }
-        let essence = contentType.prefix { $0 != ";" }.lowercased().filter { $0 != " " && $0 != "\t" }
-        guard let slash = essence.firstIndex(of: "/") else { return false }
-        let type = essence[..<slash]
-        let subtype = essence[essence.index(after: slash)...]
-        guard !type.isEmpty, !subtype.isEmpty else { return false }
-        if type == "text" { return true }
-        if subtype.hasSuffix("+json") || subtype.hasSuffix("+xml") { return true }
-        return type == "application" && compressibleApplicationSubtypes.contains(String(subtype))
+        guard var contentType else { return false }
+        return contentType.withUTF8 { isCompressible(contentType: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// ``isCompressible(contentType:)`` over the value's bytes, without building a string: it runs for every
+    /// response the server writes.
+    static func isCompressible(contentType value: UnsafeRawBufferPointer) -> Bool {
+        var end = 0
+        while end < value.count, value[end] != UInt8(ascii: ";") { end += 1 }
+        guard end > 0 else { return false }
+        return withUnsafeTemporaryAllocation(byteCount: end, alignment: 1) { essence in
+            // The essence: the bytes before any parameter, lower-cased, without whitespace.
+            var count = 0
+            var slash = -1
+            for index in 0..<end {
+                let byte = value[index]
+                if ByteClass.isWhitespace(byte) { continue }
+                if byte == UInt8(ascii: "/"), slash < 0 { slash = count }
+                essence[count] = ByteClass.lower(byte)
+                count += 1
+            }
+            guard slash > 0, slash < count - 1 else { return false }
+            let type = UnsafeRawBufferPointer(rebasing: essence[0..<slash])
+            let subtype = UnsafeRawBufferPointer(rebasing: essence[(slash + 1)..<count])
+            if ByteClass.equalsIgnoringCase(type, "text") { return true }
+            if hasSuffix(subtype, "+json") || hasSuffix(subtype, "+xml") { return true }
+            guard ByteClass.equalsIgnoringCase(type, "application") else { return false }
+            return compressibleApplicationSubtypes.contains { ByteClass.equalsIgnoringCase(subtype, $0) }
+        }
+    }
+
+    private static func hasSuffix(_ bytes: UnsafeRawBufferPointer, _ suffix: StaticString) -> Bool {
+        let length = suffix.utf8CodeUnitCount
+        guard bytes.count >= length else { return false }
+        return ByteClass.equalsIgnoringCase(UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - length)...]), suffix)
     }
 
     /// `application/` subtypes that are text in all but name.
-    private static let compressibleApplicationSubtypes: Set<String> = [
+    private static let compressibleApplicationSubtypes: [StaticString] = [
         "json", "javascript", "x-javascript", "ecmascript", "xml", "x-ndjson", "ndjson",
     ]
 }

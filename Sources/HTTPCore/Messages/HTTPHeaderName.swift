@@ -4,6 +4,8 @@ public struct HTTPHeaderName: Hashable, Sendable, CustomStringConvertible, Expre
     public let rawName: String
     /// The lower-cased name, used for equality and hashing.
     public let lowercased: String
+    /// Whether the server writes this field for every response itself, so a handler's copy is dropped.
+    let isServerOwned: Bool
 
     /// Creates a name.
     /// - Parameter rawName: A token (RFC 9110 §5.6.2); other characters are dropped.
@@ -11,7 +13,13 @@ public struct HTTPHeaderName: Hashable, Sendable, CustomStringConvertible, Expre
         let token = String(decoding: rawName.utf8.filter { ByteClass.isToken($0) }, as: UTF8.self)
         self.rawName = token
         self.lowercased = token.lowercased()
+        self.isServerOwned = Self.serverOwned.contains(lowercased)
     }
+
+    /// Fields the server writes for every response.
+    private static let serverOwned: Set<String> = [
+        "content-length", "transfer-encoding", "connection", "date", "x-request-id",
+    ]
 
     public init(stringLiteral value: String) {
         self.init(value)

@@ -13,11 +13,6 @@ public struct HTTPHeaders: Sendable {
     /// Whether a field the server writes itself was added (so writing must filter it out).
     private var hasServerOwnedField = false
 
-    /// Fields the server writes for every response; a handler's copies are dropped.
-    private static let serverOwned: Set<String> = [
-        "content-length", "transfer-encoding", "connection", "date", "x-request-id",
-    ]
-
     /// Creates an empty list.
     public init() {
         storage = []
@@ -67,12 +62,17 @@ public struct HTTPHeaders: Sendable {
     ///   - name: The field name.
     ///   - value: The value; control characters other than HTAB are replaced by spaces.
     public mutating func add(_ name: HTTPHeaderName, _ value: String) {
-        if Self.serverOwned.contains(name.lowercased) { hasServerOwnedField = true }
+        if name.isServerOwned { hasServerOwnedField = true }
         storage.append(contentsOf: name.rawName.utf8)
         storage.append(UInt8(ascii: ":"))
         storage.append(UInt8(ascii: " "))
-        for byte in value.utf8 {
-            storage.append(ByteClass.isFieldValue(byte) ? byte : UInt8(ascii: " "))
+        var value = value
+        value.withUTF8 { bytes in
+            if bytes.allSatisfy(ByteClass.isFieldValue) {
+                storage.append(contentsOf: bytes)
+            } else {
+                for byte in bytes { storage.append(ByteClass.isFieldValue(byte) ? byte : UInt8(ascii: " ")) }
+            }
         }
         storage.append(0x0D)
         storage.append(0x0A)
@@ -107,6 +107,22 @@ public struct HTTPHeaders: Sendable {
         return result
     }
 
+    /// Whether a field named `name` has a value that contains `needle`, ignoring ASCII case (`needle` lower case).
+    func anyValue(of name: HTTPHeaderName, containsIgnoringCase needle: StaticString) -> Bool {
+        let length = needle.utf8CodeUnitCount
+        var found = false
+        forEachField { fieldName, value in
+            guard name.matches(fieldName), value.count >= length else { return true }
+            for offset in 0...(value.count - length)
+            where ByteClass.equalsIgnoringCase(UnsafeRawBufferPointer(rebasing: value[offset..<(offset + length)]), needle) {
+                found = true
+                return false
+            }
+            return true
+        }
+        return found
+    }
+
     /// Walks the field lines in order; `body` returns false to stop.
     func forEachField(_ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Bool) {
         storage.withUnsafeBytes { bytes in
@@ -129,7 +145,7 @@ public struct HTTPHeaders: Sendable {
     /// Appends the fields of a response, leaving out the ones the server writes itself.
     func writeResponseFields(into buffer: inout [UInt8]) {
         guard hasServerOwnedField else { return write(into: &buffer) }
-        for field in self where !Self.serverOwned.contains(field.name.lowercased()) {
+        for field in self where !HTTPHeaderName(field.name).isServerOwned {
             buffer.append(contentsOf: "\(field.name): \(field.value)\r\n".utf8)
         }
     }

@@ -58,14 +58,16 @@ extension Connection {
         let settings = loop.server.configuration.compression
         guard settings.isEnabled else { return nil }
         // Would a GET that accepts gzip get it? Then the coding depends on Accept-Encoding, whatever this client sent.
+        let headers = response.headers
         guard
             ResponseCompression.shouldCompress(
-                coding: .gzip, method: .get, status: response.status,
-                hasContentEncoding: response.headers.contains(.contentEncoding),
-                contentType: response.headers[.contentType], contentLength: response.body.knownLength,
-                threshold: settings.minimumBytes)
+                status: response.status, hasContentEncoding: headers.contains(.contentEncoding),
+                contentLength: response.body.knownLength, threshold: settings.minimumBytes,
+                isCompressibleType: headers.withFirstValue(of: .contentType) {
+                    ResponseCompression.isCompressible(contentType: $0)
+                } ?? false)
         else { return nil }
-        if !response.headers.values(for: .vary).contains(where: { $0.lowercased().contains("accept-encoding") }) {
+        if !headers.anyValue(of: .vary, containsIgnoringCase: "accept-encoding") {
             response.headers.add(.vary, "Accept-Encoding")
         }
         // The rest of the rules hold already; what is left is this request's coding and method.
