@@ -113,6 +113,12 @@ public final class HTTPTestClient: @unchecked Sendable {
         try await offThread { try self.readUntilClosedBlocking(timeout: timeout) }
     }
 
+    /// Reads until the bytes received (and not yet taken) contain `text`; returns them all, up to the end of
+    /// `text`, and keeps the rest buffered. For watching a streamed body arrive piece by piece.
+    public func read(untilContaining text: String, timeout: Duration = .seconds(5)) async throws -> [UInt8] {
+        try await offThread { try self.readUntilContainingBlocking(Array(text.utf8), timeout: timeout) }
+    }
+
     /// Whether the server closes the connection (EOF or reset) within `timeout`, discarding data.
     public func waitForClose(timeout: Duration = .seconds(5)) async -> Bool {
         (try? await offThread { self.waitForCloseBlocking(timeout: timeout) }) ?? false
@@ -147,6 +153,19 @@ public final class HTTPTestClient: @unchecked Sendable {
         while !sawEOF { try fill(until: deadline) }
         defer { buffer.removeAll() }
         return buffer
+    }
+
+    private func readUntilContainingBlocking(_ pattern: [UInt8], timeout: Duration) throws -> [UInt8] {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while true {
+            if let start = TestResponse.find(pattern, in: buffer, from: 0) {
+                let taken = Array(buffer[..<(start + pattern.count)])
+                buffer.removeFirst(taken.count)
+                return taken
+            }
+            if sawEOF { throw ClientError.closedBeforeResponse(received: buffer.count) }
+            try fill(until: deadline)
+        }
     }
 
     private func waitForCloseBlocking(timeout: Duration) -> Bool {

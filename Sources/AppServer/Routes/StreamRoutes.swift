@@ -25,72 +25,19 @@ enum StreamRoutes {
                         headers: [.retryAfter: "5"])
                 }
             }
-            // The place is given back when the stream ends, or when its body is dropped unrun: HTTPCore answers a
-            // HEAD with the head alone and never starts the body, which used to keep the place forever.
+            // The place is given back when the stream ends, or when its body is dropped unstarted: HTTPCore answers
+            // a HEAD with the head alone and never starts the body (the place's deinit gives it back then).
             let place = StreamLimiter.Place(limiter: limiter, session: session.id)
-            let stream = HTTPBodyStream { writer in
-                defer { place.release() }
-                try await run(
-                    writer: writer, session: session, features: features, after: lastEventID, heartbeat: heartbeat,
-                    keepAlive: { registry.keepAlive(session) })
-            }
+            let source = SessionEventSource(
+                session: session, features: features, lastEventID: lastEventID, heartbeat: heartbeat, place: place,
+                keepAlive: { registry.keepAlive(session) })
             return .response(
                 HTTPResponse(
                     headers: [
                         .contentType: "text/event-stream", .cacheControl: "private, no-cache",
                         "X-Accel-Buffering": "no",
                     ],
-                    body: .stream(stream)))
-        }
-    }
-
-    private static func run(
-        writer: HTTPBodyWriter, session: Session, features: Set<String>, after lastEventID: Int, heartbeat: Duration,
-        keepAlive: () -> Void
-    ) async throws {
-        let subscriber = StreamSubscriber(features: features)
-        let observer = session.addObserver { change in subscriber.markChanged(change.versions.keys) }
-        defer { session.removeObserver(observer) }
-        // The reconnection delay the client should wait, once, then the snapshots it is missing.
-        try await writer.write(Array("retry: 2000\n\n".utf8))
-        let missing = session.features(changedAfter: lastEventID).map(\.feature).filter(features.contains)
-        var written: [String: Int] = [:]
-        try await write(Set(missing), of: session, to: writer, written: &written)
-        while true {
-            switch await subscriber.next(heartbeat: heartbeat) {
-            case .cancelled:
-                return
-            case .heartbeat:
-                try await writer.write(Array(": keepalive\n\n".utf8))
-            case .changed(let changed):
-                try await write(changed, of: session, to: writer, written: &written)
-            }
-            keepAlive()  // the client is still there, reading: the session is in use
-            if Task.isCancelled || session.isClosed { return }
-        }
-    }
-
-    /// Writes the newest snapshot of each feature, in the order they changed, skipping a feature whose newest
-    /// change this stream has already written (`written`: feature → sequence). Without that check a change was
-    /// sometimes sent twice: the stream may write a version before the session's observer call for that same
-    /// version arrives (observers run after the session's lock is released), and that call marks it dirty again.
-    private static func write(
-        _ features: Set<String>, of session: Session, to writer: HTTPBodyWriter, written: inout [String: Int]
-    ) async throws {
-        var events: [(sequence: Int, bytes: [UInt8])] = []
-        for feature in features {
-            guard let (_, sequence, snapshot) = session.representation(of: feature, make: { version, viewModel in
-                SnapshotEncoder.encode(feature: feature, version: version, viewModel: viewModel, sessionID: session.id)
-            }) else { continue }
-            if let last = written[feature], last >= sequence { continue }
-            written[feature] = sequence
-            var event = Array("id: \(sequence)\nevent: \(feature)\ndata: ".utf8)
-            event.append(contentsOf: snapshot.body)  // compact JSON: never a newline inside
-            event.append(contentsOf: "\n\n".utf8)
-            events.append((sequence, event))
-        }
-        for event in events.sorted(by: { $0.sequence < $1.sequence }) {
-            try await writer.write(event.bytes)
+                    body: .source(source)))
         }
     }
 

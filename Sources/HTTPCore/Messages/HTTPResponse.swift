@@ -45,13 +45,15 @@ public enum HTTPResponseBody: Sendable {
     case bytes([UInt8])
     /// Content produced over time, sent with chunked framing (close-delimited for HTTP/1.0 clients).
     case stream(HTTPBodyStream)
+    /// Content pulled from a source on the connection's loop, framed like ``stream(_:)`` (no task per response).
+    case source(any HTTPBodySource)
 
     /// The length of the content when it is known up front.
     var knownLength: Int? {
         switch self {
         case .empty: 0
         case .bytes(let bytes): bytes.count
-        case .stream: nil
+        case .stream, .source: nil
         }
     }
 }

@@ -187,6 +187,11 @@ extension Connection {
             close()
         case .reading where inFlight == nil && (outboundSent == outbound.count || !parser.isIdle):
             close()  // nothing in progress, or a request that can never complete
+        case .streaming(let stream) where stream.source != nil:
+            // A pulled body is open-ended (server-sent events): a client that stopped sending is leaving, and
+            // nothing could follow the body anyway. End it now rather than at its next write.
+            closeWhenFlushed = true
+            finishStream(stream)
         default:
             closeWhenFlushed = true
         }

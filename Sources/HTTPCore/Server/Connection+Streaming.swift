@@ -11,6 +11,15 @@ final class BodyStreamState {
     var task: Task<Void, Never>?
     /// A writer waiting for the backlog to fall under the low-water mark.
     var pendingWrite: CheckedContinuation<Void, any Error>?
+    /// The pulled source of a ``HTTPResponseBody/source(_:)`` body (instead of `task`), and its trigger.
+    var source: (any HTTPBodySource)?
+    var trigger: HTTPBodyTrigger?
+    /// The source signalled while the backlog was over the low-water mark: pull once it drains.
+    var wantsPull = false
+    /// A pull is running (a flush inside it must not start another).
+    var isPulling = false
+    /// When the source last produced bytes or was asked for a heartbeat.
+    var lastWrite: ContinuousClock.Instant?
 
     init(chunked: Bool, keepAlive: Bool, deflater: GzipDeflater?) {
         self.chunked = chunked
@@ -29,6 +38,22 @@ final class BodyStreamState {
         task?.cancel()
         pendingWrite?.resume(throwing: HTTPBodyWriterError.connectionClosed)
         pendingWrite = nil
+        finishSource()
+    }
+
+    /// Tells a pulled source, once, that the body is over.
+    func finishSource() {
+        guard let source else { return }
+        self.source = nil
+        trigger?.close()
+        trigger = nil  // its pull closure refers back to this state
+        source.finish()
+    }
+
+    /// When an idle source is next due for a heartbeat.
+    var idleDeadline: ContinuousClock.Instant? {
+        guard let source, let interval = source.idleInterval, let lastWrite else { return nil }
+        return lastWrite.advanced(by: interval)
     }
 }
 
@@ -99,6 +124,65 @@ extension Connection {
         }
     }
 
+    /// Starts a pulled body: the source gets its trigger, then is asked for its first part.
+    func startSource(_ source: any HTTPBodySource, chunked: Bool, keepAlive: Bool, deflater: GzipDeflater?) {
+        let state = BodyStreamState(chunked: chunked, keepAlive: keepAlive, deflater: deflater)
+        activity = .streaming(state)
+        state.source = source
+        state.lastWrite = loop.now
+        let bound = LoopBound(self, loop: loop)
+        let boundState = LoopBound(state, loop: loop)
+        let loop = loop
+        let trigger = HTTPBodyTrigger {
+            loop.execute { bound.value.pullSource(boundState.value, idle: false) }
+        }
+        state.trigger = trigger
+        source.start(trigger)
+        // The first pull goes through the loop's queue, not from here: this runs inside the parsing of the
+        // request, and a source that ends at once must not finish the response (and parse on) from within it.
+        trigger.signal()
+    }
+
+    /// Asks a pulled source for its parts and queues them, while it has any and the client keeps up (a client that
+    /// is behind is asked again once it catches up).
+    func pullSource(_ state: BodyStreamState, idle: Bool) {
+        guard case .streaming(let current) = activity, current === state, state.source != nil, !isClosed,
+            !state.isPulling
+        else { return }
+        state.trigger?.willPull()
+        var idle = idle
+        var pulls = 0
+        while let source = state.source, !isClosed {
+            guard outbound.count - outboundSent <= Self.streamLowWater else {
+                state.wantsPull = true
+                break
+            }
+            if pulls == Self.pullsPerTurn {
+                state.trigger?.signal()  // an endless producer: let the loop's other connections have a turn
+                break
+            }
+            pulls += 1
+            state.wantsPull = false
+            state.isPulling = true
+            let part = source.next(idle: idle)
+            state.isPulling = false
+            guard let part else {
+                finishStream(state)
+                return
+            }
+            if !part.isEmpty || idle { state.lastWrite = loop.now }
+            idle = false
+            guard !part.isEmpty else { break }
+            takeSharedOutbound()
+            append(state.deflater?.compress(part) ?? part, for: state)
+            flush()
+        }
+        if !isClosed { scheduleTimers() }
+    }
+
+    /// The most parts taken from one source in one turn of the loop.
+    static let pullsPerTurn = 64
+
     /// Queues one part of a streamed body; the writer resumes once the backlog is under the low-water mark.
     func streamWrite(_ bytes: [UInt8], for state: BodyStreamState, completion: CheckedContinuation<Void, any Error>) {
         guard case .streaming(let current) = activity, current === state, !isClosed else {
@@ -124,18 +208,28 @@ extension Connection {
         }
     }
 
-    /// Resumes a waiting writer when few enough bytes are unsent.
+    /// Resumes a waiting writer, or pulls a source that signalled meanwhile, when few enough bytes are unsent.
     func resumeStreamWriterIfBelowLowWater() {
-        guard case .streaming(let state) = activity, let pending = state.pendingWrite,
-            outbound.count - outboundSent <= Self.streamLowWater
-        else { return }
-        state.pendingWrite = nil
-        pending.resume()
+        guard case .streaming(let state) = activity, outbound.count - outboundSent <= Self.streamLowWater else { return }
+        if let pending = state.pendingWrite {
+            state.pendingWrite = nil
+            pending.resume()
+        }
+        if state.wantsPull, !state.isPulling { pullSource(state, idle: false) }
+    }
+
+    /// A pulled source's heartbeat, when it has been silent for its idle interval; returns its next due time.
+    func checkStreamIdle(at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        guard case .streaming(let state) = activity, let due = state.idleDeadline else { return nil }
+        if now >= due { pullSource(state, idle: true) }
+        guard !isClosed, case .streaming(let current) = activity, current === state else { return nil }
+        return state.idleDeadline
     }
 
     /// The producer returned: end the body and carry on with the connection.
-    private func finishStream(_ state: BodyStreamState) {
+    func finishStream(_ state: BodyStreamState) {
         guard case .streaming(let current) = activity, current === state, !isClosed else { return }
+        state.finishSource()
         if let pending = state.pendingWrite {
             state.pendingWrite = nil
             pending.resume()

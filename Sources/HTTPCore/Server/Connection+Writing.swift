@@ -18,22 +18,21 @@ extension Connection {
         let isHead = context.method == .head
         let allowsContent = response.status.allowsContent
         var framing = HTTPResponseWriter.Framing.none
-        var stream: HTTPBodyStream?
+        var stream: HTTPResponseBody?
         switch response.body {
         case .empty:
             if allowsContent { framing = .length(0) }
         case .bytes(let bytes):
             if allowsContent { framing = .length(bytes.count) }
-        case .stream(let body) where allowsContent:
+        case .stream, .source:
+            guard allowsContent else { break }
             if context.version == .http1_0 {
                 framing = .closeDelimited
                 keepAlive = false
             } else {
                 framing = .chunked
             }
-            if !isHead { stream = body }
-        case .stream:
-            break
+            if !isHead { stream = response.body }
         }
         loop.date.update()
         HTTPResponseWriter.writeHead(
@@ -42,8 +41,10 @@ extension Connection {
         if !isHead, allowsContent, case .bytes(let bytes) = response.body {
             outbound.append(contentsOf: bytes)
         }
-        if let stream {
-            startStream(stream, chunked: framing == .chunked, keepAlive: keepAlive, deflater: deflater)
+        if case .stream(let body) = stream {
+            startStream(body, chunked: framing == .chunked, keepAlive: keepAlive, deflater: deflater)
+        } else if case .source(let source) = stream {
+            startSource(source, chunked: framing == .chunked, keepAlive: keepAlive, deflater: deflater)
         } else {
             finishResponse(keepAlive: keepAlive)
         }
@@ -76,7 +77,7 @@ extension Connection {
         switch response.body {
         case .bytes(let bytes):
             response.body = .bytes(response.precompressedGzip?() ?? Gzip.compress(bytes))
-        case .stream:
+        case .stream, .source:
             guard let made = try? GzipDeflater() else { return nil }  // zlib out of memory: send it plain
             deflater = made
         case .empty:

@@ -149,7 +149,14 @@ final class Connection {
         case .requestTimeout:
             fail(with: HTTPError(.requestTimeout, detail: "The request was not received in time."))
         }
-        return isClosed ? nil : timers.deadline
+        guard !isClosed else { return nil }
+        let idle = checkStreamIdle(at: now)
+        guard !isClosed else { return nil }
+        switch (timers.deadline, idle) {
+        case (let deadline?, let idle?): return min(deadline, idle)
+        case (let deadline, nil): return deadline
+        case (nil, let idle): return idle
+        }
     }
 
     /// Ends this connection's part in a graceful shutdown: idle connections close now, busy ones after their
@@ -160,7 +167,12 @@ final class Connection {
             close()
         case .streaming(let stream):
             closeWhenFlushed = true
-            stream.cancelProducer()
+            if stream.source != nil {
+                finishStream(stream)  // a pulled source has no task to cancel: end its body now
+                flush()
+            } else {
+                stream.cancelProducer()
+            }
         case .closed, .lingering:
             break
         default:
@@ -185,6 +197,7 @@ final class Connection {
     /// Tells the loop when this connection's next deadline is.
     func scheduleTimers() {
         if let deadline = timers.deadline { loop.scheduleTimerCheck(at: deadline) }
+        if case .streaming(let stream) = activity, let idle = stream.idleDeadline { loop.scheduleTimerCheck(at: idle) }
     }
 
     /// Answers a protocol error (problem+json, `Connection: close`) and closes after sending it.

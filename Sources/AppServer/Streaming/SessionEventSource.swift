@@ -1,0 +1,135 @@
+import HTTPCore
+import Synchronization
+import ViewModelCore
+
+/// One `GET /v1/sessions/{id}/stream` body: the session's changes as server-sent events, pulled by the
+/// connection (HTTPCore's ``HTTPBodySource``), so a stream costs no task and no wake-up of its own per change.
+///
+/// The session's observer only marks features dirty and signals; the connection then asks ``next(idle:)`` on its
+/// loop, which writes the newest cached snapshot of each dirty feature. However slow the reader, a stream holds
+/// at most one pending entry per feature (newer changes collapse into it), so a stalled client never grows
+/// server memory: the connection stops asking while its backlog is over the low-water mark, and closes a write
+/// that stalls past the write timeout.
+final class SessionEventSource: HTTPBodySource {
+    private struct State {
+        var dirty: Set<String> = []
+        var trigger: HTTPBodyTrigger?
+        var observer: Int?
+        var started = false
+        var finished = false
+        /// feature → sequence of the newest change written.
+        var written: [String: Int] = [:]
+    }
+
+    let idleInterval: Duration?
+    private let session: Session
+    /// The features this stream carries.
+    let features: Set<String>
+    private let lastEventID: Int
+    private let place: StreamLimiter.Place?
+    private let keepAlive: @Sendable () -> Void
+    private let state = Mutex(State())
+
+    /// - Parameters:
+    ///   - session: The session whose changes to send.
+    ///   - features: The features to carry.
+    ///   - lastEventID: The client's `Last-Event-ID` (0: none): on start only the features changed since are sent.
+    ///   - heartbeat: After this long without a write, a comment line is sent.
+    ///   - place: The stream's place in the limits, given back when the body ends (or when it never starts).
+    ///   - keepAlive: Called after each write: the client is reading, so the session is in use.
+    init(
+        session: Session, features: Set<String>, lastEventID: Int, heartbeat: Duration, place: StreamLimiter.Place?,
+        keepAlive: @escaping @Sendable () -> Void
+    ) {
+        self.session = session
+        self.features = features
+        self.lastEventID = lastEventID
+        self.idleInterval = heartbeat
+        self.place = place
+        self.keepAlive = keepAlive
+    }
+
+    func start(_ trigger: HTTPBodyTrigger) {
+        let observer = session.addObserver { [weak self] change in self?.markChanged(change.versions.keys) }
+        let finished = state.withLock { state in
+            state.trigger = trigger
+            state.observer = observer
+            return state.finished
+        }
+        if finished { session.removeObserver(observer) }
+    }
+
+    /// Notes that `changed` features have newer snapshots (called by the session's observer, on any thread).
+    func markChanged(_ changed: some Sequence<String>) {
+        let trigger = state.withLock { state -> HTTPBodyTrigger? in
+            var marked = false
+            for feature in changed where features.contains(feature) {
+                state.dirty.insert(feature)
+                marked = true
+            }
+            return marked ? state.trigger : nil
+        }
+        trigger?.signal()
+    }
+
+    func next(idle: Bool) -> [UInt8]? {
+        if session.isClosed { return nil }
+        let (first, dirty) = state.withLock { state -> (Bool, Set<String>) in
+            defer {
+                state.started = true
+                state.dirty.removeAll()
+            }
+            return (!state.started, state.dirty)
+        }
+        var output: [UInt8] = []
+        var wanted = dirty
+        if first {
+            // The reconnection delay the client should wait, once, then the snapshots it is missing.
+            output.append(contentsOf: "retry: 2000\n\n".utf8)
+            wanted.formUnion(session.features(changedAfter: lastEventID).map(\.feature).filter(features.contains))
+        }
+        appendEvents(for: wanted, to: &output)
+        if output.isEmpty, idle { output.append(contentsOf: ": keepalive\n\n".utf8) }
+        if !output.isEmpty { keepAlive() }
+        return output
+    }
+
+    func finish() {
+        let observer = state.withLock { state -> Int? in
+            state.finished = true
+            state.trigger = nil
+            defer { state.observer = nil }
+            return state.observer
+        }
+        if let observer { session.removeObserver(observer) }
+        place?.release()
+    }
+
+    /// Appends the newest snapshot of each feature as one event, in the order they changed, skipping a feature
+    /// whose newest change this stream has already written. Without that check a change was sometimes sent twice:
+    /// the stream may write a version before the session's observer call for that same version arrives (observers
+    /// run after the session's lock is released), and that call marks it dirty again.
+    private func appendEvents(for features: Set<String>, to output: inout [UInt8]) {
+        guard !features.isEmpty else { return }
+        var events: [(sequence: Int, feature: String, body: [UInt8])] = []
+        for feature in features {
+            guard let (_, sequence, snapshot) = session.representation(of: feature, make: { version, viewModel in
+                SnapshotEncoder.encode(feature: feature, version: version, viewModel: viewModel, sessionID: session.id)
+            }) else { continue }
+            events.append((sequence, feature, snapshot.body))
+        }
+        events.sort { $0.sequence < $1.sequence }
+        let toWrite = state.withLock { state in
+            events.filter { event in
+                if let last = state.written[event.feature], last >= event.sequence { return false }
+                state.written[event.feature] = event.sequence
+                return true
+            }
+        }
+        for event in toWrite {
+            output.append(contentsOf: "id: \(event.sequence)\nevent: \(event.feature)\ndata: ".utf8)
+            output.append(contentsOf: event.body)  // compact JSON: never a newline inside
+            output.append(contentsOf: "\n\n".utf8)
+        }
+    }
+}
