@@ -152,6 +152,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "ViewHostJSONTests",
+            dependencies: ["ViewHostJSON"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "ServerTests",
             dependencies: ["Server", "TestSupport"],
             swiftSettings: swiftSettings

@@ -1,10 +1,11 @@
 import Foundation
+import ViewHostJSON
 import ViewModelCore
 
 /// Encodes a feature's view model as its snapshot document: the view model's members plus `feature` and
 /// `version`, keys sorted (so equal versions are equal bytes), and each action's `href` pointing at this
-/// session's events URL. Runs once per version (JSONEncoder costs tens of microseconds for a chat snapshot, which
-/// is fine once per change and ruinous per request).
+/// session's events URL. Runs once per version, with ``SortedJSONEncoder`` (the bytes JSONEncoder would write, for a
+/// fraction of its tens of microseconds per chat snapshot: every change of every session pays it once).
 enum SnapshotEncoder {
     private struct Envelope: Encodable {
         let feature: String
@@ -24,15 +25,35 @@ enum SnapshotEncoder {
     }
 
     static func encode(feature: String, version: Int, viewModel: any ViewModel, sessionID: SessionID) -> EncodedSnapshot {
+        let envelope = Envelope(feature: feature, version: version, viewModel: viewModel)
+        let href = "/v1/sessions/\(sessionID.rawValue)/\(feature)/events"
+        var encoder = SortedJSONEncoder()
+        encoder.userInfo[.actionHref] = href
+        do {
+            return EncodedSnapshot(version: version, body: try encoder.encode(envelope))
+        } catch {
+            // A type SortedJSONEncoder leaves to Foundation (a Date, say): the same bytes, the slow way.
+            return EncodedSnapshot(version: version, body: foundationEncode(envelope, href: href))
+        }
+    }
+
+    /// The reference encoding: `JSONEncoder` with sorted keys and unescaped slashes (what SortedJSONEncoder matches).
+    static func foundationEncode(_ envelope: some Encodable, href: String) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.userInfo[.actionHref] = "/v1/sessions/\(sessionID.rawValue)/\(feature)/events"
+        encoder.userInfo[.actionHref] = href
         do {
-            let data = try encoder.encode(Envelope(feature: feature, version: version, viewModel: viewModel))
-            return EncodedSnapshot(version: version, body: Array(data))
+            return Array(try encoder.encode(envelope))
         } catch {
-            // A view model that cannot encode is a programming error; answer with what is certain.
-            preconditionFailure("snapshot of \(feature) v\(version) failed to encode: \(error)")
+            // A view model that cannot encode is a programming error.
+            preconditionFailure("snapshot failed to encode: \(error)")
         }
+    }
+
+    /// The snapshot of `viewModel` as Foundation's JSONEncoder writes it (for tests that compare the two).
+    static func foundationEncode(feature: String, version: Int, viewModel: any ViewModel, sessionID: SessionID) -> [UInt8] {
+        foundationEncode(
+            Envelope(feature: feature, version: version, viewModel: viewModel),
+            href: "/v1/sessions/\(sessionID.rawValue)/\(feature)/events")
     }
 }
