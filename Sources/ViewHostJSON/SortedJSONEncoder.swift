@@ -1,3 +1,5 @@
+import Foundation
+
 /// Encodes `Encodable` values to compact JSON with object keys sorted by their UTF-8 bytes and `/` unescaped: the
 /// bytes Foundation's `JSONEncoder` makes on Linux with `[.sortedKeys, .withoutEscapingSlashes]` (its sorted-key
 /// order off Apple platforms is UTF-8 byte order; numbers and escapes are written as it writes them), in a
@@ -19,46 +21,92 @@ public struct SortedJSONEncoder {
 
     /// The JSON text of `value`.
     public func encode(_ value: some Encodable) throws -> [UInt8] {
-        let root = JSONNode()
-        try JSONTreeEncoder(node: root, codingPath: [], userInfo: userInfo).encodeValue(value)
+        let root = JSONNode(parent: nil, key: nil)
+        try JSONTreeEncoder(node: root, userInfo: userInfo).encodeValue(value)
         var output: [UInt8] = []
         output.reserveCapacity(1024)
-        try root.write(to: &output)
+        root.write(to: &output)
         return output
     }
 
-    static let unsupportedTypeNames: Set<String> = ["Date", "Data", "URL", "Decimal", "NSDate", "NSData", "NSURL"]
+    /// Whether JSONEncoder encodes values of `type` by a strategy of its own instead of their `encode(to:)`.
+    static func isSpecialCased(_ type: Any.Type) -> Bool {
+        type == Date.self || type == Data.self || type == URL.self || type == Decimal.self
+    }
 }
 
 /// One value of the tree being encoded; containers are filled in place as the value's `encode(to:)` runs.
+/// Scalars sit inline in their container's slots, so only objects and arrays cost an allocation.
 final class JSONNode {
-    enum Content {
-        case empty
+    enum Slot {
         case null
         /// Text written as is: a number, `true`, `false`.
         case literal(String)
         case string(String)
-        case object([(key: String, node: JSONNode)])
-        case array([JSONNode])
+        case node(JSONNode)
+    }
+
+    enum Content {
+        case empty
+        case scalar(Slot)
+        case object([(key: String, slot: Slot)])
+        case array([Slot])
     }
 
     var content = Content.empty
+    /// Where this node sits, for coding paths (built only when an encoding asks for one).
+    unowned let parent: JSONNode?
+    let key: (any CodingKey)?
 
-    func write(to output: inout [UInt8]) throws {
+    init(parent: JSONNode?, key: (any CodingKey)?) {
+        self.parent = parent
+        self.key = key
+    }
+
+    var codingPath: [any CodingKey] {
+        var path: [any CodingKey] = []
+        var node: JSONNode? = self
+        while let current = node, let key = current.key {
+            path.append(key)
+            node = current.parent
+        }
+        return path.reversed()
+    }
+
+    func set(_ slot: Slot) {
+        content = .scalar(slot)
+    }
+
+    func append(member key: String, _ slot: Slot) {
+        guard case .object(var members) = content else { return }
+        content = .empty  // keep `members` uniquely referenced while appending
+        members.append((key, slot))
+        content = .object(members)
+    }
+
+    func append(element slot: Slot) {
+        guard case .array(var elements) = content else { return }
+        content = .empty
+        elements.append(slot)
+        content = .array(elements)
+    }
+
+    var count: Int {
+        if case .array(let elements) = content { return elements.count }
+        return 0
+    }
+
+    func write(to output: inout [UInt8]) {
         switch content {
         case .empty:
             output.append(contentsOf: "{}".utf8)  // a value that encoded nothing, as JSONEncoder writes it
-        case .null:
-            output.append(contentsOf: "null".utf8)
-        case .literal(let text):
-            output.append(contentsOf: text.utf8)
-        case .string(let text):
-            JSONNode.appendQuoted(text, to: &output)
+        case .scalar(let slot):
+            JSONNode.write(slot, to: &output)
         case .array(let elements):
             output.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                try element.write(to: &output)
+                JSONNode.write(element, to: &output)
             }
             output.append(UInt8(ascii: "]"))
         case .object(let members):
@@ -77,9 +125,18 @@ final class JSONNode {
                 first = false
                 JSONNode.appendQuoted(members[index].key, to: &output)
                 output.append(UInt8(ascii: ":"))
-                try members[index].node.write(to: &output)
+                JSONNode.write(members[index].slot, to: &output)
             }
             output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    static func write(_ slot: Slot, to output: inout [UInt8]) {
+        switch slot {
+        case .null: output.append(contentsOf: "null".utf8)
+        case .literal(let text): output.append(contentsOf: text.utf8)
+        case .string(let text): appendQuoted(text, to: &output)
+        case .node(let node): node.write(to: &output)
         }
     }
 
@@ -115,18 +172,18 @@ final class JSONNode {
         output.append(UInt8(ascii: "\""))
     }
 
-    static func number(_ value: Double, codingPath: [any CodingKey]) throws -> String {
+    static func number(_ value: Double, at path: @autoclosure () -> [any CodingKey]) throws -> String {
         guard value.isFinite else {
-            throw SortedJSONEncoder.Unsupported(description: "non-finite number \(value) at \(codingPath.map(\.stringValue))")
+            throw SortedJSONEncoder.Unsupported(description: "non-finite number \(value) at \(path().map(\.stringValue))")
         }
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
         return text
     }
 
-    static func number(_ value: Float, codingPath: [any CodingKey]) throws -> String {
+    static func number(_ value: Float, at path: @autoclosure () -> [any CodingKey]) throws -> String {
         guard value.isFinite else {
-            throw SortedJSONEncoder.Unsupported(description: "non-finite number \(value) at \(codingPath.map(\.stringValue))")
+            throw SortedJSONEncoder.Unsupported(description: "non-finite number \(value) at \(path().map(\.stringValue))")
         }
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
@@ -137,15 +194,14 @@ final class JSONNode {
 /// The `Encoder` handed to `encode(to:)`: every container it gives out writes into its one node.
 struct JSONTreeEncoder: Encoder {
     let node: JSONNode
-    let codingPath: [any CodingKey]
     let userInfoStorage: [CodingUserInfoKey: any Sendable]
 
-    init(node: JSONNode, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable]) {
+    init(node: JSONNode, userInfo: [CodingUserInfoKey: any Sendable]) {
         self.node = node
-        self.codingPath = codingPath
         self.userInfoStorage = userInfo
     }
 
+    var codingPath: [any CodingKey] { node.codingPath }
     var userInfo: [CodingUserInfoKey: Any] { userInfoStorage }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -162,44 +218,31 @@ struct JSONTreeEncoder: Encoder {
         JSONSingleValueContainer(encoder: self)
     }
 
-    /// Encodes `value` into this encoder's node: scalars directly, anything else through its `encode(to:)`.
+    /// Encodes `value` into this encoder's node through its `encode(to:)`.
     func encodeValue<T: Encodable>(_ value: T) throws {
+        guard !SortedJSONEncoder.isSpecialCased(T.self) else {
+            throw SortedJSONEncoder.Unsupported(
+                description: "\(T.self) at \(codingPath.map(\.stringValue)) needs JSONEncoder's own strategy")
+        }
+        try value.encode(to: self)
+    }
+
+    /// The slot for `value`: inline for the common scalars, a child node for the rest.
+    func slot<T: Encodable>(for value: T, key: any CodingKey) throws -> JSONNode.Slot {
         switch value {
-        case let text as String: node.content = .string(text)
-        case let flag as Bool: node.content = .literal(flag ? "true" : "false")
-        case let number as Int: node.content = .literal(String(number))
-        case let number as Double: node.content = .literal(try JSONNode.number(number, codingPath: codingPath))
+        case let text as String: return .string(text)
+        case let number as Int: return .literal(String(number))
+        case let flag as Bool: return .literal(flag ? "true" : "false")
         default:
-            let typeName = String(describing: T.self)
-            if SortedJSONEncoder.unsupportedTypeNames.contains(typeName) {
-                throw SortedJSONEncoder.Unsupported(
-                    description: "\(typeName) at \(codingPath.map(\.stringValue)) needs JSONEncoder's own strategy")
-            }
-            try value.encode(to: self)
+            let child = JSONTreeEncoder(node: JSONNode(parent: node, key: key), userInfo: userInfoStorage)
+            try child.encodeValue(value)
+            if case .scalar(let slot) = child.node.content { return slot }
+            return .node(child.node)
         }
     }
 
     func child(_ key: any CodingKey) -> JSONTreeEncoder {
-        JSONTreeEncoder(node: JSONNode(), codingPath: codingPath + [key], userInfo: userInfoStorage)
-    }
-
-    func append(member key: String, _ child: JSONNode) {
-        guard case .object(var members) = node.content else { return }
-        node.content = .empty  // keep `members` uniquely referenced while appending
-        members.append((key, child))
-        node.content = .object(members)
-    }
-
-    func append(element child: JSONNode) {
-        guard case .array(var elements) = node.content else { return }
-        node.content = .empty
-        elements.append(child)
-        node.content = .array(elements)
-    }
-
-    var count: Int {
-        if case .array(let elements) = node.content { return elements.count }
-        return 0
+        JSONTreeEncoder(node: JSONNode(parent: node, key: key), userInfo: userInfoStorage)
     }
 }
 
@@ -216,20 +259,18 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let encoder: JSONTreeEncoder
     var codingPath: [any CodingKey] { encoder.codingPath }
 
-    private func put(_ content: JSONNode.Content, _ key: Key) {
-        let node = JSONNode()
-        node.content = content
-        encoder.append(member: key.stringValue, node)
+    private func put(_ slot: JSONNode.Slot, _ key: Key) {
+        encoder.node.append(member: key.stringValue, slot)
     }
 
     mutating func encodeNil(forKey key: Key) throws { put(.null, key) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { put(.literal(value ? "true" : "false"), key) }
     mutating func encode(_ value: String, forKey key: Key) throws { put(.string(value), key) }
     mutating func encode(_ value: Double, forKey key: Key) throws {
-        put(.literal(try JSONNode.number(value, codingPath: codingPath + [key])), key)
+        put(.literal(try JSONNode.number(value, at: codingPath + [key])), key)
     }
     mutating func encode(_ value: Float, forKey key: Key) throws {
-        put(.literal(try JSONNode.number(value, codingPath: codingPath + [key])), key)
+        put(.literal(try JSONNode.number(value, at: codingPath + [key])), key)
     }
     mutating func encode(_ value: Int, forKey key: Key) throws { put(.literal(String(value)), key) }
     mutating func encode(_ value: Int8, forKey key: Key) throws { put(.literal(String(value)), key) }
@@ -243,22 +284,20 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt64, forKey key: Key) throws { put(.literal(String(value)), key) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        let child = encoder.child(key)
-        try child.encodeValue(value)
-        encoder.append(member: key.stringValue, child.node)
+        put(try encoder.slot(for: value, key: key), key)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
         let child = encoder.child(key)
-        encoder.append(member: key.stringValue, child.node)
+        put(.node(child.node), key)
         return child.container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let child = encoder.child(key)
-        encoder.append(member: key.stringValue, child.node)
+        put(.node(child.node), key)
         return child.unkeyedContainer()
     }
 
@@ -271,8 +310,8 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     private func superEncoder(named name: String) -> any Encoder {
-        let child = JSONTreeEncoder(node: JSONNode(), codingPath: codingPath, userInfo: encoder.userInfoStorage)
-        encoder.append(member: name, child.node)
+        let child = JSONTreeEncoder(node: JSONNode(parent: encoder.node.parent, key: encoder.node.key), userInfo: encoder.userInfoStorage)
+        encoder.node.append(member: name, .node(child.node))
         return child
     }
 }
@@ -280,22 +319,20 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 struct JSONUnkeyedContainer: UnkeyedEncodingContainer {
     let encoder: JSONTreeEncoder
     var codingPath: [any CodingKey] { encoder.codingPath }
-    var count: Int { encoder.count }
+    var count: Int { encoder.node.count }
 
-    private func put(_ content: JSONNode.Content) {
-        let node = JSONNode()
-        node.content = content
-        encoder.append(element: node)
+    private func put(_ slot: JSONNode.Slot) {
+        encoder.node.append(element: slot)
     }
 
     mutating func encodeNil() throws { put(.null) }
     mutating func encode(_ value: Bool) throws { put(.literal(value ? "true" : "false")) }
     mutating func encode(_ value: String) throws { put(.string(value)) }
     mutating func encode(_ value: Double) throws {
-        put(.literal(try JSONNode.number(value, codingPath: codingPath + [JSONIndexKey(count)])))
+        put(.literal(try JSONNode.number(value, at: codingPath + [JSONIndexKey(count)])))
     }
     mutating func encode(_ value: Float) throws {
-        put(.literal(try JSONNode.number(value, codingPath: codingPath + [JSONIndexKey(count)])))
+        put(.literal(try JSONNode.number(value, at: codingPath + [JSONIndexKey(count)])))
     }
     mutating func encode(_ value: Int) throws { put(.literal(String(value))) }
     mutating func encode(_ value: Int8) throws { put(.literal(String(value))) }
@@ -309,26 +346,24 @@ struct JSONUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt64) throws { put(.literal(String(value))) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        let child = encoder.child(JSONIndexKey(count))
-        try child.encodeValue(value)
-        encoder.append(element: child.node)
+        put(try encoder.slot(for: value, key: JSONIndexKey(count)))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         let child = encoder.child(JSONIndexKey(count))
-        encoder.append(element: child.node)
+        put(.node(child.node))
         return child.container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let child = encoder.child(JSONIndexKey(count))
-        encoder.append(element: child.node)
+        put(.node(child.node))
         return child.unkeyedContainer()
     }
 
     mutating func superEncoder() -> any Encoder {
         let child = encoder.child(JSONIndexKey(count))
-        encoder.append(element: child.node)
+        put(.node(child.node))
         return child
     }
 }
@@ -337,13 +372,13 @@ struct JSONSingleValueContainer: SingleValueEncodingContainer {
     let encoder: JSONTreeEncoder
     var codingPath: [any CodingKey] { encoder.codingPath }
 
-    private func put(_ content: JSONNode.Content) { encoder.node.content = content }
+    private func put(_ slot: JSONNode.Slot) { encoder.node.set(slot) }
 
     mutating func encodeNil() throws { put(.null) }
     mutating func encode(_ value: Bool) throws { put(.literal(value ? "true" : "false")) }
     mutating func encode(_ value: String) throws { put(.string(value)) }
-    mutating func encode(_ value: Double) throws { put(.literal(try JSONNode.number(value, codingPath: codingPath))) }
-    mutating func encode(_ value: Float) throws { put(.literal(try JSONNode.number(value, codingPath: codingPath))) }
+    mutating func encode(_ value: Double) throws { put(.literal(try JSONNode.number(value, at: codingPath))) }
+    mutating func encode(_ value: Float) throws { put(.literal(try JSONNode.number(value, at: codingPath))) }
     mutating func encode(_ value: Int) throws { put(.literal(String(value))) }
     mutating func encode(_ value: Int8) throws { put(.literal(String(value))) }
     mutating func encode(_ value: Int16) throws { put(.literal(String(value))) }
@@ -356,6 +391,11 @@ struct JSONSingleValueContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt64) throws { put(.literal(String(value))) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        try encoder.encodeValue(value)
+        switch value {
+        case let text as String: put(.string(text))
+        case let number as Int: put(.literal(String(number)))
+        case let flag as Bool: put(.literal(flag ? "true" : "false"))
+        default: try encoder.encodeValue(value)
+        }
     }
 }
