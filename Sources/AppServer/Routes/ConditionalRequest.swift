@@ -8,14 +8,15 @@ enum ConditionalRequest {
         guard let header = request.headers[.ifNoneMatch] else { return false }
         let wanted = opaque(etag)
         for candidate in header.split(separator: ",") {
-            let tag = candidate.trimmingCharacters(in: .whitespaces)
+            let tag = candidate.trimmingOWS()
             if tag == "*" || opaque(tag) == wanted { return true }
         }
         return false
     }
 
     /// The opaque part of an entity tag, without `W/` (weak comparison ignores it).
-    private static func opaque(_ tag: String) -> Substring {
-        tag.hasPrefix("W/") ? tag.dropFirst(2) : Substring(tag)
+    private static func opaque(_ tag: some StringProtocol) -> Substring {
+        let whole = Substring(tag)
+        return whole.hasPrefix("W/") ? whole.dropFirst(2) : whole
     }
 }

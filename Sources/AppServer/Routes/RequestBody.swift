@@ -7,7 +7,7 @@ enum RequestBody {
     /// Whether `Content-Type` is `application/json` or `application/*+json`, in UTF-8 if a charset is given.
     static func isJSON(_ request: HTTPRequest) -> Bool {
         guard let contentType = request.headers[.contentType] else { return false }
-        let parts = contentType.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let parts = contentType.split(separator: ";").map { $0.trimmingOWS().lowercased() }
         guard let mediaType = parts.first else { return false }
         guard mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
         else { return false }

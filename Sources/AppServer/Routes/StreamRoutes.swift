@@ -44,7 +44,7 @@ enum StreamRoutes {
     private static func selectedFeatures(_ request: HTTPRequest, session: Session) throws(AppError) -> Set<String> {
         guard let list = request.queryValue("features") else { return Set(session.featureNames) }
         var selected = Set<String>()
-        for name in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
+        for name in list.split(separator: ",").map({ String($0.trimmingOWS()) }) where !name.isEmpty {
             guard session.featureNames.contains(name) else {
                 throw .invalidField(
                     "features", reason: "names '\(name)', which this session does not have (it has \(session.featureNames.joined(separator: ", ")))",
@@ -60,7 +60,7 @@ enum StreamRoutes {
 
     /// `Last-Event-ID` as a sequence number; anything else counts as "never connected" (0: send everything).
     private static func lastEventID(_ request: HTTPRequest) throws(AppError) -> Int {
-        guard let text = request.headers[.lastEventID]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else {
+        guard let text = request.headers[.lastEventID]?.trimmingOWS(), !text.isEmpty else {
             return 0
         }
         return Int(text).map { max(0, $0) } ?? 0

@@ -85,15 +85,15 @@ final class SessionRegistry: Sendable {
     static func token(of request: HTTPRequest) -> String? {
         if let authorization = request.headers[.authorization] {
             let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-            if parts.count == 2, parts[0].lowercased() == "bearer" {
-                return parts[1].trimmingCharacters(in: .whitespaces)
+            if parts.count == 2, parts[0].utf8.count == 6, parts[0].lowercased() == "bearer" {
+                return String(parts[1].trimmingOWS())
             }
         }
         for cookieHeader in request.headers.values(for: .cookie) {
             for pair in cookieHeader.split(separator: ";") {
                 let parts = pair.split(separator: "=", maxSplits: 1)
-                if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == "viewhost_session" {
-                    return String(parts[1]).trimmingCharacters(in: .whitespaces)
+                if parts.count == 2, parts[0].trimmingOWS() == "viewhost_session" {
+                    return String(parts[1].trimmingOWS())
                 }
             }
         }

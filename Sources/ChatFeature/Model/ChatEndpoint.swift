@@ -35,7 +35,7 @@ final class ChatEndpoint {
     /// MVC twin's check; the MVVM original sent it); a message to a missing chat creates the chat instead of being
     /// lost (refused as `failedSending` only when the chat limit is reached).
     func send(message text: String, to contact: String, context: inout FeatureContext<ChatAppEvent>) {
-        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard !text.isBlank else {
             refuse(text, to: contact, reason: .emptyMessage, context: &context)
             return
         }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Normalises contact names from clients.
 ///
 /// The original accepted any non-empty string, so `" "` made a chat (quirk fixed: names are trimmed of
@@ -7,8 +5,8 @@ import Foundation
 enum ContactName {
     /// `raw` trimmed and cut to `maxLength` characters (trimmed again after the cut).
     static func normalize(_ raw: String, maxLength: Int) -> String {
-        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = raw.trimmingWhitespace()
         guard trimmed.count > maxLength else { return trimmed }
-        return String(trimmed.prefix(max(0, maxLength))).trimmingCharacters(in: .whitespacesAndNewlines)
+        return String(trimmed.prefix(max(0, maxLength))).trimmingWhitespace()
     }
 }

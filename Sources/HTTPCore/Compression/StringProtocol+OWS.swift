@@ -1,10 +1,19 @@
 extension StringProtocol {
-    /// The text without the spaces and tabs (OWS, RFC 9110 §5.6.3) around it, for header list items.
-    func trimmingOWS() -> SubSequence {
-        let isWhitespace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let start = firstIndex(where: { !isWhitespace($0) }),
-            let end = lastIndex(where: { !isWhitespace($0) })
-        else { return self[endIndex...] }
-        return self[start...end]
+    /// The text without the spaces and tabs (OWS, RFC 9110 §5.6.3) around it, for header values and list items.
+    /// Works on the UTF-8 bytes: no Foundation, no grapheme breaking.
+    public func trimmingOWS() -> Substring {
+        let whole = Substring(self)
+        let bytes = whole.utf8
+        var start = bytes.startIndex
+        var end = bytes.endIndex
+        while start < end, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") {
+            start = bytes.index(after: start)
+        }
+        while end > start {
+            let before = bytes.index(before: end)
+            guard bytes[before] == UInt8(ascii: " ") || bytes[before] == UInt8(ascii: "\t") else { break }
+            end = before
+        }
+        return whole[start..<end]
     }
 }
