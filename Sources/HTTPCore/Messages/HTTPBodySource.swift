@@ -19,7 +19,8 @@ public protocol HTTPBodySource: AnyObject, Sendable {
     /// for the first part right after this returns.
     func start(_ trigger: HTTPBodyTrigger)
 
-    /// The next part of the body.
+    /// Everything the body has ready now. The connection asks again only after the next signal (a source with
+    /// more to give than it wants to hand over at once signals from here), or for a heartbeat.
     /// - Parameter idle: True when nothing was written for ``idleInterval`` (and no signal is pending).
     /// - Returns: Bytes to send (one chunk; empty for nothing now), or `nil` to end the body.
     func next(idle: Bool) -> [UInt8]?

@@ -143,45 +143,32 @@ extension Connection {
         trigger.signal()
     }
 
-    /// Asks a pulled source for its parts and queues them, while it has any and the client keeps up (a client that
-    /// is behind is asked again once it catches up).
+    /// Asks a pulled source for what it has and queues it, unless the client is behind (then once it catches up).
     func pullSource(_ state: BodyStreamState, idle: Bool) {
-        guard case .streaming(let current) = activity, current === state, state.source != nil, !isClosed,
+        guard case .streaming(let current) = activity, current === state, let source = state.source, !isClosed,
             !state.isPulling
         else { return }
+        guard outbound.count - outboundSent <= Self.streamLowWater else {
+            state.wantsPull = true
+            return
+        }
+        state.wantsPull = false
+        state.isPulling = true
         state.trigger?.willPull()
-        var idle = idle
-        var pulls = 0
-        while let source = state.source, !isClosed {
-            guard outbound.count - outboundSent <= Self.streamLowWater else {
-                state.wantsPull = true
-                break
-            }
-            if pulls == Self.pullsPerTurn {
-                state.trigger?.signal()  // an endless producer: let the loop's other connections have a turn
-                break
-            }
-            pulls += 1
-            state.wantsPull = false
-            state.isPulling = true
-            let part = source.next(idle: idle)
-            state.isPulling = false
-            guard let part else {
-                finishStream(state)
-                return
-            }
-            if !part.isEmpty || idle { state.lastWrite = loop.now }
-            idle = false
-            guard !part.isEmpty else { break }
+        let part = source.next(idle: idle)
+        state.isPulling = false
+        guard let part else {
+            finishStream(state)
+            return
+        }
+        if !part.isEmpty || idle { state.lastWrite = loop.now }
+        if !part.isEmpty {
             takeSharedOutbound()
             append(state.deflater?.compress(part) ?? part, for: state)
             flush()
         }
         if !isClosed { scheduleTimers() }
     }
-
-    /// The most parts taken from one source in one turn of the loop.
-    static let pullsPerTurn = 64
 
     /// Queues one part of a streamed body; the writer resumes once the backlog is under the low-water mark.
     func streamWrite(_ bytes: [UInt8], for state: BodyStreamState, completion: CheckedContinuation<Void, any Error>) {

@@ -245,7 +245,12 @@ enum HTTPResponseWriter {
 
     /// Appends one chunk: size in hex, CRLF, data, CRLF (RFC 9112 §7.1).
     static func appendChunk(_ bytes: [UInt8], to output: inout [UInt8]) {
-        output.append(contentsOf: String(bytes.count, radix: 16).utf8)
+        let hex: StaticString = "0123456789abcdef"
+        var shift = (Int.bitWidth - bytes.count.leadingZeroBitCount + 3) / 4 * 4 - 4
+        repeat {
+            output.append(hex.utf8Start[(bytes.count >> max(shift, 0)) & 0xF])
+            shift -= 4
+        } while shift >= 0
         output.append(contentsOf: "\r\n".utf8)
         output.append(contentsOf: bytes)
         output.append(contentsOf: "\r\n".utf8)

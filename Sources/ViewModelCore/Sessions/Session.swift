@@ -54,6 +54,8 @@ public final class Session: Sendable {
     private let core: Mutex<Core>
     private let ledger = Mutex(IdempotencyLedger())
     private let lastAccessMilliseconds: Atomic<Int64>
+    /// `core.closed`, readable without the lock (streams ask on every write).
+    private let closedFlag = Atomic<Bool>(false)
 
     /// Creates a session.
     /// - Parameters:
@@ -356,12 +358,13 @@ public final class Session: Sendable {
     }
 
     /// Whether ``close()`` was called.
-    public var isClosed: Bool { core.withLock { $0.closed } }
+    public var isClosed: Bool { closedFlag.load(ordering: .acquiring) }
 
     /// Ends the session: cancels its timers, wakes its waiters, drops its observers.
     public func close() {
         let (timers, waiters) = core.withLock { core -> ([ScheduledTimer], [Waiter]) in
             core.closed = true
+            closedFlag.store(true, ordering: .releasing)
             defer {
                 core.timers.removeAll()
                 core.waiters.removeAll()

@@ -63,13 +63,18 @@ struct HTTPBodySourceTests {
         func next(idle: Bool) -> [UInt8]? {
             state.withLock { state -> [UInt8]? in
                 state.pulls += 1
-                if let endlessPartSize { return [UInt8](repeating: 120, count: endlessPartSize) }
+                if let endlessPartSize {
+                    state.trigger?.signal()  // more at once: ask to be pulled again
+                    return [UInt8](repeating: 120, count: endlessPartSize)
+                }
                 if idle, state.parts.isEmpty {
                     state.idlePulls += 1
                     return Array(": idle\n".utf8)
                 }
                 guard !state.parts.isEmpty else { return state.ended ? nil : [] }
-                return state.parts.removeFirst()
+                if state.ended { state.trigger?.signal() }  // come back for the end
+                defer { state.parts.removeAll() }
+                return Array(state.parts.joined())
             }
         }
 
