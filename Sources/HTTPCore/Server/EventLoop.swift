@@ -29,6 +29,9 @@ final class EventLoop: @unchecked Sendable {
     private var listenerEvents = VH_EPOLLIN
     private var pausedListeners: [(listener: Listener, resume: ContinuousClock.Instant)] = []
     private var connectionCount = 0
+    /// `connectionCount` plus connections handed to this loop and not yet added, readable from any loop: an
+    /// accepting loop gives each new connection to the least loaded loop (see ``Listener``).
+    let load = Atomic<Int>(0)
     private var thread: pthread_t?
     private var running = true
     private var nextSweep: ContinuousClock.Instant?
@@ -120,6 +123,7 @@ final class EventLoop: @unchecked Sendable {
         let generation = nextGeneration(for: fd)
         let connection = make(generation)
         connectionCount += 1
+        load.wrappingAdd(1, ordering: .relaxed)
         register(
             fd: fd, slot: .connection(connection), events: VH_EPOLLIN | VH_EPOLLOUT | VH_EPOLLRDHUP | VH_EPOLLET,
             generation: generation)
@@ -134,6 +138,7 @@ final class EventLoop: @unchecked Sendable {
         }
         Glibc.close(connection.fd)
         connectionCount -= 1
+        load.wrappingSubtract(1, ordering: .relaxed)
         if isDraining, connectionCount == 0 { running = false }
     }
 

@@ -113,6 +113,7 @@ public final class HTTPServer: Sendable {
                 loop.add(listener: Listener(fd: firstFD, ownsSocket: index == 0), shared: true)
             }
         }
+        context.setLoops(loops)
         state.withLock { state in
             state.loops = loops
             state.localAddress = bound

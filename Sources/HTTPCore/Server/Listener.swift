@@ -1,5 +1,6 @@
 import Logging
 import CSystemShim
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -18,7 +19,10 @@ final class Listener {
         self.ownsSocket = ownsSocket
     }
 
-    /// Accepts what is waiting, a bounded batch per wake-up so one loop cannot starve its connections.
+    /// Accepts what is waiting, a bounded batch per wake-up so one loop cannot starve its connections. Each
+    /// connection goes to the loop with the fewest (this one on a tie): the kernel's spread (one SO_REUSEPORT
+    /// socket per loop, hashed) or a shared socket's wake-ups can leave one loop with most of a client's
+    /// keep-alive connections, and then half the requests wait on a busy loop while the other idles.
     func acceptConnections(on loop: EventLoop) {
         for _ in 0..<64 {
             let accepted: (fd: Int32, peer: SocketAddress)?
@@ -40,19 +44,15 @@ final class Listener {
             if server.isDraining {
                 Glibc.close(accepted.fd)
             } else if server.claimConnection() {
-                var secure: (any SecureChannel)?
-                if let security = server.security {
-                    secure = security.makeChannel(socket: accepted.fd)
-                    if secure == nil {
-                        server.releaseConnection()
-                        Glibc.close(accepted.fd)
-                        continue
+                let target = server.leastLoadedLoop(preferring: loop)
+                if target === loop {
+                    Self.adopt(accepted.fd, peer: accepted.peer, on: loop)
+                } else {
+                    target.load.wrappingAdd(1, ordering: .relaxed)  // counted now, so the next accept sees it
+                    target.execute {
+                        target.load.wrappingSubtract(1, ordering: .relaxed)
+                        Self.adopt(accepted.fd, peer: accepted.peer, on: target)
                     }
-                }
-                loop.add(connectionFD: accepted.fd) { generation in
-                    Connection(
-                        fd: accepted.fd, generation: generation, loop: loop, peer: accepted.peer, rejecting: false,
-                        secure: secure)
                 }
             } else if server.claimRejection() {
                 if server.security != nil {
@@ -66,6 +66,28 @@ final class Listener {
             } else {
                 Glibc.close(accepted.fd)
             }
+        }
+    }
+
+    /// Makes an accepted (and counted) connection live on `loop`, which runs this.
+    private static func adopt(_ fd: Int32, peer: SocketAddress, on loop: EventLoop) {
+        let server = loop.server
+        if loop.isDraining {
+            server.releaseConnection()
+            Glibc.close(fd)
+            return
+        }
+        var secure: (any SecureChannel)?
+        if let security = server.security {
+            secure = security.makeChannel(socket: fd)
+            if secure == nil {
+                server.releaseConnection()
+                Glibc.close(fd)
+                return
+            }
+        }
+        loop.add(connectionFD: fd) { generation in
+            Connection(fd: fd, generation: generation, loop: loop, peer: peer, rejecting: false, secure: secure)
         }
     }
 

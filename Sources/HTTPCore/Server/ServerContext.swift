@@ -16,6 +16,8 @@ final class ServerContext: Sendable {
     private let closedConnections = Atomic<Int>(0)
     private let rejectingConnections = Atomic<Int>(0)
     private let draining = Atomic<Bool>(false)
+    /// The server's loops, set once before they start.
+    private let loopList = Mutex<[EventLoop]>([])
     /// How many over-limit connections may be held open at once just to send them their `503`.
     let maxRejecting = 1024
 
@@ -31,6 +33,26 @@ final class ServerContext: Sendable {
     }
 
     var isDraining: Bool { draining.load(ordering: .relaxed) }
+
+    func setLoops(_ loops: [EventLoop]) {
+        loopList.withLock { $0 = loops }
+    }
+
+    /// The loop with the fewest connections, `preferred` on a tie (so a balanced server never hands off).
+    func leastLoadedLoop(preferring preferred: EventLoop) -> EventLoop {
+        loopList.withLock { loops in
+            var best = preferred
+            var bestLoad = preferred.load.load(ordering: .relaxed)
+            for loop in loops where loop !== preferred {
+                let load = loop.load.load(ordering: .relaxed)
+                if load < bestLoad {
+                    best = loop
+                    bestLoad = load
+                }
+            }
+            return best
+        }
+    }
     var openConnectionCount: Int { openConnections.load(ordering: .relaxed) }
     var acceptedConnectionCount: Int { acceptedConnections.load(ordering: .relaxed) }
     var closedConnectionCount: Int { closedConnections.load(ordering: .relaxed) }
