@@ -62,6 +62,11 @@ public final class HTTPServer: Sendable {
     /// Open connections, across loops.
     public var openConnectionCount: Int { context.openConnectionCount }
 
+    /// Open connections of each event loop, in loop order (new connections go to the least loaded loop).
+    public var openConnectionsPerLoop: [Int] {
+        state.withLock { $0.loops }.map { $0.load.load(ordering: .relaxed) }
+    }
+
     /// Connections accepted since start (not counting those refused with 503).
     public var acceptedConnectionCount: Int { context.acceptedConnectionCount }
 

@@ -157,6 +157,25 @@ struct HTTPServerTests {
         await server.stop()
     }
 
+    /// However the kernel spreads connections over the loops' sockets, each loop ends up with its share, so no
+    /// loop serves most of a client's keep-alive connections while another idles.
+    @Test func connectionsAreSpreadEvenlyOverTheLoops() async throws {
+        let server = try TestServer(eventLoops: 2)
+        // All connected before any is served, as a load generator does: one loop's accept batch could take all.
+        var clients: [HTTPTestClient] = []
+        for _ in 0..<40 { clients.append(try server.client()) }
+        for (index, client) in clients.enumerated() {
+            try client.send("GET /items/\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await client.readResponse().text == "item \(index)")
+        }
+        let perLoop = server.server.openConnectionsPerLoop
+        #expect(perLoop.reduce(0, +) == 40)
+        #expect(perLoop.max()! - perLoop.min()! <= 1, "connections per loop: \(perLoop)")
+        clients.removeAll()
+        #expect(await server.waitForOpenConnections(0))
+        await server.stop()
+    }
+
     @Test func aThousandConcurrentConnectionsAreAllAnswered() async throws {
         let server = try TestServer()
         var clients: [HTTPTestClient] = []
