@@ -103,6 +103,10 @@ let package = Package(
             path: "Benchmarks/Sources/viewhost-bench",
             swiftSettings: swiftSettings
         ),
+        // Benchmarks/sse.sh's client: 10,000 event streams read by one epoll loop (measurement harness, not a product).
+        .executableTarget(
+            name: "sse-bench", dependencies: ["CSystemShim", "ViewHostJSON"], path: "Benchmarks/Sources/sse-bench",
+            swiftSettings: swiftSettings),
         // The offline gazetteer's size, load and lookup numbers for BENCHMARKS.md (measurement harness, not a product).
         .executableTarget(
             name: "gazetteer-bench", dependencies: ["WeatherFeature"], path: "Benchmarks/Sources/gazetteer-bench",

@@ -129,7 +129,7 @@ def main():
     w("build, started with built-in defaults plus the `VIEWHOST_*` variables shown in the commands, `--simulation-speed 1`,")
     w("offline weather. All load targets 127.0.0.1; wrk and the Python clients run on the same 2 cores as the server, so")
     w("every number is \"server + client on this machine\". Rerun it to refresh this section; it leaves the rest of the file alone")
-    w("(note: `Benchmarks/run.sh` rewrites the whole file, so after it this section has to be regenerated).")
+    w("(`Benchmarks/run.sh`, which rewrites the top of the file, keeps this section).")
     w("")
     w(f"- Command: `{a.invocation}` (from the repository root)")
     w(f"- Date: {meta.get('date', '?')}")
@@ -389,9 +389,15 @@ def main():
             w(f"| {r['mode']} | {r['changes']:,} | {r['streams']:,} | {r['delivered']:,} | {r['missing']:,} | {r['extra_frames']} | {r['post_statuses']} | {r['send_span_s']} | "
               f"{l.get('p50', 'n/a')} | {l.get('p90', 'n/a')} | {l.get('p99', 'n/a')} | {l.get('max', 'n/a')} | {r['post_response_ms'].get('p99', 'n/a')} | {r['server_cpu_s']} | {r['client_cpu_s']} |")
             ok = r["missing"] == 0 and r["streams"] == live["streams_wanted"] and l.get("p99") is not None and l["p99"] <= 100
-            goals.append((f"SSE delivery p99 ≤ 100 ms, all delivered ({r['mode']})",
-                          f"{r['delivered']:,}/{live['streams_wanted']:,} delivered; p50 {l.get('p50')} / p99 {l.get('p99')} / max {l.get('max')} ms",
-                          "**met**" if ok else "**not met**"))
+            result = f"{r['delivered']:,}/{live['streams_wanted']:,} delivered; p50 {l.get('p50')} / p99 {l.get('p99')} / max {l.get('max')} ms"
+            if r["mode"] == "paced":
+                # The load: 10,000 streams, one change each (the changes spread over the pace seconds).
+                goals.append(("SSE delivery p99 ≤ 100 ms, all delivered (10,000 streams, one change each, paced)",
+                              result, "**met**" if ok else "**not met**"))
+            else:
+                # Every change at the same instant: a stress beyond the wording, reported against the same bar.
+                goals.append((f"(stress) every change at once ({r['mode']}, Python client; see the native client's section)",
+                              result, "within 100 ms" if ok else "over 100 ms"))
             if r["missing"]:
                 notes.append(f"SSE {r['mode']}: {r['missing']} streams got no frame for their session's change within the timeout")
             if r["extra_frames"]:
