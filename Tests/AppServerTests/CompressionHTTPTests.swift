@@ -25,6 +25,31 @@ import AppServer
             let revalidated = try await app.request(
                 "GET", session.path("chat"), token: session.token, headers: gzip + [("If-None-Match", tag)])
             #expect(revalidated.status == 304)
+            #expect(revalidated.header("Vary") == "Accept-Encoding", "a 304 repeats the Vary of its 200 (RFC 9110 §15.4.5)")
+        }
+    }
+
+    /// A 304 carries `Vary: Accept-Encoding` exactly when the 200 it validates would: not for a body under the
+    /// threshold, nor with compression off.
+    @Test(arguments: [(256, true, true), (1 << 20, true, false), (256, false, false)])
+    func notModifiedVariesLikeItsOK(threshold: Int, enabled: Bool, varies: Bool) async throws {
+        try await TestApp.run({
+            $0.http.compression.minimumBytes = threshold
+            $0.http.compression.isEnabled = enabled
+        }) { app in
+            let session = try await app.createQuietSession()
+            app.advance(by: .seconds(1))
+            let ok = try await app.request("GET", session.path("chat"), token: session.token)
+            let tag = try #require(ok.header("ETag"))
+            let notModified = try await app.request(
+                "GET", session.path("chat"), token: session.token, headers: [("If-None-Match", tag)])
+            #expect(notModified.status == 304)
+            #expect(ok.header("Vary") == (varies ? "Accept-Encoding" : nil))
+            #expect(notModified.header("Vary") == ok.header("Vary"))
+            let page = try await app.request("GET", "/")
+            let pageAgain = try await app.request("GET", "/", headers: [("If-None-Match", page.header("ETag") ?? "")])
+            #expect(pageAgain.status == 304)
+            #expect(pageAgain.header("Vary") == page.header("Vary"))
         }
     }
 

@@ -48,7 +48,10 @@ enum SnapshotRoutes {
     }
 
     static func notModified(_ snapshot: EncodedSnapshot) -> HTTPResponse {
-        HTTPResponse(status: .notModified, headers: [.etag: snapshot.etag, .cacheControl: "private, no-cache"])
+        var response = HTTPResponse(status: .notModified, headers: [.etag: snapshot.etag, .cacheControl: "private, no-cache"])
+        response.notModifiedRepresentation = NotModifiedRepresentation(
+            contentType: "application/json", length: snapshot.body.count)
+        return response
     }
 
     /// `?wait=SECONDS`, more than 0 and at most 60.

@@ -45,7 +45,10 @@ enum WebRoutes {
             .contentSecurityPolicy: contentSecurityPolicy, "Referrer-Policy": "no-referrer",
         ]
         if ConditionalRequest.noneMatchFails(request, etag: asset.etag) {
-            return HTTPResponse(status: .notModified, headers: headers)
+            var response = HTTPResponse(status: .notModified, headers: headers)
+            response.notModifiedRepresentation = NotModifiedRepresentation(
+                contentType: asset.contentType, length: asset.bytes.count)
+            return response
         }
         headers.add(.contentType, asset.contentType)
         return HTTPResponse(headers: headers, body: .bytes(asset.bytes))

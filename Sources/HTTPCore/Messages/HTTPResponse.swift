@@ -12,6 +12,9 @@ public struct HTTPResponse: Sendable {
     /// The gzip of a `.bytes` body made ahead of time (an app caches it per immutable version); the server calls
     /// it only when it gzips this response, instead of compressing the body again.
     public var precompressedGzip: (@Sendable () -> [UInt8])?
+    /// For a `304 Not Modified`: the content type and length of the representation it stands for, so the server
+    /// sends the `Vary: Accept-Encoding` its `200` would have carried (RFC 9110 §15.4.5: a 304 repeats `Vary`).
+    public var notModifiedRepresentation: NotModifiedRepresentation?
 
     /// Creates a response.
     /// - Parameters:
@@ -69,5 +72,18 @@ public struct HTTPBodyStream: Sendable {
     /// - Parameter produce: Writes the content; it should return promptly once its task is cancelled.
     public init(produce: @escaping @Sendable (HTTPBodyWriter) async throws -> Void) {
         self.produce = produce
+    }
+}
+
+/// What a `304 Not Modified` stands for: enough of its representation to apply the same content-coding rules.
+public struct NotModifiedRepresentation: Sendable, Hashable {
+    /// The representation's `Content-Type`.
+    public var contentType: String
+    /// Its length in bytes, uncoded.
+    public var length: Int
+
+    public init(contentType: String, length: Int) {
+        self.contentType = contentType
+        self.length = length
     }
 }

@@ -58,8 +58,21 @@ extension Connection {
     private func applyCompression(to response: inout HTTPResponse, for context: ResponseContext) -> GzipDeflater? {
         let settings = loop.server.configuration.compression
         guard settings.isEnabled else { return nil }
-        // Would a GET that accepts gzip get it? Then the coding depends on Accept-Encoding, whatever this client sent.
         let headers = response.headers
+        if response.status.code == 304 {
+            // No content to code, but the same Vary as the 200 it validates.
+            if let representation = response.notModifiedRepresentation,
+                ResponseCompression.shouldCompress(
+                    status: .ok, hasContentEncoding: headers.contains(.contentEncoding),
+                    contentLength: representation.length, threshold: settings.minimumBytes,
+                    isCompressibleType: ResponseCompression.isCompressible(contentType: representation.contentType)),
+                !headers.anyValue(of: .vary, containsIgnoringCase: "accept-encoding")
+            {
+                response.headers.add(.vary, "Accept-Encoding")
+            }
+            return nil
+        }
+        // Would a GET that accepts gzip get it? Then the coding depends on Accept-Encoding, whatever this client sent.
         guard
             ResponseCompression.shouldCompress(
                 status: response.status, hasContentEncoding: headers.contains(.contentEncoding),
