@@ -207,8 +207,9 @@ struct StreamHTTPTests {
         }
     }
 
+    /// At once: with a heartbeat a minute away, only the session's close can end the streams within the read's 5 s.
     @Test func deletingTheSessionEndsItsStreams() async throws {
-        try await TestApp.run({ $0.streams.heartbeat = .milliseconds(200) }) { app in
+        try await TestApp.run({ $0.streams.heartbeat = .seconds(60) }) { app in
             let session = try await app.createQuietSession()
             let (reader, _) = try await Self.open(app, session, initial: 3)
             #expect(try await app.request("DELETE", session.path(), token: session.token).status == 204)

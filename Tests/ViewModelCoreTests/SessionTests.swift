@@ -157,4 +157,18 @@ struct SessionTests {
             SessionChange(sequence: 1, versions: ["counter": 2]), SessionChange(sequence: 3, versions: ["counter": 3]),
         ])
     }
+
+    /// Closing tells each observer once, last, so a stream can end at once; a second close tells nobody.
+    @Test func observersHearTheCloseOnceAndThenNothing() {
+        let (session, _) = makeSession()
+        let seen = Mutex<[SessionChange]>([])
+        _ = session.addObserver { change in seen.withLock { $0.append(change) } }
+        session.send([.increment], to: CounterModel.key)
+        session.close()
+        session.close()
+        session.send([.increment], to: CounterModel.key)
+        #expect(seen.withLock { $0 } == [
+            SessionChange(sequence: 1, versions: ["counter": 2]), SessionChange(sequence: 1, versions: [:], isClose: true),
+        ])
+    }
 }

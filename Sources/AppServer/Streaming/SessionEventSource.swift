@@ -50,7 +50,13 @@ final class SessionEventSource: HTTPBodySource {
     }
 
     func start(_ trigger: HTTPBodyTrigger) {
-        let observer = session.addObserver { [weak self] change in self?.markChanged(change.versions.keys) }
+        let observer = session.addObserver { [weak self] change in
+            if change.isClose {
+                self?.sessionClosed()
+            } else {
+                self?.markChanged(change.versions.keys)
+            }
+        }
         let finished = state.withLock { state in
             state.trigger = trigger
             state.observer = observer
@@ -70,6 +76,11 @@ final class SessionEventSource: HTTPBodySource {
             return marked ? state.trigger : nil
         }
         trigger?.signal()
+    }
+
+    /// The session was deleted or expired: the next pull ends the body.
+    private func sessionClosed() {
+        state.withLock { $0.trigger }?.signal()
     }
 
     func next(idle: Bool) -> [UInt8]? {

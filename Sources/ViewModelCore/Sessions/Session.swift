@@ -361,8 +361,11 @@ public final class Session: Sendable {
     public var isClosed: Bool { closedFlag.load(ordering: .acquiring) }
 
     /// Ends the session: cancels its timers, wakes its waiters, drops its observers.
+    /// Observers hear it once more, with a change whose `isClose` is set (so open streams end now, not at their
+    /// next heartbeat); closing twice does nothing the second time.
     public func close() {
-        let (timers, waiters) = core.withLock { core -> ([ScheduledTimer], [Waiter]) in
+        let closing = core.withLock { core -> (timers: [ScheduledTimer], waiters: [Waiter], observers: [@Sendable (SessionChange) -> Void], sequence: Int)? in
+            guard !core.closed else { return nil }
             core.closed = true
             closedFlag.store(true, ordering: .releasing)
             defer {
@@ -370,9 +373,12 @@ public final class Session: Sendable {
                 core.waiters.removeAll()
                 core.observers.removeAll()
             }
-            return (Array(core.timers.values), core.waiters)
+            return (Array(core.timers.values), core.waiters, Array(core.observers.values), core.sequence)
         }
-        for timer in timers { timer.cancel() }
-        for waiter in waiters { waiter.continuation.resume(returning: nil) }
+        guard let closing else { return }
+        for timer in closing.timers { timer.cancel() }
+        for waiter in closing.waiters { waiter.continuation.resume(returning: nil) }
+        let change = SessionChange(sequence: closing.sequence, versions: [:], isClose: true)
+        for observer in closing.observers { observer(change) }
     }
 }

@@ -47,11 +47,14 @@ public struct SessionChange: Sendable, Equatable {
     public let sequence: Int
     /// The features whose version grew, with their new versions.
     public let versions: [String: Int]
+    /// The session has closed (deleted or expired): the last call an observer gets, with no versions.
+    public let isClose: Bool
 
     /// Creates a change.
-    public init(sequence: Int, versions: [String: Int]) {
+    public init(sequence: Int, versions: [String: Int], isClose: Bool = false) {
         self.sequence = sequence
         self.versions = versions
+        self.isClose = isClose
     }
 }
 
