@@ -199,6 +199,12 @@ final class EventLoop: @unchecked Sendable {
             }
             runInbox()
             if let nextSweep, now >= nextSweep { sweepTimers() }
+            // Give way to whatever else is runnable on this core before the next batch. A loop that always has
+            // ready connections otherwise keeps its core for a whole scheduler slice while a client or another
+            // process queued on the same core waits: with wrk on this 2-core machine, GET latency was bimodal
+            // (p50 0.4 ms, p90 4 ms, p99 7.9 ms) and became p90 0.8 / p99 1.1 ms with this. Alone on a core it
+            // returns at once; it runs once per batch of events, not per request.
+            if count > 0 { sched_yield() }
         }
         for listener in listeners { listener.close() }
         listeners.removeAll()
