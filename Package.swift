@@ -78,6 +78,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
+            resources: [.embedInCode("OpenAPI/Resources/openapi.json")],
             swiftSettings: swiftSettings
         ),
 

@@ -73,7 +73,7 @@ import ViewHostJSON
     }
 
     @Test(arguments: [
-        0.0, -0.0, 1.0, -1.0, 0.1, 0.5, 1.5, 100.0, 1e15, 1e16, 1e21, 1e22, 123456789.123, 5e-324, 1e-7, 2.5e-5,
+        0.0, -0.0, 1.0, -1.0, 0.1, 0.5, 1.5, 100.0, 1e15, 1e16, 1e21, 1e22, 123456789.123, .leastNonzeroMagnitude, 1e-7, 2.5e-5,
         Double.greatestFiniteMagnitude, -Double.greatestFiniteMagnitude, Double.ulpOfOne, 72.4, 1.0 / 3.0,
     ])
     func doublesAreWrittenAsJSONEncoderWritesThem(number: Double) throws {

@@ -438,6 +438,6 @@ let result: [String: Any] = [
 ]
 let json = try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
 print(String(decoding: json, as: UTF8.self))
-if let jsonOut { FileManager.default.createFile(atPath: jsonOut, contents: json) }
+if let jsonOut { _ = FileManager.default.createFile(atPath: jsonOut, contents: json) }
 for stream in streams { close(stream.fd) }
 for fd in postConnectionFDs { close(fd) }

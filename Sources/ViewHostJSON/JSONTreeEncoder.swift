@@ -1,0 +1,54 @@
+/// The `Encoder` handed to `encode(to:)`: every container it gives out writes into its one node.
+struct JSONTreeEncoder: Encoder {
+    let node: JSONNode
+    let userInfoStorage: [CodingUserInfoKey: any Sendable]
+
+    init(node: JSONNode, userInfo: [CodingUserInfoKey: any Sendable]) {
+        self.node = node
+        self.userInfoStorage = userInfo
+    }
+
+    var codingPath: [any CodingKey] { node.codingPath }
+    var userInfo: [CodingUserInfoKey: Any] { userInfoStorage }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        if case .object = node.content {} else { node.content = .object([]) }
+        return KeyedEncodingContainer(JSONKeyedContainer<Key>(encoder: self))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        if case .array = node.content {} else { node.content = .array([]) }
+        return JSONUnkeyedContainer(encoder: self)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        JSONSingleValueContainer(encoder: self)
+    }
+
+    /// Encodes `value` into this encoder's node through its `encode(to:)`.
+    func encodeValue<T: Encodable>(_ value: T) throws {
+        guard !SortedJSONEncoder.isSpecialCased(T.self) else {
+            throw SortedJSONEncoder.Unsupported(
+                description: "\(T.self) at \(codingPath.map(\.stringValue)) needs JSONEncoder's own strategy")
+        }
+        try value.encode(to: self)
+    }
+
+    /// The slot for `value`: inline for the common scalars, a child node for the rest.
+    func slot<T: Encodable>(for value: T, key: any CodingKey) throws -> JSONNode.Slot {
+        switch value {
+        case let text as String: return .string(text)
+        case let number as Int: return .literal(String(number))
+        case let flag as Bool: return .literal(flag ? "true" : "false")
+        default:
+            let child = JSONTreeEncoder(node: JSONNode(parent: node, key: key), userInfo: userInfoStorage)
+            try child.encodeValue(value)
+            if case .scalar(let slot) = child.node.content { return slot }
+            return .node(child.node)
+        }
+    }
+
+    func child(_ key: any CodingKey) -> JSONTreeEncoder {
+        JSONTreeEncoder(node: JSONNode(parent: node, key: key), userInfo: userInfoStorage)
+    }
+}
