@@ -198,7 +198,7 @@ busy_percent() {
   echo "wrk: $(wrk -v 2>&1 | head -1 | sed 's/ *Copyright.*//')"
   echo "python: $(python3 --version 2>&1)"
   echo "nofile: $NOFILE"
-  echo "repo: $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo '?')$( [[ -n "$(git -C "$REPO" status --porcelain 2>/dev/null)" ]] && echo ' + uncommitted changes in the working tree')"
+  echo "repo: $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo '?')$( [[ -n "$(git -C "$REPO" status --porcelain -- . ':!BENCHMARKS.md' 2>/dev/null)" ]] && echo ' + uncommitted changes in the working tree (besides BENCHMARKS.md)')"
 } > "$RUN/meta.txt"
 waited=0
 while :; do

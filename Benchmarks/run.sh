@@ -226,7 +226,7 @@ done
   echo "nginx: $(nginx -v 2>&1 | sed 's/^nginx version: //')$(dpkg-query -W -f=' (${Version})' nginx 2>/dev/null || true)"
   echo "curl: $(curl --version | head -1 | cut -d' ' -f1-2)"
   echo "python: $(python3 --version 2>&1)"
-  echo "repo: $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo '?')$( [[ -n "$(git -C "$REPO" status --porcelain 2>/dev/null)" ]] && echo ' + uncommitted changes in the working tree')"
+  echo "repo: $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo '?')$( [[ -n "$(git -C "$REPO" status --porcelain -- . ':!BENCHMARKS.md' 2>/dev/null)" ]] && echo ' + uncommitted changes in the working tree (besides BENCHMARKS.md)')"
   echo "peers: $(python3 -c 'import json,sys
 try:
     pins = {p["identity"]: p["state"].get("version") for p in json.load(open(sys.argv[1]))["pins"]}
