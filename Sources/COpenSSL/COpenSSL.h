@@ -24,6 +24,10 @@ static inline long COpenSSL_CTX_set_mode(SSL_CTX *context, long mode) {
     return SSL_CTX_set_mode(context, mode);
 }
 
+static inline void COpenSSL_CTX_set_read_ahead(SSL_CTX *context, int on) {
+    SSL_CTX_set_read_ahead(context, on);
+}
+
 static inline long COpenSSL_CTX_set_session_cache_mode(SSL_CTX *context, long mode) {
     return SSL_CTX_set_session_cache_mode(context, mode);
 }

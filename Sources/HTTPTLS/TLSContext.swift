@@ -106,6 +106,9 @@ public final class TLSContext: TransportSecurity {
             context,
             COpenSSL_MODE_ENABLE_PARTIAL_WRITE() | COpenSSL_MODE_ACCEPT_MOVING_WRITE_BUFFER()
                 | COpenSSL_MODE_RELEASE_BUFFERS())
+        // One read() per record instead of one for its 5-byte header and another for the rest: the connection
+        // reads until OpenSSL wants more, so bytes read ahead are never left waiting for an epoll edge.
+        COpenSSL_CTX_set_read_ahead(context, 1)
         guard SSL_CTX_set_cipher_list(context, TLSConfiguration.tls12Ciphers) == 1 else {
             throw .openSSL(OpenSSLErrorQueue.drain())
         }
