@@ -50,21 +50,29 @@ public struct Router: HTTPResponder {
         if request.method == .options, request.pathRange.count == 1, request.path == "*" {
             return .response(HTTPResponse(status: .noContent, headers: [.allow: allowValue(all: true, [])]))
         }
-        var allowed: [HTTPMethod] = []
         let lookupMethod = request.method == .head ? HTTPMethod.get : request.method
-        let match: (Route, RouteParameters)? = request.withPathBytes { path in
-            for route in routes {
-                var parameters = RouteParameters()
-                guard route.pattern.match(path, parameters: &parameters) else { continue }
-                if route.method == lookupMethod { return (route, parameters) }
-                allowed.append(route.method)
+        // Routes are looked at in place (a `for route in routes` copied each one, three retains apiece, and that
+        // was 2.5% of a snapshot GET), and only those of the request's method are matched; the others are matched
+        // only to answer 405 with the methods the path does allow.
+        let match: (index: Int, parameters: RouteParameters)? = request.withPathBytes { path in
+            routes.withUnsafeBufferPointer { routes in
+                for index in routes.indices where routes[index].method == lookupMethod {
+                    var parameters = RouteParameters()
+                    if routes[index].pattern.match(path, parameters: &parameters) { return (index, parameters) }
+                }
+                return nil
             }
-            return nil
         }
-        if let (route, parameters) = match {
+        if let match {
             var routed = context
-            routed.parameters = parameters
-            return try route.handler(request, routed)
+            routed.parameters = match.parameters
+            return try routes[match.index].handler(request, routed)
+        }
+        let allowed: [HTTPMethod] = request.withPathBytes { path in
+            routes.filter { route in
+                var parameters = RouteParameters()
+                return route.pattern.match(path, parameters: &parameters)
+            }.map(\.method)
         }
         guard !allowed.isEmpty else {
             throw HTTPError(.notFound, detail: "No resource exists at \(request.path).")
