@@ -109,7 +109,9 @@ public final class TLSContext: TransportSecurity {
         // One read() per record instead of one for its 5-byte header and another for the rest: the connection
         // reads until OpenSSL wants more, so bytes read ahead are never left waiting for an epoll edge.
         COpenSSL_CTX_set_read_ahead(context, 1)
-        guard SSL_CTX_set_cipher_list(context, TLSConfiguration.tls12Ciphers) == 1 else {
+        guard SSL_CTX_set_cipher_list(context, TLSConfiguration.tls12Ciphers) == 1,
+            SSL_CTX_set_ciphersuites(context, TLSConfiguration.tls13Ciphersuites) == 1
+        else {
             throw .openSSL(OpenSSLErrorQueue.drain())
         }
         _ = COpenSSL_CTX_set_session_cache_mode(context, Int(SSL_SESS_CACHE_SERVER))
