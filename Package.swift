@@ -158,7 +158,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ViewHostJSONTests",
-            dependencies: ["ViewHostJSON"],
+            dependencies: ["ViewHostJSON", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

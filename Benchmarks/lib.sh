@@ -15,3 +15,21 @@ install_missing_commands() {
   logged $sudo apt-get update -qq
   logged $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" > "$RUN/apt.log"
 }
+
+# replace_section REPORT SECTION_FILE: puts the section (a "## Heading" and what follows) into REPORT in place of
+# the section with the same heading, or at the end when it has none; the rest of REPORT stays as it is.
+replace_section() {
+  python3 - "$1" "$2" <<'PY'
+import re, sys
+report_path, section_path = sys.argv[1], sys.argv[2]
+section = open(section_path).read().rstrip() + "\n"
+heading = section.splitlines()[0]
+try:
+    report = open(report_path).read()
+except FileNotFoundError:
+    report = "# Benchmarks\n"
+pattern = re.compile("^" + re.escape(heading) + r"\n.*?(?=^## |\Z)", re.S | re.M)
+report = pattern.sub(lambda _: section + "\n", report) if pattern.search(report) else report.rstrip() + "\n\n" + section
+open(report_path, "w").write(report)
+PY
+}

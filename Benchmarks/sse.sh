@@ -29,6 +29,8 @@ PIDS=()
 cleanup() { for pid in "${PIDS[@]:-}"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; done; }
 trap cleanup EXIT
 say() { echo "sse.sh: $*" >&2; }
+# shellcheck source=Benchmarks/lib.sh
+source "$REPO/Benchmarks/lib.sh"
 
 if [ "${SKIP_BUILD:-0}" != 1 ]; then
   say "building viewhost and sse-bench (release)"
@@ -92,16 +94,5 @@ Against the live-updates issue's bar (all delivered, p99 ≤ 100 ms):
 
 $VERDICTS
 MD
-python3 - "$REPORT" "$SECTION" <<'PY'
-import re, sys
-report_path, section_path = sys.argv[1], sys.argv[2]
-section = open(section_path).read().rstrip() + "\n"
-try:
-    report = open(report_path).read()
-except FileNotFoundError:
-    report = "# Benchmarks\n"
-pattern = re.compile(r"^## Live updates with a native client \(viewhost serve\)\n.*?(?=^## |\Z)", re.S | re.M)
-report = pattern.sub(section + "\n", report) if pattern.search(report) else report.rstrip() + "\n\n" + section
-open(report_path, "w").write(report)
-PY
+replace_section "$REPORT" "$SECTION"
 cat "$SECTION"

@@ -130,16 +130,5 @@ loops, OpenSSL $(openssl version | cut -d' ' -f2), EC P-256 certificate. Load: \
   connection a handshake plus one request; s_time itself uses one of the two cores):
   TLS 1.3 full $FULL13/s, resumed $RESUMED13/s; TLS 1.2 full $FULL12/s, resumed $RESUMED12/s.
 MD
-python3 - "$REPORT" "$SECTION" <<'PY'
-import re, sys
-report_path, section_path = sys.argv[1], sys.argv[2]
-section = open(section_path).read().rstrip() + "\n"
-try:
-    report = open(report_path).read()
-except FileNotFoundError:
-    report = "# Benchmarks\n"
-pattern = re.compile(r"^## TLS and gzip \(viewhost serve\)\n.*?(?=^## |\Z)", re.S | re.M)
-report = pattern.sub(section + "\n", report) if pattern.search(report) else report.rstrip() + "\n\n" + section
-open(report_path, "w").write(report)
-PY
+replace_section "$REPORT" "$SECTION"
 cat "$SECTION"

@@ -135,16 +135,10 @@ final class JSONNode {
         output.append(UInt8(ascii: "\""))
     }
 
-    static func number(_ value: Double, at path: @autoclosure () -> [any CodingKey]) throws -> String {
-        guard value.isFinite else {
-            throw SortedJSONEncoder.Unsupported(description: "non-finite number \(value) at \(path().map(\.stringValue))")
-        }
-        var text = value.description
-        if text.hasSuffix(".0") { text.removeLast(2) }
-        return text
-    }
-
-    static func number(_ value: Float, at path: @autoclosure () -> [any CodingKey]) throws -> String {
+    /// A finite number as JSONEncoder writes it: its shortest description, without a trailing `.0`.
+    static func number<Number: BinaryFloatingPoint & CustomStringConvertible>(
+        _ value: Number, at path: @autoclosure () -> [any CodingKey]
+    ) throws -> String {
         guard value.isFinite else {
             throw SortedJSONEncoder.Unsupported(description: "non-finite number \(value) at \(path().map(\.stringValue))")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import ViewHostJSON
 
@@ -170,7 +171,7 @@ import ViewHostJSON
     /// Random documents: keys and strings from a mixed alphabet (case, digits, controls, non-ASCII), nested maps and
     /// lists, numbers; seeded, so a failure repeats.
     @Test func randomDocumentsMatch() throws {
-        var random = SplitMix(seed: 0x5EED)
+        var random = SplitMix64(state: 0x5EED)
         let alphabet = Array("aAbBzZ09_-/\"\\\n\t é日👋\u{1}")
         func word() -> String {
             String((0..<Int(random.next() % 6)).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] })
@@ -186,20 +187,5 @@ import ViewHostJSON
             let numbers = (0..<4).map { _ in Double(Int64(bitPattern: random.next()) % 1_000_000) / 1000 }
             try Self.expectSame(numbers)
         }
-    }
-}
-
-/// A small seeded generator (SplitMix64), so random tests repeat.
-struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

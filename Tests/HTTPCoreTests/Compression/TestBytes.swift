@@ -1,3 +1,5 @@
+import TestSupport
+
 /// Deterministic inputs for the compression tests.
 enum TestBytes {
     /// `count` pseudo-random bytes from a fixed seed: incompressible, and the same on every run.
@@ -25,18 +27,5 @@ enum TestBytes {
     /// One Server-Sent Events message.
     static func event(_ index: Int) -> [UInt8] {
         Array("id: \(index)\nevent: snapshot\ndata: {\"version\":\(index),\"screen\":\"chat\"}\n\n".utf8)
-    }
-}
-
-/// SplitMix64 (Steele, Lea and Flood): a tiny, well-mixed generator, enough for test data.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
