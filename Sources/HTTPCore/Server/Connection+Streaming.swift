@@ -150,6 +150,8 @@ extension Connection {
         else { return }
         guard outbound.count - outboundSent <= Self.streamLowWater else {
             state.wantsPull = true
+            // No heartbeat is due while bytes wait to be sent (and the timer sweep must not retry one every turn).
+            if idle { state.lastWrite = loop.now }
             return
         }
         state.wantsPull = false
