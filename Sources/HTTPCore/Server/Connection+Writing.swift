@@ -59,31 +59,30 @@ extension Connection {
         let settings = loop.server.configuration.compression
         guard settings.isEnabled else { return nil }
         let headers = response.headers
-        if response.status.code == 304 {
-            // No content to code, but the same Vary as the 200 it validates.
-            if let representation = response.notModifiedRepresentation,
-                ResponseCompression.shouldCompress(
-                    status: .ok, hasContentEncoding: headers.contains(.contentEncoding),
-                    contentLength: representation.length, threshold: settings.minimumBytes,
-                    isCompressibleType: ResponseCompression.isCompressible(contentType: representation.contentType)),
-                !headers.anyValue(of: .vary, containsIgnoringCase: "accept-encoding")
-            {
-                response.headers.add(.vary, "Accept-Encoding")
-            }
-            return nil
-        }
-        // Would a GET that accepts gzip get it? Then the coding depends on Accept-Encoding, whatever this client sent.
-        guard
-            ResponseCompression.shouldCompress(
+        // Would a GET that accepts gzip get it? Then the coding depends on Accept-Encoding, whatever this client
+        // sent, and the response says so with Vary. A 304 has no content to code, but repeats the Vary of the 200
+        // it validates, judged on the representation it stands for.
+        let isNotModified = response.status.code == 304
+        let varies: Bool
+        if isNotModified {
+            guard let representation = response.notModifiedRepresentation else { return nil }
+            varies = ResponseCompression.shouldCompress(
+                status: .ok, hasContentEncoding: headers.contains(.contentEncoding),
+                contentLength: representation.length, threshold: settings.minimumBytes,
+                isCompressibleType: ResponseCompression.isCompressible(contentType: representation.contentType))
+        } else {
+            varies = ResponseCompression.shouldCompress(
                 status: response.status, hasContentEncoding: headers.contains(.contentEncoding),
                 contentLength: response.body.knownLength, threshold: settings.minimumBytes,
                 isCompressibleType: headers.withFirstValue(of: .contentType) {
                     ResponseCompression.isCompressible(contentType: $0)
                 } ?? false)
-        else { return nil }
+        }
+        guard varies else { return nil }
         if !headers.anyValue(of: .vary, containsIgnoringCase: "accept-encoding") {
             response.headers.add(.vary, "Accept-Encoding")
         }
+        guard !isNotModified else { return nil }
         // The rest of the rules hold already; what is left is this request's coding and method.
         guard context.coding == .gzip, context.method != .head else { return nil }
         var deflater: GzipDeflater?
