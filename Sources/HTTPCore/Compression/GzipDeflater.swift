@@ -36,17 +36,10 @@ public final class GzipDeflater {
         // Outside 9...15, windowBits + 16 would not mean gzip to zlib (a negative value would give zlib's own format).
         guard (9...15).contains(windowBits) else { throw .zlib("windowBits must be 9...15, not \(windowBits)") }
         // Set up zlib before any stored property: a class init that throws once self is complete still runs deinit.
-        let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-        stream.initialize(to: z_stream())
         // windowBits + 16 asks zlib for the gzip wrapper instead of zlib's own (zlib.h, deflateInit2).
-        let status = CZlib_deflateInit2(stream, level, Z_DEFLATED, windowBits + 16, memoryLevel, Z_DEFAULT_STRATEGY)
-        guard status == Z_OK else {
-            let reason = zlibMessage(stream, status: status)
-            stream.deinitialize(count: 1)
-            stream.deallocate()
-            throw .zlib("deflateInit2 (level \(level), windowBits \(windowBits), memLevel \(memoryLevel)): \(reason)")
+        self.stream = try makeZlibStream("deflateInit2 (level \(level), windowBits \(windowBits), memLevel \(memoryLevel))") {
+            CZlib_deflateInit2($0, level, Z_DEFLATED, windowBits + 16, memoryLevel, Z_DEFAULT_STRATEGY)
         }
-        self.stream = stream
     }
 
     deinit {
@@ -136,6 +129,23 @@ public final class GzipDeflater {
 
 @available(*, unavailable)
 extension GzipDeflater: Sendable {}
+
+/// A `z_stream` on the heap, set up by `initialize` (`deflateInit2` or `inflateInit2`); when that fails, the memory
+/// is freed again and the error names `step` and zlib's reason.
+func makeZlibStream(
+    _ step: @autoclosure () -> String, _ initialize: (UnsafeMutablePointer<z_stream>) -> Int32
+) throws(CompressionError) -> UnsafeMutablePointer<z_stream> {
+    let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+    stream.initialize(to: z_stream())
+    let status = initialize(stream)
+    guard status == Z_OK else {
+        let reason = zlibMessage(stream, status: status)
+        stream.deinitialize(count: 1)
+        stream.deallocate()
+        throw .zlib("\(step()): \(reason)")
+    }
+    return stream
+}
 
 /// zlib's message for the last failure on `stream`, or the name of `status` when zlib set none.
 func zlibMessage(_ stream: UnsafeMutablePointer<z_stream>, status: Int32) -> String {

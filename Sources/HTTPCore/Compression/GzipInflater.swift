@@ -51,17 +51,8 @@ public final class GzipInflater {
     init(limit: Int, discardsOutput: Bool) throws(CompressionError) {
         precondition(limit >= 0, "the inflate limit cannot be negative")
         // Set up zlib before any stored property: a class init that throws once self is complete still runs deinit.
-        let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-        stream.initialize(to: z_stream())
         // windowBits 15 + 16: the largest window, and the gzip wrapper only (zlib.h, inflateInit2).
-        let status = CZlib_inflateInit2(stream, 15 + 16)
-        guard status == Z_OK else {
-            let reason = zlibMessage(stream, status: status)
-            stream.deinitialize(count: 1)
-            stream.deallocate()
-            throw .zlib("inflateInit2: \(reason)")
-        }
-        self.stream = stream
+        self.stream = try makeZlibStream("inflateInit2") { CZlib_inflateInit2($0, 15 + 16) }
         self.limit = limit
         self.discardsOutput = discardsOutput
         scratch = .allocate(capacity: Self.scratchSize)
