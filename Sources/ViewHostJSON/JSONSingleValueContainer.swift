@@ -22,11 +22,10 @@ struct JSONSingleValueContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt64) throws { put(.literal(String(value))) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        switch value {
-        case let text as String: put(.string(text))
-        case let number as Int: put(.literal(String(number)))
-        case let flag as Bool: put(.literal(flag ? "true" : "false"))
-        default: try encoder.encodeValue(value)
+        if let slot = JSONTreeEncoder.inlineSlot(for: value) {
+            put(slot)
+        } else {
+            try encoder.encodeValue(value)
         }
     }
 }

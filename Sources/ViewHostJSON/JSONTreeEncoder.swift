@@ -36,15 +36,21 @@ struct JSONTreeEncoder: Encoder {
 
     /// The slot for `value`: inline for the common scalars, a child node for the rest.
     func slot<T: Encodable>(for value: T, key: any CodingKey) throws -> JSONNode.Slot {
+        if let slot = Self.inlineSlot(for: value) { return slot }
+        let child = JSONTreeEncoder(node: JSONNode(parent: node, key: key), userInfo: userInfoStorage)
+        try child.encodeValue(value)
+        if case .scalar(let slot) = child.node.content { return slot }
+        return .node(child.node)
+    }
+
+    /// The slot of a String, Int or Bool reached through a generic `encode` (most members of a view model), without
+    /// the round trip through its `encode(to:)`; nil for anything else.
+    static func inlineSlot<T: Encodable>(for value: T) -> JSONNode.Slot? {
         switch value {
-        case let text as String: return .string(text)
-        case let number as Int: return .literal(String(number))
-        case let flag as Bool: return .literal(flag ? "true" : "false")
-        default:
-            let child = JSONTreeEncoder(node: JSONNode(parent: node, key: key), userInfo: userInfoStorage)
-            try child.encodeValue(value)
-            if case .scalar(let slot) = child.node.content { return slot }
-            return .node(child.node)
+        case let text as String: .string(text)
+        case let number as Int: .literal(String(number))
+        case let flag as Bool: .literal(flag ? "true" : "false")
+        default: nil
         }
     }
 
