@@ -26,7 +26,7 @@ final class SessionEventSource: HTTPBodySource {
     /// The features this stream carries.
     let features: Set<String>
     private let lastEventID: Int
-    private let place: StreamLimiter.Place?
+    private let place: StreamLimiter.Place
     private let keepAlive: @Sendable () -> Void
     private let state = Mutex(State())
 
@@ -38,7 +38,7 @@ final class SessionEventSource: HTTPBodySource {
     ///   - place: The stream's place in the limits, given back when the body ends (or when it never starts).
     ///   - keepAlive: Called after each write: the client is reading, so the session is in use.
     init(
-        session: Session, features: Set<String>, lastEventID: Int, heartbeat: Duration, place: StreamLimiter.Place?,
+        session: Session, features: Set<String>, lastEventID: Int, heartbeat: Duration, place: StreamLimiter.Place,
         keepAlive: @escaping @Sendable () -> Void
     ) {
         self.session = session
@@ -113,7 +113,7 @@ final class SessionEventSource: HTTPBodySource {
             return state.observer
         }
         if let observer { session.removeObserver(observer) }
-        place?.release()
+        place.release()
     }
 
     /// Appends the newest snapshot of each feature as one event, in the order they changed, skipping a feature

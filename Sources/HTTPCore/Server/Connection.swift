@@ -168,8 +168,7 @@ final class Connection {
         case .streaming(let stream):
             closeWhenFlushed = true
             if stream.source != nil {
-                finishStream(stream)  // a pulled source has no task to cancel: end its body now
-                flush()
+                finishStream(stream)  // a pulled source has no task to cancel: end its body now (and flush)
             } else {
                 stream.cancelProducer()
             }
