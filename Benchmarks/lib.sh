@@ -33,3 +33,27 @@ report = pattern.sub(lambda _: section + "\n", report) if pattern.search(report)
 open(report_path, "w").write(report)
 PY
 }
+
+# busy_percent: the whole machine's CPU use over the next 5 s, in % (from /proc/stat).
+busy_percent() {
+  local a b
+  a=($(head -1 /proc/stat)); sleep 5; b=($(head -1 /proc/stat))
+  awk -v u1="${a[1]}" -v n1="${a[2]}" -v s1="${a[3]}" -v i1="${a[4]}" -v w1="${a[5]}" -v q1="${a[6]}" -v sq1="${a[7]}" -v st1="${a[8]}" \
+      -v u2="${b[1]}" -v n2="${b[2]}" -v s2="${b[3]}" -v i2="${b[4]}" -v w2="${b[5]}" -v q2="${b[6]}" -v sq2="${b[7]}" -v st2="${b[8]}" \
+      'BEGIN { busy = (u2-u1)+(n2-n1)+(s2-s1)+(q2-q1)+(sq2-sq1)+(st2-st1); all = busy+(i2-i1)+(w2-w1);
+               printf "%.0f", (all > 0 ? 100 * busy / all : 0) }'
+}
+
+# wait_for_quiet_machine BUSY WAIT: waits (at most WAIT s) until the machine's CPU use over 5 s is under BUSY %,
+# then goes on anyway; sets QUIET_NOTE to what it found, for the report.
+wait_for_quiet_machine() {
+  local busy waited=0
+  while :; do
+    busy="$(busy_percent)"; waited=$(( waited + 5 ))
+    if (( busy < $1 )); then QUIET_NOTE="machine CPU use over 5 s before starting: ${busy} % (after ${waited} s)"; break; fi
+    if (( waited >= $2 )); then
+      QUIET_NOTE="machine NOT quiet: CPU use over 5 s still ${busy} % after waiting ${waited} s; measured anyway"; break
+    fi
+    (( waited % 60 == 5 )) && say "waiting for a quiet machine (CPU use ${busy} %, want < $1 %; at most $2 s)"
+  done
+}

@@ -177,14 +177,6 @@ wait_idle() {   # pid label: wait (<= 20 s) until the process uses < 5 % of a co
   echo "$label: waited ${waited} s for the server to go idle; it used $(awk -v t="$total" -v hz="$hz" 'BEGIN { printf "%.2f", t / hz }') CPU s meanwhile" >> "$RUN/tails.txt"
 }
 
-busy_percent() {
-  local a b
-  a=($(head -1 /proc/stat)); sleep 5; b=($(head -1 /proc/stat))
-  awk -v u1="${a[1]}" -v n1="${a[2]}" -v s1="${a[3]}" -v i1="${a[4]}" -v w1="${a[5]}" -v q1="${a[6]}" -v sq1="${a[7]}" -v st1="${a[8]}" \
-      -v u2="${b[1]}" -v n2="${b[2]}" -v s2="${b[3]}" -v i2="${b[4]}" -v w2="${b[5]}" -v q2="${b[6]}" -v sq2="${b[7]}" -v st2="${b[8]}" \
-      'BEGIN { busy = (u2-u1)+(n2-n1)+(s2-s1)+(q2-q1)+(sq2-sq1)+(st2-st1); all = busy+(i2-i1)+(w2-w1);
-               printf "%.0f", (all > 0 ? 100 * busy / all : 0) }'
-}
 
 # ---------------------------------------------------------------- machine state
 {
@@ -200,14 +192,7 @@ busy_percent() {
   echo "nofile: $NOFILE"
   echo "repo: $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo '?')$( [[ -n "$(git -C "$REPO" status --porcelain -- . ':!BENCHMARKS.md' 2>/dev/null)" ]] && echo ' + uncommitted changes in the working tree (besides BENCHMARKS.md)')"
 } > "$RUN/meta.txt"
-waited=0
-while :; do
-  busy="$(busy_percent)"; waited=$(( waited + 5 ))
-  if (( busy < QUIET_BUSY )); then QUIET_NOTE="machine CPU use over 5 s before starting: ${busy} % (after ${waited} s)"; break; fi
-  if (( waited >= QUIET_WAIT )); then
-    QUIET_NOTE="machine NOT quiet: CPU use over 5 s still ${busy} % after waiting ${waited} s; measured anyway"; break
-  fi
-done
+wait_for_quiet_machine "$QUIET_BUSY" "$QUIET_WAIT"
 say "$QUIET_NOTE"
 {
   echo "quiet: $QUIET_NOTE"

@@ -294,13 +294,18 @@ def main():
         w("```")
         w("")
 
+    def ratio_goal(rounds, what):
+        """Appends the goal row "WHAT ≥ 2.5× hb-peer req/s" for these rounds; returns (counted rounds, note)."""
+        use, note = counted(rounds)
+        text = ", ".join(f"round {r}: {o['rps'] / h['rps']:.2f}×" for r, o, h, _ in rounds)
+        errs = sum(o["non2xx"] + o["socket_errors"] for _, o, _, _ in rounds)
+        goals.append((f"{what} ≥ 2.5× hb-peer req/s (every counted round)", text + (f"; {errs} errors" if errs else "") + note,
+                      rounds_verdict([o["rps"] / h["rps"] >= 2.5 for _, o, h, _ in use], errs)))
+        return use, note
+
     g = per_round("get")
     if g:
-        use, note = counted(g)
-        text = ", ".join(f"round {r}: {o['rps'] / h['rps']:.2f}×" for r, o, h, _ in g)
-        errs = sum(o["non2xx"] + o["socket_errors"] for _, o, _, _ in g)
-        goals.append(("GET snapshot ≥ 2.5× hb-peer req/s (every counted round)", text + (f"; {errs} errors" if errs else "") + note,
-                      rounds_verdict([o["rps"] / h["rps"] >= 2.5 for _, o, h, _ in use], errs)))
+        use, note = ratio_goal(g, "GET snapshot")
         text = ", ".join(f"round {r}: {o['p99']:.2f} vs {h['p99']:.2f} ms" for r, o, h, _ in g)
         goals.append(("GET snapshot p99 ≤ hb-peer's p99 (every counted round)", text + note,
                       rounds_verdict([o["p99"] is not None and h["p99"] is not None and o["p99"] <= h["p99"] for _, o, h, _ in use])))
@@ -308,11 +313,7 @@ def main():
         goals.append(("GET snapshot ≥ 2.5× hb-peer", "measurement failed", "**not met**"))
     p = per_round("post")
     if p:
-        use, note = counted(p)
-        text = ", ".join(f"round {r}: {o['rps'] / h['rps']:.2f}×" for r, o, h, _ in p)
-        errs = sum(o["non2xx"] + o["socket_errors"] for _, o, _, _ in p)
-        goals.append(("POST event ≥ 2.5× hb-peer req/s (every counted round)", text + (f"; {errs} errors" if errs else "") + note,
-                      rounds_verdict([o["rps"] / h["rps"] >= 2.5 for _, o, h, _ in use], errs)))
+        ratio_goal(p, "POST event")
     else:
         goals.append(("POST event ≥ 2.5× hb-peer", "measurement failed", "**not met**"))
     hz = parse_wrk(os.path.join(run, "wrk-ref-healthz-ours.txt"))

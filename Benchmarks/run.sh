@@ -151,24 +151,7 @@ stop_started() {   # pid...: stop these and forget them
   STARTED=("${keep[@]}")
 }
 
-busy_percent() {   # CPU use of the whole machine over 5 s, in % (from /proc/stat)
-  local a b
-  a=($(head -1 /proc/stat)); sleep 5; b=($(head -1 /proc/stat))
-  awk -v u1="${a[1]}" -v n1="${a[2]}" -v s1="${a[3]}" -v i1="${a[4]}" -v w1="${a[5]}" -v q1="${a[6]}" -v sq1="${a[7]}" -v st1="${a[8]}" \
-      -v u2="${b[1]}" -v n2="${b[2]}" -v s2="${b[3]}" -v i2="${b[4]}" -v w2="${b[5]}" -v q2="${b[6]}" -v sq2="${b[7]}" -v st2="${b[8]}" \
-      'BEGIN { busy = (u2-u1)+(n2-n1)+(s2-s1)+(q2-q1)+(sq2-sq1)+(st2-st1); all = busy+(i2-i1)+(w2-w1);
-               printf "%.0f", (all > 0 ? 100 * busy / all : 0) }'
-}
-QUIET_NOTE=""
-waited=0
-while :; do
-  busy="$(busy_percent)"; waited=$(( waited + 5 ))
-  if (( busy < QUIET_BUSY )); then QUIET_NOTE="machine CPU use over 5 s before starting: ${busy} % (after ${waited} s)"; break; fi
-  if (( waited >= QUIET_WAIT )); then
-    QUIET_NOTE="machine NOT quiet: CPU use over 5 s still ${busy} % after waiting ${waited} s; measured anyway"; break
-  fi
-  (( waited % 60 == 5 )) && say "waiting for a quiet machine (CPU use ${busy} %, want < ${QUIET_BUSY} %; at most ${QUIET_WAIT} s)"
-done
+wait_for_quiet_machine "$QUIET_BUSY" "$QUIET_WAIT"
 say "$QUIET_NOTE"
 if [[ "$NICE" != 0 ]]; then
   logged renice -n "$NICE" -p $$ > /dev/null || die "cannot renice to $NICE"
