@@ -21,8 +21,9 @@ public func makeServer(
         settings: SessionRegistry.Settings(
             store: SessionStore.Configuration(
                 idleTTL: configuration.sessions.idleTTL, maxSessions: configuration.sessions.max),
-            seed: configuration.simulation.seed, logCapacity: configuration.sessions.logCapacity),
-        scheduler: scheduler ?? LiveTimerScheduler(speed: configuration.simulation.speed),
+            seed: configuration.simulation.seed, logCapacity: configuration.sessions.logCapacity,
+            simulationSpeed: configuration.simulation.speed),
+        scheduler: scheduler ?? LiveTimerScheduler(),
         catalog: FeatureCatalog.all(configuration: configuration))
     let metrics = AppMetrics()
     let streams = StreamLimiter(maxPerSession: configuration.streams.maxPerSession, maxTotal: configuration.streams.max)

@@ -7,6 +7,7 @@
 #include <openssl/err.h>
 #include <openssl/x509.h>
 #include <openssl/pem.h>
+#include <openssl/sha.h>
 
 static inline long COpenSSL_CTX_set_min_proto_version(SSL_CTX *context, int version) {
     return SSL_CTX_set_min_proto_version(context, version);

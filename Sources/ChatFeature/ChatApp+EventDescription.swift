@@ -1,3 +1,4 @@
+import ViewHostAPI
 import ViewModelCore
 
 /// How the data-flow log names chat events: client intents by their client names, internal events by the
@@ -6,8 +7,15 @@ extension ChatApp {
     /// The event's name and a short payload summary, such as `contact=John text="Hi"`.
     public static func describe(_ event: ChatAppEvent) -> EventDescription {
         switch event {
-        case .appear: EventDescription(name: "appear")
-        case .addChat: EventDescription(name: "addChat")
+        case .intent(let intent): describe(intent)
+        case .chat(let event): describe(event)
+        case .message(let event): describe(event)
+        case .simulator(let event): describe(event)
+        }
+    }
+
+    private static func describe(_ intent: ChatIntent) -> EventDescription {
+        switch intent {
         case .create(let contact): EventDescription(name: "create", summary: "contact=\(quoted(contact))")
         case .openChat(let contact): EventDescription(name: "openChat", summary: "contact=\(short(contact))")
         case .send(let text, let contact):
@@ -15,14 +23,10 @@ extension ChatApp {
                 name: "send", summary: (contact.map { "contact=\(short($0)) " } ?? "") + "text=\(quoted(text))")
         case .userRead(let contact):
             EventDescription(name: "userRead", summary: contact.map { "contact=\(short($0))" } ?? "")
-        case .back: EventDescription(name: "back")
-        case .appResignActive: EventDescription(name: "appResignActive")
-        case .appBecomeActive: EventDescription(name: "appBecomeActive")
         case .notificationTap(let contact):
             EventDescription(name: "notificationTap", summary: "contact=\(short(contact))")
-        case .chat(let event): describe(event)
-        case .message(let event): describe(event)
-        case .simulator(let event): describe(event)
+        case .appear, .addChat, .back, .appResignActive, .appBecomeActive:
+            EventDescription(name: intent.type)
         }
     }
 

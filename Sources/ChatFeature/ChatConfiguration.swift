@@ -1,5 +1,5 @@
 /// Limits of one session's chat feature, so no client can grow a session without bound.
-public struct ChatConfiguration: Sendable, Equatable {
+public struct ChatConfiguration: Sendable, Equatable, Codable {
     /// Contact names are trimmed and cut to this many characters.
     public var maxContactLength: Int
     /// Each chat keeps this many newest messages; older ones are dropped (and leave the chat screen as deletes).

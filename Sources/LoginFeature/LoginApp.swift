@@ -1,44 +1,62 @@
 import Foundation
+import ViewHostAPI
 import ViewModelCore
 
-/// The Observable/Observer login demo (seed 002, Luminixus/DataDrivenMVVM) for one session: two fields checked
-/// as they are typed, an instruction line with the first failing rule, and a login button that only says
+/// The Observable/Observer login demo (seed 002, Luminixus/DataDrivenMVVM) as a pure state machine: two fields
+/// checked as they are typed, an instruction line with the first failing rule, and a login button that only says
 /// "Login succeeded". There is no credential check and no network, as in the original.
 ///
 /// The session starts where the original controller's `initStates` leaves it: `maruko` / `1234`, so the first
-/// snapshot already says the password is too short. Texts are in the session's language, chosen once at creation
-/// (a session's locale never changes).
+/// snapshot already says the password is too short. Texts are in the session's language (its locale).
 ///
 /// ```swift
-/// let session = Session(id: .random(), token: .random(), environment: environment,
-///                       features: [SessionFeature(LoginApp.key, model: LoginApp(locale: "zh-Hans"))])
-/// session.send([.passwordDidChange("123456"), .loginTouched], to: LoginApp.key)   // "登录成功(*^▽^*)"
+/// var model = LoginApp.initialState
+/// var context = FeatureContext<LoginApp>(now: .now)
+/// LoginApp.apply(.passwordDidChange("123456"), to: &model, context: &context)
+/// LoginApp.apply(.loginTouched, to: &model, context: &context)          // "Login succeeded (*^▽^*)"
 /// ```
-public final class LoginApp: FeatureModel {
+public enum LoginApp: Feature {
+    public typealias State = LoginModel
     public typealias Event = LoginEvent
     public typealias Snapshot = LoginSnapshot
 
     /// The feature's key: `login`.
     public static let key = FeatureKey<LoginApp>("login")
 
-    private let texts: LoginTexts
-    private var model = LoginModel.initial
+    /// The state of a new session: the original controller's `maruko` / `1234`.
+    public static let initialState = LoginModel.initial
 
-    /// Creates the login screen of one session, in its initial `maruko` / `1234` state.
-    /// - Parameter locale: The session's locale identifier; `zh-Hans` (and `zh_Hans`, `zh-Hans-CN`…) gives the
-    ///   original's Chinese texts, anything else English.
-    public init(locale: String = "en_US") {
-        texts = LoginTexts.forLocale(locale)
+    /// A tap on the login button while it is disabled is refused (quirk fixed: the original's view model never
+    /// checked `loginEnabled`; its disabled button did, and a server can be sent `login` at any time).
+    public static func check(_ event: LoginEvent, in model: LoginModel) throws(EventRefusal) {
+        guard case .loginTouched = event, !model.loginEnabled else { return }
+        throw EventRefusal(
+            reason: "The login button is disabled: the username and the password must each be 6 to 24 characters.",
+            allowed: allowedIntents(in: model))
     }
 
     /// Applies one event; the version grows only when the model changed (an equal value or a repeated tap that
     /// changes nothing is only logged, as the original's `Observable` notified nobody then).
-    public func apply(_ event: LoginEvent, context: inout FeatureContext<LoginEvent>) {
+    public static func apply(_ event: LoginEvent, to model: inout LoginModel, context: inout FeatureContext<LoginApp>) {
         if LoginEventRouter.route(event, to: &model) { context.markChanged() }
     }
 
-    /// The snapshot of the current state.
-    public func makeViewModel() -> LoginSnapshot {
-        LoginViewModelBuilder.build(for: model, texts: texts)
+    /// The snapshot of `model`, in the session's language.
+    public static func snapshot(of model: LoginModel, settings: SessionSettings) -> LoginSnapshot {
+        LoginViewModelBuilder.build(for: model, texts: LoginTexts.forLocale(settings.locale))
+    }
+
+    /// The feature's event for a client's intent.
+    public static func event(for intent: LoginIntent) -> LoginEvent {
+        switch intent {
+        case .setUsername(let value): .usernameDidChange(value)
+        case .setPassword(let value): .passwordDidChange(value)
+        case .login: .loginTouched
+        }
+    }
+
+    /// The intents the screen accepts now: the two fields always, the button while it is enabled.
+    static func allowedIntents(in model: LoginModel) -> [String] {
+        model.loginEnabled ? LoginIntent.types : ["setUsername", "setPassword"]
     }
 }

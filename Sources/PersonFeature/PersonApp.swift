@@ -1,37 +1,35 @@
 import Foundation
+import ViewHostAPI
 import ViewModelCore
 
-/// The objc.io "Introduction to MVVM" example (seed 003, `PersonViewModel`) for one session: a person's name and
-/// birthdate as display texts.
+/// The objc.io "Introduction to MVVM" example (seed 003, `PersonViewModel`) as a pure state machine: the state is
+/// the person shown, the snapshot its name and birthdate as display texts.
 ///
 /// A new session shows the seed's test person, "Dr. first last" born "Thursday January 1, 1970". Dates are shown
 /// in the session's time zone (UTC unless the session says otherwise), never the machine's.
 ///
 /// ```swift
-/// let session = Session(id: .random(), token: .random(), environment: environment,
-///                       features: [SessionFeature(PersonApp.key, model: PersonApp(timeZone: .gmt))])
-/// let birthdate = BirthdateParser.parse("1990-05-17")!
-/// session.send([.personChanged(Person(firstName: "Ada", lastName: "Byron", birthdate: birthdate))],
-///              to: PersonApp.key)                           // "Ada Byron", "Thursday May 17, 1990"
+/// var person = Person.initial
+/// var context = FeatureContext<PersonApp>(now: .now)
+/// PersonApp.apply(.personChanged(Person(firstName: "Ada", lastName: "Byron", birthdate: birthdate)),
+///                 to: &person, context: &context)          // "Ada Byron", "Thursday May 17, 1990"
 /// ```
-public final class PersonApp: FeatureModel {
+public enum PersonApp: Feature {
+    public typealias State = Person
     public typealias Event = PersonEvent
     public typealias Snapshot = PersonSnapshot
 
     /// The feature's key: `person`.
     public static let key = FeatureKey<PersonApp>("person")
 
-    private let renderer: BirthdateRenderer
-    private var person = Person.initial
+    /// The state of a new session: the seed's test person.
+    public static let initialState = Person.initial
 
-    /// Creates the person screen of one session, showing the seed's test person.
-    /// - Parameter timeZone: The session's time zone, in which the birthdate is shown (default UTC).
-    public init(timeZone: TimeZone = .gmt) {
-        renderer = BirthdateRenderer(timeZone: timeZone)
-    }
+    /// Replacing the person is always possible.
+    public static func check(_ event: PersonEvent, in state: Person) throws(EventRefusal) {}
 
     /// Applies one event; setting an equal person changes no version.
-    public func apply(_ event: PersonEvent, context: inout FeatureContext<PersonEvent>) {
+    public static func apply(_ event: PersonEvent, to person: inout Person, context: inout FeatureContext<PersonApp>) {
         switch event {
         case .personChanged(let newPerson):
             guard newPerson != person else { return }
@@ -40,9 +38,20 @@ public final class PersonApp: FeatureModel {
         }
     }
 
-    /// The snapshot of the current person.
-    public func makeViewModel() -> PersonSnapshot {
-        PersonViewModelBuilder.build(for: person, renderer: renderer)
+    /// The snapshot of `person`, its birthdate in the session's time zone.
+    public static func snapshot(of person: Person, settings: SessionSettings) -> PersonSnapshot {
+        PersonViewModelBuilder.build(for: person, renderer: BirthdateRenderer(timeZone: settings.timeZone))
+    }
+
+    /// The feature's event for a client's intent, or nil when its birthdate is neither an ISO 8601 date
+    /// (`1970-01-01`) nor an RFC 3339 date-time.
+    public static func event(for intent: PersonIntent) -> PersonEvent? {
+        switch intent {
+        case .setPerson(let salutation, let firstName, let lastName, let birthdate):
+            BirthdateParser.parse(birthdate).map {
+                .personChanged(Person(salutation: salutation, firstName: firstName, lastName: lastName, birthdate: $0))
+            }
+        }
     }
 
     /// The event's name and a short summary: the name as shown and the birthdate in ISO 8601.

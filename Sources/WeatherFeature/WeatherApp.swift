@@ -1,23 +1,25 @@
+import ViewHostAPI
 import ViewModelCore
 
 /// WeatherFeature hosts the raywenderlich "Grados" weather screen (seed 004) per session: a view model that
 /// shows a place's current weather and changes place on request. It knows no HTTP: events come in through
-/// ViewModelCore's session, provider calls go out through ``Geocoding`` and ``WeatherProviding``, chosen once
-/// per process by ``WeatherServices``. The layer depends only on ViewModelCore (and Foundation).
+/// ViewModelCore's session; provider calls go out as requests (data) that ``WeatherServices/requestRunner`` runs
+/// with the process's ``Geocoding`` and ``WeatherProviding``, and come back as events. The layer depends only on
+/// ViewModelCore, ViewHostAPI and Foundation.
 ///
-/// `WeatherApp` is the composition root of one session's weather feature: its model, router and handler. The
-/// original's view model was one object per app; here each session owns one, and every session shares the
-/// process's one ``WeatherServices`` (cheap for 100,000 sessions: a session holds a few strings).
+/// `WeatherApp` is the feature as a pure state machine over ``WeatherState``: its router and handler are functions
+/// of that state.
 ///
 /// ```swift
-/// let app = WeatherApp(services: .offline)
-/// let session = Session(id: .random(), token: .random(), environment: environment,
-///                       features: [SessionFeature(WeatherApp.key, model: app)])
-/// session.send([.start], to: WeatherApp.key)                    // "Loading...", then McGaheysville, VA
-/// session.send([.changeLocation("Tallinn, Estonia")], to: WeatherApp.key)
+/// var state = WeatherState(provider: "offline")
+/// var context = FeatureContext<WeatherApp>(now: .now)
+/// WeatherApp.apply(.start, to: &state, context: &context)   // "Loading...", and a request to geocode
+/// context.requestedWork                                     // [.geocode(request: 1, address: "McGaheysville, VA")]
 /// ```
-public final class WeatherApp: FeatureModel {
+public enum WeatherApp: Feature {
+    public typealias State = WeatherState
     public typealias Event = WeatherAppEvent
+    public typealias Request = WeatherRequest
     public typealias Snapshot = WeatherSnapshot
 
     /// The feature's key: `weather`.
@@ -25,34 +27,35 @@ public final class WeatherApp: FeatureModel {
     /// The original's `defaultAddress` (the tutorial's; the republished fork uses "Malappuram, Kerala").
     public static let defaultAddress = "McGaheysville, VA"
 
-    let model = WeatherModel()
-    private let router: WeatherEventRouter
-    private let providerName: String
-
-    /// Creates the weather feature of one session.
-    /// - Parameter services: The process's geocoder and weather provider.
-    public init(services: WeatherServices) {
-        providerName = services.providerName
-        router = WeatherEventRouter(handler: WeatherEventHandler(model: model, services: services))
-    }
+    /// A location change is always possible (the latest one wins).
+    public static func check(_ event: WeatherAppEvent, in state: WeatherState) throws(EventRefusal) {}
 
     /// Applies one event; the version grows only when the screen's view model changed (quirk fixed: the
     /// original's `Box` notified on every set, even of an equal value).
-    public func apply(_ event: WeatherAppEvent, context: inout FeatureContext<WeatherAppEvent>) {
-        let before = model.viewModel
+    public static func apply(
+        _ event: WeatherAppEvent, to state: inout WeatherState, context: inout FeatureContext<WeatherApp>
+    ) {
+        let before = state.viewModel
         switch event {
         case .start:
-            context.route(.weather(.changeLocation(to: Self.defaultAddress)), source: context.source)
+            context.route(.weather(.changeLocation(to: defaultAddress)), source: context.source)
         case .changeLocation(let address):
-            router.route(.changeLocation(to: address), context: &context)
+            WeatherEventRouter.route(.changeLocation(to: address), state: &state, context: &context)
         case .weather(let event):
-            router.route(event, context: &context)
+            WeatherEventRouter.route(event, state: &state, context: &context)
         }
-        if model.viewModel != before { context.markChanged() }
+        if state.viewModel != before { context.markChanged() }
     }
 
     /// The snapshot of the current state.
-    public func makeViewModel() -> WeatherSnapshot {
-        WeatherSnapshot(model.viewModel, provider: providerName)
+    public static func snapshot(of state: WeatherState, settings: SessionSettings) -> WeatherSnapshot {
+        WeatherSnapshot(state.viewModel, provider: state.provider)
+    }
+
+    /// The feature's event for a client's intent.
+    public static func event(for intent: WeatherIntent) -> WeatherAppEvent {
+        switch intent {
+        case .changeLocation(let location): .changeLocation(location)
+        }
     }
 }

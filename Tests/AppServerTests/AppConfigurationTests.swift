@@ -3,6 +3,7 @@ import Foundation
 import HTTPCore
 import Logging
 import Testing
+import ViewHostAPI
 
 /// Loading configuration: flag > `VIEWHOST_*` environment > file > default, and every bad input becomes one
 /// `ConfigurationError` naming the key or file, with its sysexits(3) code. The process environment is never read:

@@ -3,6 +3,7 @@ import Foundation
 import HTTPCore
 import Testing
 import TestSupport
+import ViewHostAPI
 
 /// The seed's chat app (reference/seed-behaviour.md §1) walked through over HTTP, as a front-end would, with
 /// every simulated delay driven by the manual scheduler: loading, John's greeting, reading, sending, the bot's

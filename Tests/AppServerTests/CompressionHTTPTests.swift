@@ -3,6 +3,7 @@ import HTTPCore
 import Testing
 import TestSupport
 import AppServer
+import ViewHostAPI
 
 /// gzip on the app's routes: snapshots are compressed once per version and still revalidate; the event stream
 /// is gzipped and flushed per event.

@@ -3,6 +3,7 @@ import Foundation
 import HTTPCore
 import Logging
 import Testing
+import ViewHostAPI
 
 /// `Config/viewhost.json`, `Config/README.md` and the top-level `README.md` agree with `ConfigurationKey.all`, the one
 /// table of keys: adding a key there without adding it to the files fails here, with the line to add.

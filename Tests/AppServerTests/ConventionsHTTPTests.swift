@@ -3,6 +3,7 @@ import Foundation
 import HTTPCore
 import Testing
 import TestSupport
+import ViewHostAPI
 
 /// API.md "Conventions" checked across the app's answers: `Date`, framing and `X-Request-Id` on every answer,
 /// problem documents for every error, `405` with `Allow`, and gzip on request.

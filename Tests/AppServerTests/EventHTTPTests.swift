@@ -3,6 +3,7 @@ import Foundation
 import HTTPCore
 import Testing
 import TestSupport
+import ViewHostAPI
 
 /// API.md "Events (write)" over loopback: 202 and its version, every refusal (400/413/415/422) as a problem
 /// document naming the field, whole-batch rejection, idempotency, and domain refusals as state.

@@ -3,6 +3,7 @@ import Foundation
 import HTTPCore
 import Testing
 import TestSupport
+import ViewHostAPI
 
 /// API.md: "sessions never see each other's state". Two sessions on one server, driven through the same
 /// scheduler, never share chats, screens, bots, logs or tokens.

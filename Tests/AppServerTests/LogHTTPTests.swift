@@ -3,6 +3,7 @@ import Foundation
 import HTTPCore
 import Testing
 import TestSupport
+import ViewHostAPI
 
 /// API.md "the data-flow log": `GET /v1/sessions/{id}/log?since=SEQ`, and `causedBy` chains that explain why a
 /// snapshot changed.

@@ -3,6 +3,7 @@ import Foundation
 import HTTPCore
 import Testing
 import TestSupport
+import ViewHostAPI
 
 /// The login (seed 002) and person (seed 003) features over HTTP: their snapshots, events, locale and the
 /// 422 for an invalid birthdate.

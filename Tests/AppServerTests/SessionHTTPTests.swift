@@ -3,6 +3,7 @@ import Foundation
 import HTTPCore
 import Testing
 import TestSupport
+import ViewHostAPI
 
 /// API.md "Sessions" over loopback: creation and its options, reading, deleting, authentication (401/404/410),
 /// idle expiry on the app's own clock, and the session cap.

@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 import TestSupport
+import ViewHostAPI
 import ViewHostJSON
 import ViewModelCore
 
@@ -38,7 +39,7 @@ struct SnapshotEncoderTests {
 
         func post(_ feature: String, _ json: String) throws {
             guard case .object(let members) = try JSONParser.parse(Array(json.utf8)) else { return }
-            _ = try registry.definition(named: feature)?.apply(session, [EventFields(members: members, pathPrefix: "")])
+            _ = try registry.definition(named: feature)?.submit(session, [EventFields(members: members, pathPrefix: "")], nil)
             compareAll()
         }
 
@@ -64,7 +65,7 @@ struct SnapshotEncoderTests {
         try post("weather", #"{"type":"changeLocation","location":"Nowhere at all, XX"}"#)
         scheduler.advance(by: .seconds(5))
         compareAll()
-        try post("login", #"{"type":"setUsername","value":"ann"}"#)
+        try post("login", #"{"type":"setUsername","value":"annika"}"#)
         try post("login", #"{"type":"setPassword","value":"secret"}"#)
         try post("login", #"{"type":"login"}"#)
         scheduler.advance(by: .seconds(5))

@@ -3,6 +3,7 @@ import Foundation
 import HTTPCore
 import Testing
 import TestSupport
+import ViewHostAPI
 
 /// API.md "Snapshots (read)" over loopback: the chat snapshot's shape, ETag / If-None-Match / 304, long poll
 /// with `?wait=`, HEAD, and unknown features.

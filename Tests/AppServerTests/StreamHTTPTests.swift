@@ -3,6 +3,7 @@ import Foundation
 import HTTPCore
 import Testing
 import TestSupport
+import ViewHostAPI
 
 /// API.md "Live updates": `GET /v1/sessions/{id}/stream` as server-sent events, read incrementally off the wire.
 @Suite(.timeLimit(.minutes(2)))
@@ -214,7 +215,9 @@ struct StreamHTTPTests {
             let (reader, _) = try await Self.open(app, session, initial: 3)
             #expect(try await app.request("DELETE", session.path(), token: session.token).status == 204)
             let (frames, _) = try await reader.readToEnd(waitForClose: false)
-            #expect(frames.allSatisfy { $0.event == nil })
+            // The stream says why it ends, once, then ends.
+            #expect(frames.compactMap(\.event) == ["ended"])
+            #expect(frames.last?.json["reason"].string == "deleted")
             #expect(reader.sawLastChunk)
         }
     }

@@ -3,6 +3,7 @@ import Foundation
 import HTTPCore
 import Testing
 import TestSupport
+import ViewHostAPI
 
 /// The stream limits: per session (`429`) and in total (`503`), and that every way a stream ends gives its
 /// place back.

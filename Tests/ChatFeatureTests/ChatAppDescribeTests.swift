@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ViewHostAPI
 import ViewModelCore
 
 @testable import ChatFeature
@@ -7,13 +8,13 @@ import ViewModelCore
 struct ChatAppDescribeTests {
     @Test func clientIntentsUseClientNamesWithShortSummaries() {
         #expect(
-            ChatApp.describe(.send(text: "Hi", contact: "John"))
+            ChatApp.describe(.intent(.send(text: "Hi", contact: "John")))
                 == EventDescription(
                     name: "send", summary: "contact=John text=\"Hi\""))
-        #expect(ChatApp.describe(.send(text: "Hi", contact: nil)).summary == "text=\"Hi\"")
-        #expect(ChatApp.describe(.create(contact: "Ann")).summary == "contact=\"Ann\"")
-        #expect(ChatApp.describe(.appear).name == "appear")
-        #expect(ChatApp.describe(.notificationTap(contact: "John")).name == "notificationTap")
+        #expect(ChatApp.describe(.intent(.send(text: "Hi", contact: nil))).summary == "text=\"Hi\"")
+        #expect(ChatApp.describe(.intent(.create(contact: "Ann"))).summary == "contact=\"Ann\"")
+        #expect(ChatApp.describe(.intent(.appear)).name == "appear")
+        #expect(ChatApp.describe(.intent(.notificationTap(contact: "John"))).name == "notificationTap")
     }
 
     @Test func internalEventsUseTheOriginalsNames() {
@@ -38,7 +39,7 @@ struct ChatAppDescribeTests {
 
     @Test func summariesNeverGrowWithThePayload() {
         let huge = String(repeating: "é", count: 100_000)
-        let description = ChatApp.describe(.send(text: huge, contact: huge))
+        let description = ChatApp.describe(.intent(.send(text: huge, contact: huge)))
         #expect(description.summary.count < 100)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TestSupport
+import ViewHostAPI
 import ViewModelCore
 
 struct EnvironmentTests {
@@ -49,12 +50,12 @@ struct EnvironmentTests {
         #expect(scheduler.now == start.addingTimeInterval(2))
     }
 
-    @Test func liveSchedulerRunsActionsInDeadlineOrderScaledBySpeed() async {
-        let scheduler = LiveTimerScheduler(speed: 1000)  // 3 s of simulated time is 3 ms
+    @Test func liveSchedulerRunsActionsInDeadlineOrder() async {
+        let scheduler = LiveTimerScheduler()
         let order = Mutex<[Int]>([])
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             for delay in [3, 1, 2] {
-                _ = scheduler.schedule(after: .seconds(delay)) {
+                _ = scheduler.schedule(after: .milliseconds(delay)) {
                     let done = order.withLock { order -> Bool in
                         order.append(delay)
                         return order.count == 3

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import ViewHostAPI
 import ViewModelCore
 
 struct SessionStoreTests {
@@ -9,7 +10,7 @@ struct SessionStoreTests {
     func makeSession() -> Session {
         Session(
             id: .random(), token: .random(), environment: SessionEnvironment(scheduler: scheduler),
-            features: [SessionFeature(CounterModel.key, model: CounterModel())])
+            features: [InitialFeature(Counter.key, state: Counter.State())])
     }
 
     @Test func storeRefusesSessionsPastItsCap() {

@@ -2,37 +2,37 @@ import Foundation
 import Synchronization
 import Testing
 import TestSupport
+import ViewHostAPI
 import ViewModelCore
 
 struct SessionTests {
     let scheduler = ManualScheduler()
-    let effects = ManualEffectRunner()
+    let effects = ManualRequestRunner([Counter.runner])
+    let probe = UUID().uuidString
 
-    func makeSession(random: RandomSource = .seeded(7), logCapacity: Int = 256) -> (Session, CounterModel) {
-        let model = CounterModel()
+    func makeSession(random: RandomSource = .seeded(7), logCapacity: Int = 256) -> (Session, String) {
         let session = Session(
-            id: .random(), token: .random(),
-            environment: SessionEnvironment(
-                scheduler: scheduler, effects: effects, random: random, logCapacity: logCapacity),
-            features: [SessionFeature(CounterModel.key, model: model)])
-        return (session, model)
+            id: .random(), token: .random(), environment: SessionEnvironment(scheduler: scheduler, requests: effects),
+            settings: SessionSettings(logCapacity: logCapacity), random: random,
+            features: [InitialFeature(Counter.key, state: Counter.State(probe: probe))])
+        return (session, probe)
     }
 
     @Test func eachChangingEventIsOneVersionAndUnchangedOnesAreNone() {
         let (session, _) = makeSession()
         #expect(session.version(of: "counter") == 1)
-        let receipt = session.send([.increment, .nothing, .increment], to: CounterModel.key)
+        let receipt = try? session.send([.increment, .nothing, .increment], to: Counter.key)
         #expect(receipt == SendReceipt(version: 3, sequence: 3))
-        #expect(session.viewModel(of: CounterModel.key)?.value.count == 2)
+        #expect(session.viewModel(of: Counter.key)?.value.count == 2)
     }
 
     @Test func scheduledEventArrivesAfterItsDelayAsATimerEventCausedByItsScheduler() {
         let (session, _) = makeSession()
-        session.send([.incrementLater(.milliseconds(500))], to: CounterModel.key)
+        try? session.send([.incrementLater(.milliseconds(500))], to: Counter.key)
         scheduler.advance(by: .milliseconds(499))
-        #expect(session.viewModel(of: CounterModel.key)?.value.count == 0)
+        #expect(session.viewModel(of: Counter.key)?.value.count == 0)
         scheduler.advance(by: .milliseconds(1))
-        #expect(session.viewModel(of: CounterModel.key)?.value.count == 1)
+        #expect(session.viewModel(of: Counter.key)?.value.count == 1)
         let entries = session.log(after: 0).entries
         #expect(entries.map(\.event) == ["incrementLater", "increment"])
         #expect(entries[1].source == .timer)
@@ -42,11 +42,11 @@ struct SessionTests {
 
     @Test func effectResultIsAppliedLaterAsAProviderEventCausedByItsRequest() async {
         let (session, _) = makeSession()
-        session.send([.fetch(4)], to: CounterModel.key)
-        #expect(session.viewModel(of: CounterModel.key)?.value.count == 0)
+        try? session.send([.fetch(4)], to: Counter.key)
+        #expect(session.viewModel(of: Counter.key)?.value.count == 0)
         #expect(effects.pendingCount == 1)
         await effects.runAll()
-        #expect(session.viewModel(of: CounterModel.key)?.value.count == 40)
+        #expect(session.viewModel(of: Counter.key)?.value.count == 40)
         let entries = session.log(after: 0).entries
         #expect(entries.map(\.event) == ["fetch", "fetched"])
         #expect(entries[1].source == .provider)
@@ -55,17 +55,17 @@ struct SessionTests {
 
     @Test func cancelledTimerNeverFires() {
         let (session, _) = makeSession()
-        session.send([.scheduleAndCancel], to: CounterModel.key)
+        try? session.send([.scheduleAndCancel], to: Counter.key)
         scheduler.advance(by: .seconds(5))
-        #expect(session.viewModel(of: CounterModel.key)?.value.count == 0)
+        #expect(session.viewModel(of: Counter.key)?.value.count == 0)
         #expect(scheduler.pendingCount == 0)
     }
 
     @Test func followUpsApplyInTheSameStepAsOneVersionAndAreLoggedAsCaused() {
         let (session, _) = makeSession()
-        let receipt = session.send([.incrementTwiceNow], to: CounterModel.key)
+        let receipt = try? session.send([.incrementTwiceNow], to: Counter.key)
         #expect(receipt?.version == 2)
-        #expect(session.viewModel(of: CounterModel.key)?.value.count == 2)
+        #expect(session.viewModel(of: Counter.key)?.value.count == 2)
         let entries = session.log(after: 0).entries
         #expect(entries.map(\.source) == [.client, .view, .view])
         #expect(entries.map(\.causedBy) == [nil, 1, 1])
@@ -73,24 +73,24 @@ struct SessionTests {
     }
 
     @Test func viewModelIsBuiltLazilyAtMostOncePerVersion() {
-        let (session, model) = makeSession()
-        session.send([.increment, .increment, .increment], to: CounterModel.key)
-        #expect(model.builds == 0)
-        _ = session.viewModel(of: CounterModel.key)
-        _ = session.viewModel(of: CounterModel.key)
-        #expect(model.builds == 1)
+        let (session, probe) = makeSession()
+        try? session.send([.increment, .increment, .increment], to: Counter.key)
+        #expect(Counter.builds.withLock { $0[probe] } == nil)
+        _ = session.viewModel(of: Counter.key)
+        _ = session.viewModel(of: Counter.key)
+        #expect(Counter.builds.withLock { $0[probe] } == 1)
     }
 
     @Test func representationIsMadeOncePerVersion() {
         let (session, _) = makeSession()
         let made = Mutex(0)
-        let make: (Int, any ViewModel) -> String = { version, _ in
+        let make: @Sendable (Int, any ViewModel) -> String = { version, _ in
             made.withLock { $0 += 1 }
             return "v\(version)"
         }
         #expect(session.representation(of: "counter", make: make)?.value == "v1")
         #expect(session.representation(of: "counter", make: make)?.value == "v1")
-        session.send([.increment], to: CounterModel.key)
+        try? session.send([.increment], to: Counter.key)
         #expect(session.representation(of: "counter", make: make)?.value == "v2")
         #expect(made.withLock { $0 } == 2)
         let missing = session.representation(of: "nope", make: make)
@@ -99,8 +99,8 @@ struct SessionTests {
 
     @Test func recordingListenerSeesEveryVersionInOrder() {
         let (session, _) = makeSession()
-        let recorder = RecordingListener(session: session, feature: CounterModel.key)
-        session.send([.increment, .nothing, .incrementTwiceNow], to: CounterModel.key)
+        let recorder = RecordingListener(session: session, feature: Counter.key)
+        try? session.send([.increment, .nothing, .incrementTwiceNow], to: Counter.key)
         #expect(recorder.versions == [2, 3])
         #expect(recorder.snapshots.map(\.count) == [1, 3])
     }
@@ -109,14 +109,14 @@ struct SessionTests {
         let first = makeSession(random: .seeded(42)).0
         let second = makeSession(random: .seeded(42)).0
         for session in [first, second] {
-            session.send(Array(repeating: .pickRandom, count: 8), to: CounterModel.key)
+            try? session.send(Array(repeating: .pickRandom, count: 8), to: Counter.key)
         }
-        #expect(first.viewModel(of: CounterModel.key)?.value.picks == second.viewModel(of: CounterModel.key)?.value.picks)
+        #expect(first.viewModel(of: Counter.key)?.value.picks == second.viewModel(of: Counter.key)?.value.picks)
     }
 
     @Test func logIsABoundedRing() {
         let (session, _) = makeSession(logCapacity: 3)
-        session.send(Array(repeating: .increment, count: 5), to: CounterModel.key)
+        try? session.send(Array(repeating: .increment, count: 5), to: Counter.key)
         let (entries, oldest) = session.log(after: 0)
         #expect(entries.map(\.seq) == [3, 4, 5])
         #expect(oldest == 3)
@@ -127,7 +127,7 @@ struct SessionTests {
         let (session, _) = makeSession()
         async let woken = session.waitForVersion(of: "counter", after: 1, timeout: .seconds(30))
         while true {
-            session.send([.increment], to: CounterModel.key)
+            try? session.send([.increment], to: Counter.key)
             if session.version(of: "counter")! >= 2 { break }
         }
         #expect(await woken != nil)
@@ -135,24 +135,24 @@ struct SessionTests {
 
     @Test func waiterReturnsAtOnceWhenAlreadyNewerAndNilOnTimeout() async {
         let (session, _) = makeSession()
-        session.send([.increment], to: CounterModel.key)
+        try? session.send([.increment], to: Counter.key)
         #expect(await session.waitForVersion(of: "counter", after: 1, timeout: .seconds(30)) == 2)
         #expect(await session.waitForVersion(of: "counter", after: 2, timeout: .milliseconds(20)) == nil)
     }
 
     @Test func closeCancelsTimersAndRefusesEvents() {
         let (session, _) = makeSession()
-        session.send([.incrementLater(.seconds(1))], to: CounterModel.key)
-        session.close()
+        try? session.send([.incrementLater(.seconds(1))], to: Counter.key)
+        session.close(.deleted)
         #expect(scheduler.pendingCount == 0)
-        #expect(session.send([.increment], to: CounterModel.key) == nil)
+        #expect(throws: SessionError.closed) { try session.send([.increment], to: Counter.key) }
     }
 
     @Test func observersSeeEachChangeWithItsSequence() {
         let (session, _) = makeSession()
         let seen = Mutex<[SessionChange]>([])
-        _ = session.addObserver { change in seen.withLock { $0.append(change) } }
-        session.send([.increment, .nothing, .increment], to: CounterModel.key)
+        _ = session.stream.addObserver { change in seen.withLock { $0.append(change) } }
+        try? session.send([.increment, .nothing, .increment], to: Counter.key)
         #expect(seen.withLock { $0 } == [
             SessionChange(sequence: 1, versions: ["counter": 2]), SessionChange(sequence: 3, versions: ["counter": 3]),
         ])
@@ -162,13 +162,13 @@ struct SessionTests {
     @Test func observersHearTheCloseOnceAndThenNothing() {
         let (session, _) = makeSession()
         let seen = Mutex<[SessionChange]>([])
-        _ = session.addObserver { change in seen.withLock { $0.append(change) } }
-        session.send([.increment], to: CounterModel.key)
-        session.close()
-        session.close()
-        session.send([.increment], to: CounterModel.key)
+        _ = session.stream.addObserver { change in seen.withLock { $0.append(change) } }
+        try? session.send([.increment], to: Counter.key)
+        session.close(.expired)
+        session.close(.deleted)
+        try? session.send([.increment], to: Counter.key)
         #expect(seen.withLock { $0 } == [
-            SessionChange(sequence: 1, versions: ["counter": 2]), SessionChange(sequence: 1, versions: [:], isClose: true),
+            SessionChange(sequence: 1, versions: ["counter": 2]), SessionChange(sequence: 1, versions: [:], end: .expired),
         ])
     }
 }

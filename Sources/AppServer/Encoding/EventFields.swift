@@ -51,6 +51,18 @@ struct EventFields {
         return text
     }
 
+    /// The event's own `"id"`, if it has one (checked to be a string by the events route).
+    var eventID: String? {
+        if case .string(let id)? = value("id") { return id }
+        return nil
+    }
+
+    /// `value` for an event type that takes no fields, refusing any field but `type` and `id`.
+    func none<Value>(_ value: Value) throws(EventDecodingError) -> Value {
+        try onlyFields([])
+        return value
+    }
+
     /// Refuses members other than `type`, `id` and `allowed`, so a typo (`txt`) is not silently ignored.
     func onlyFields(_ allowed: Set<String>) throws(EventDecodingError) {
         for (name, _) in members where name != "type" && name != "id" && !allowed.contains(name) {

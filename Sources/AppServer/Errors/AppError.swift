@@ -1,4 +1,5 @@
 import HTTPCore
+import ViewModelCore
 
 /// The app's own refusals, each with its status and a problem document (RFC 9457).
 enum AppError: HTTPResponseError, Sendable {
@@ -22,6 +23,20 @@ enum AppError: HTTPResponseError, Sendable {
     case invalidField(String, reason: String, status: HTTPStatus)
     /// Too many events in one request.
     case tooManyEvents(limit: Int)
+    /// The state cannot apply an event now; nothing was applied. `index` is its place in a batch, if any.
+    case eventRefused(EventRefusal, index: Int?)
+    /// The `Idempotency-Key` came before with a different request.
+    case idempotencyKeyReused
+
+    /// The answer for a session's refusal to apply a request's events.
+    init(_ error: SessionError, batch: Bool) {
+        switch error {
+        case .closed: self = .sessionNotFound
+        case .noSuchFeature(let name): self = .featureNotFound(name, available: [])
+        case .refused(let refusal, let index): self = .eventRefused(refusal, index: batch ? index : nil)
+        case .keyReused: self = .idempotencyKeyReused
+        }
+    }
 
     var status: HTTPStatus {
         switch self {
@@ -34,6 +49,8 @@ enum AppError: HTTPResponseError, Sendable {
         case .invalidEvent: .unprocessableContent
         case .invalidField(_, _, let status): status
         case .tooManyEvents: .contentTooLarge
+        case .eventRefused: .conflict
+        case .idempotencyKeyReused: .unprocessableContent
         }
     }
 
@@ -74,6 +91,16 @@ enum AppError: HTTPResponseError, Sendable {
                 status: status, detail: "'\(field)' \(reason).", errors: [.init(field: field, message: reason)])
         case .tooManyEvents(let limit):
             ProblemDetails(status: status, detail: "A request may carry at most \(limit) events.")
+        case .eventRefused(let refusal, let index):
+            ProblemDetails(
+                status: status,
+                detail: (index.map { "The event at [\($0)] was refused, so none was applied: " } ?? "") + refusal.reason,
+                lists: ["allowed": refusal.allowed])
+        case .idempotencyKeyReused:
+            ProblemDetails(
+                status: status,
+                detail: "This Idempotency-Key was used with a different request; use a new key for a new request.",
+                errors: [.init(field: "Idempotency-Key", message: "was used with a different request")])
         }
     }
 

@@ -1,25 +1,18 @@
 import ChatFeature
+import ViewHostAPI
 import ViewModelCore
 
 extension FeatureDefinition {
-    /// The chat (seed 001): client events of API.md mapped onto `ChatAppEvent`. A new session's chat list
-    /// appears at once (`appear`, as the original's Chats screen routes `applicationInitialized` on load).
+    /// The chat (seed 001): client events of API.md decoded as ``ChatIntent``s. A new session's chat list appears
+    /// at once (`appear`, as the original's Chats screen routes `applicationInitialized` on load).
     static let chat = FeatureDefinition.define(
-        ChatApp.key,
-        eventTypes: [
-            "appear", "addChat", "create", "openChat", "send", "userRead", "back", "appResignActive",
-            "appBecomeActive", "notificationTap",
-        ],
-        make: { _ in ChatApp() },
-        startEvents: [.appear]
+        ChatApp.key, eventTypes: ChatIntent.types, initialState: { ChatState() }, startEvents: [.intent(.appear)]
     ) { type, fields throws(EventDecodingError) in
+        .intent(try intent(type, fields))
+    }
+
+    private static func intent(_ type: String, _ fields: EventFields) throws(EventDecodingError) -> ChatIntent {
         switch type {
-        case "appear":
-            try fields.onlyFields([])
-            return .appear
-        case "addChat":
-            try fields.onlyFields([])
-            return .addChat
         case "create":
             try fields.onlyFields(["contact"])
             return .create(contact: try fields.string("contact", maxLength: 1024))
@@ -34,18 +27,14 @@ extension FeatureDefinition {
         case "userRead":
             try fields.onlyFields(["contact"])
             return .userRead(contact: try fields.optionalString("contact", maxLength: 1024))
-        case "back":
-            try fields.onlyFields([])
-            return .back
-        case "appResignActive":
-            try fields.onlyFields([])
-            return .appResignActive
-        case "appBecomeActive":
-            try fields.onlyFields([])
-            return .appBecomeActive
-        default:
+        case "notificationTap":
             try fields.onlyFields(["contact"])
             return .notificationTap(contact: try fields.string("contact", maxLength: 1024))
+        case "addChat": return try fields.none(.addChat)
+        case "back": return try fields.none(.back)
+        case "appResignActive": return try fields.none(.appResignActive)
+        case "appBecomeActive": return try fields.none(.appBecomeActive)
+        default: return try fields.none(.appear)
         }
     }
 }

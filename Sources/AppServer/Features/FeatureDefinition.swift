@@ -1,52 +1,66 @@
 import Foundation
+import ViewHostAPI
 import ViewModelCore
 
-/// What the app needs to host one feature: its name, the event types clients may post, how to make its model
-/// for a new session, which events start it, and how to turn JSON event objects into its events.
+/// What the app needs to host one feature: its name, the event types clients may post, its state in a new
+/// session, the events that start it, the runner of its outside work, and how to turn JSON event objects into its
+/// events (through the wire intents of ViewHostAPI, the types the Swift client encodes).
 struct FeatureDefinition: Sendable {
-    /// Per-session settings a feature may depend on.
-    struct Settings: Sendable {
-        var timeZone: TimeZone
-        var locale: String
-    }
-
     let name: String
     /// The client event types, for 422 answers that list them.
     let eventTypes: [String]
-    let makeFeature: @Sendable (Settings) -> SessionFeature
+    /// The feature with its state for a new session.
+    let initialFeature: @Sendable () -> InitialFeature
+    /// Runs the feature's requests (provider calls), if it makes any.
+    let requestRunner: FeatureRequestRunner?
+    /// Sends the start events (as `view` events) right after the session is made.
     let start: @Sendable (Session) -> Void
-    /// Decodes every event first (so a bad one rejects the whole batch), then applies them in order.
-    let apply: @Sendable (Session, [EventFields]) throws(EventDecodingError) -> SendReceipt?
+    /// Decodes every event first (so a bad one rejects the whole batch), then submits them.
+    let submit: @Sendable (Session, [EventFields], _ idempotency: (key: String, fingerprint: String)?) throws(AppError) -> SubmitOutcome
 
     /// Defines a feature from its typed parts.
     /// - Parameters:
     ///   - key: The feature's key.
+    ///   - intents: The feature's wire intent type (its `types` are the client event types).
     ///   - eventTypes: The client event types.
-    ///   - make: Makes the model for a new session.
-    ///   - startEvents: Sent (as `view` events) right after the session is created.
-    ///   - decode: Turns one event object of a known type into an event.
-    static func define<Model: FeatureModel>(
-        _ key: FeatureKey<Model>, eventTypes: [String], make: @escaping @Sendable (Settings) -> Model,
-        startEvents: [Model.Event] = [],
-        decode: @escaping @Sendable (String, EventFields) throws(EventDecodingError) -> Model.Event
-    ) -> FeatureDefinition where Model.Event: Sendable {
+    ///   - initialState: The feature's state in a new session.
+    ///   - requestRunner: Runs its requests, if it makes any.
+    ///   - startEvents: Sent (as `view` events) right after the session is made.
+    ///   - decode: Turns one event object of a known type into the feature's event.
+    static func define<F: Feature>(
+        _ key: FeatureKey<F>, eventTypes: [String], initialState: @escaping @Sendable () -> F.State,
+        requestRunner: FeatureRequestRunner? = nil, startEvents: [F.Event] = [],
+        decode: @escaping @Sendable (String, EventFields) throws(EventDecodingError) -> F.Event
+    ) -> FeatureDefinition {
         FeatureDefinition(
             name: key.name, eventTypes: eventTypes,
-            makeFeature: { settings in SessionFeature(key, model: make(settings)) },
+            initialFeature: { InitialFeature(key, state: initialState()) },
+            requestRunner: requestRunner,
             start: { session in
-                if !startEvents.isEmpty { session.send(startEvents, to: key, source: .view) }
+                if !startEvents.isEmpty { _ = try? session.send(startEvents, to: key, source: .view) }
             },
-            apply: { session, objects throws(EventDecodingError) in
-                var events: [Model.Event] = []
+            submit: { session, objects, idempotency throws(AppError) in
+                var events: [F.Event] = []
+                var ids: [String?] = []
                 events.reserveCapacity(objects.count)
                 for object in objects {
-                    let type = try object.type
-                    guard eventTypes.contains(type) else {
-                        throw .unknownType(object.path("type"), type: type, allowed: eventTypes)
+                    do throws(EventDecodingError) {
+                        let type = try object.type
+                        guard eventTypes.contains(type) else {
+                            throw .unknownType(object.path("type"), type: type, allowed: eventTypes)
+                        }
+                        events.append(try decode(type, object))
+                    } catch {
+                        throw .invalidEvent(error)
                     }
-                    events.append(try decode(type, object))
+                    ids.append(object.eventID)
                 }
-                return session.send(events, to: key, source: .client)
+                do throws(SessionError) {
+                    return try session.submit(
+                        Submission(events: events, eventIDs: ids, idempotency: idempotency), to: key)
+                } catch {
+                    throw AppError(error, batch: objects.count > 1)
+                }
             })
     }
 }

@@ -1,23 +1,24 @@
 import LoginFeature
+import ViewHostAPI
 import ViewModelCore
 
 extension FeatureDefinition {
-    /// The login demo (seed 002): `setUsername[value]`, `setPassword[value]`, `login`. Texts follow the session's
-    /// locale (`zh-Hans` gives the original Chinese).
+    /// The login demo (seed 002): `setUsername[value]`, `setPassword[value]`, `login`, decoded as
+    /// ``LoginIntent``s. Texts follow the session's locale (`zh-Hans` gives the original Chinese).
     static let login = FeatureDefinition.define(
-        LoginApp.key, eventTypes: ["setUsername", "setPassword", "login"],
-        make: { settings in LoginApp(locale: settings.locale) }
+        LoginApp.key, eventTypes: LoginIntent.types, initialState: { LoginApp.initialState }
     ) { type, fields throws(EventDecodingError) in
+        let intent: LoginIntent
         switch type {
         case "setUsername":
             try fields.onlyFields(["value"])
-            return .usernameDidChange(try fields.string("value", maxLength: 256))
+            intent = .setUsername(value: try fields.string("value", maxLength: 256))
         case "setPassword":
             try fields.onlyFields(["value"])
-            return .passwordDidChange(try fields.string("value", maxLength: 256))
+            intent = .setPassword(value: try fields.string("value", maxLength: 256))
         default:
-            try fields.onlyFields([])
-            return .loginTouched
+            intent = try fields.none(.login)
         }
+        return LoginApp.event(for: intent)
     }
 }

@@ -1,23 +1,23 @@
 import PersonFeature
+import ViewHostAPI
 import ViewModelCore
 
 extension FeatureDefinition {
-    /// The objc.io PersonViewModel (seed 003): `setPerson[salutation?,firstName,lastName,birthdate]`, with the
-    /// birthdate as an ISO 8601 date (`1970-01-01`) or date-time (`1970-01-01T00:00:00Z`).
+    /// The objc.io PersonViewModel (seed 003): `setPerson[salutation?,firstName,lastName,birthdate]`, decoded as a
+    /// ``PersonIntent``, with the birthdate as an ISO 8601 date (`1970-01-01`) or date-time (`1970-01-01T00:00:00Z`).
     static let person = FeatureDefinition.define(
-        PersonApp.key, eventTypes: ["setPerson"],
-        make: { settings in PersonApp(timeZone: settings.timeZone) }
+        PersonApp.key, eventTypes: PersonIntent.types, initialState: { PersonApp.initialState }
     ) { _, fields throws(EventDecodingError) in
         try fields.onlyFields(["salutation", "firstName", "lastName", "birthdate"])
-        let text = try fields.string("birthdate", maxLength: 64)
-        guard let birthdate = BirthdateParser.parse(text) else {
+        let intent = PersonIntent.setPerson(
+            salutation: try fields.optionalString("salutation", maxLength: 64),
+            firstName: try fields.string("firstName", maxLength: 256),
+            lastName: try fields.string("lastName", maxLength: 256),
+            birthdate: try fields.string("birthdate", maxLength: 64))
+        guard let event = PersonApp.event(for: intent) else {
             throw .invalidValue(
                 fields.path("birthdate"), reason: "must be an ISO 8601 date (1970-01-01) or date-time (1970-01-01T00:00:00Z)")
         }
-        return .personChanged(
-            Person(
-                salutation: try fields.optionalString("salutation", maxLength: 64),
-                firstName: try fields.string("firstName", maxLength: 256),
-                lastName: try fields.string("lastName", maxLength: 256), birthdate: birthdate))
+        return event
     }
 }

@@ -1,18 +1,20 @@
 import Foundation
+import ViewHostAPI
 import ViewModelCore
 import WeatherFeature
 
 extension FeatureDefinition {
-    /// The Grados weather view model (seed 004): `changeLocation[location]`. A new session starts as the original's
-    /// `init()`: "Loading...", then McGaheysville, VA.
+    /// The Grados weather view model (seed 004): `changeLocation[location]`, decoded as a ``WeatherIntent``. A new
+    /// session starts as the original's `init()`: "Loading...", then McGaheysville, VA.
     static func weather(configuration: AppConfiguration.Weather) -> FeatureDefinition {
         let services = Self.weatherServices(configuration)
+        let provider = services.providerName
         return FeatureDefinition.define(
-            WeatherApp.key, eventTypes: ["changeLocation"], make: { _ in WeatherApp(services: services) },
-            startEvents: [.start]
+            WeatherApp.key, eventTypes: WeatherIntent.types, initialState: { WeatherState(provider: provider) },
+            requestRunner: services.requestRunner, startEvents: [.start]
         ) { _, fields throws(EventDecodingError) in
             try fields.onlyFields(["location"])
-            return .changeLocation(try fields.string("location", maxLength: 200))
+            return WeatherApp.event(for: .changeLocation(location: try fields.string("location", maxLength: 200)))
         }
     }
 

@@ -3,16 +3,13 @@ import HTTPCore
 import ViewHostJSON
 import ViewModelCore
 
-/// `POST /v1/sessions/{id}/{feature}/events`: one event object or an array of them, routed into the feature in
-/// order; `202 {"accepted":N,"version":V}`. `Idempotency-Key` (or an event's own `"id"`) makes retries safe.
+/// `POST /v1/sessions/{id}/{feature}/events`: one event object or an array of them, applied to the feature in
+/// order, all or nothing: `202 {"accepted":N,"version":V}` once applied, `409` when the state cannot apply one
+/// (nothing applied). `Idempotency-Key` (the IETF draft: bound to the session, method, path and body) and an
+/// event's own `"id"` make retries safe.
 enum EventRoutes {
     static let maxEventsPerRequest = 100
     static let maxKeyLength = 255
-
-    /// An answer remembered under an `Idempotency-Key`.
-    struct RememberedAnswer: Sendable {
-        let body: [UInt8]
-    }
 
     static func register(on router: inout MeteredRouter, registry: SessionRegistry, metrics: AppMetrics) {
         router.post("/v1/sessions/:id/:feature/events") { request, context in
@@ -23,47 +20,32 @@ enum EventRoutes {
             }
             let key = try idempotencyKey(request)
             let objects = try eventObjects(RequestBody.json(request))
-            let body = try session.withIdempotencyLedger { ledger throws(AppError) -> [UInt8] in
-                if let key, let remembered = ledger.answer(for: key, as: RememberedAnswer.self) {
-                    return remembered.body
-                }
-                // An id seen earlier in this same batch is a repeat too (the ledger only learns ids after the
-                // batch is applied, so two copies in one body used to both apply).
-                var batchIDs = Set<String>()
-                let fresh = objects.filter { object in
-                    guard case .string(let id)? = object.value("id") else { return true }
-                    return !ledger.hasApplied(eventID: id) && batchIDs.insert(id).inserted
-                }
-                let version: Int
-                if fresh.isEmpty {
-                    version = session.version(of: feature) ?? 0
-                } else {
-                    do {
-                        guard let receipt = try definition.apply(session, fresh) else { throw AppError.sessionNotFound }
-                        version = receipt.version
-                    } catch let error as EventDecodingError {
-                        throw .invalidEvent(error)
-                    } catch {
-                        throw .sessionNotFound
-                    }
-                }
-                for object in fresh {
-                    if case .string(let id)? = object.value("id") { ledger.markApplied(eventID: id) }
-                }
-                var writer = JSONWriter()
-                writer.beginObject()
-                writer.key("accepted")
-                writer.integer(objects.count)
-                writer.key("version")
-                writer.integer(version)
-                writer.endObject()
-                if let key { ledger.record(RememberedAnswer(body: writer.bytes), for: key) }
-                metrics.eventsAccepted(fresh.count, feature: feature)
-                return writer.bytes
+            let claim = key.map { (key: $0, fingerprint: fingerprint(of: request)) }
+            let outcome = try definition.submit(session, objects, claim)
+            var headers: HTTPHeaders = [.cacheControl: "no-store"]
+            let answer: IdempotencyLedger.Answer
+            switch outcome {
+            case .applied(let applied):
+                answer = applied
+                metrics.eventsAccepted(objects.count, feature: feature)
+            case .replayed(let first):
+                answer = first
+                headers.add("Idempotent-Replayed", "true")
             }
-            return HTTPResponse(
-                status: .accepted, contentType: "application/json", bytes: body, headers: [.cacheControl: "no-store"])
+            var writer = JSONWriter()
+            writer.beginObject()
+            writer.key("accepted")
+            writer.integer(answer.accepted)
+            writer.key("version")
+            writer.integer(answer.version)
+            writer.endObject()
+            return HTTPResponse(status: .accepted, contentType: "application/json", bytes: writer.bytes, headers: headers)
         }
+    }
+
+    /// What an `Idempotency-Key` is bound to besides its session: the method, the path and the body.
+    private static func fingerprint(of request: HTTPRequest) -> String {
+        Digest.hex(Digest.sha256(Array("\(request.method.rawValue) \(request.path)\n".utf8), request.body))
     }
 
     /// The `Idempotency-Key`, if sent: 1 to 255 visible ASCII characters.

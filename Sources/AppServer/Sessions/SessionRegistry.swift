@@ -12,19 +12,27 @@ final class SessionRegistry: Sendable {
         /// Seed for repeatable bot choices; nil draws each session's seed from the system CSPRNG.
         var seed: UInt64?
         var logCapacity = 256
+        /// How much faster than real time the features' simulated delays pass.
+        var simulationSpeed = 1.0
     }
 
     let store: SessionStore
     let scheduler: any TimerScheduling
     let catalog: [FeatureDefinition]
     private let settings: Settings
+    private let environment: SessionEnvironment
     private let ordinal = Atomic<UInt64>(0)
 
-    init(settings: Settings, scheduler: any TimerScheduling, catalog: [FeatureDefinition]) {
+    init(
+        settings: Settings, scheduler: any TimerScheduling, catalog: [FeatureDefinition],
+        requests: (any RequestRunning)? = nil
+    ) {
         self.settings = settings
         self.store = SessionStore(configuration: settings.store)
         self.scheduler = scheduler
         self.catalog = catalog
+        environment = SessionEnvironment(
+            scheduler: scheduler, requests: requests ?? FeatureRequestRunners(catalog.compactMap(\.requestRunner)))
         startSweeping()
     }
 
@@ -35,14 +43,14 @@ final class SessionRegistry: Sendable {
         let number = ordinal.wrappingAdd(1, ordering: .relaxed).newValue
         let random: RandomSource =
             settings.seed.map { .seeded($0 &+ number &* 0x9E37_79B9_7F4A_7C15) } ?? .system()
-        let environment = SessionEnvironment(
-            scheduler: scheduler, random: random, timeZone: timeZone, locale: locale, logCapacity: settings.logCapacity)
-        let featureSettings = FeatureDefinition.Settings(timeZone: timeZone, locale: locale)
+        let sessionSettings = SessionSettings(
+            timeZone: timeZone, locale: locale, simulationSpeed: settings.simulationSpeed,
+            logCapacity: settings.logCapacity)
         guard
             let session = store.insert({
                 Session(
-                    id: .random(), token: .random(), environment: environment,
-                    features: wanted.map { $0.makeFeature(featureSettings) })
+                    id: .random(), token: .random(), environment: environment, settings: sessionSettings,
+                    random: random, features: wanted.map { $0.initialFeature() })
             })
         else { throw .tooManySessions }
         for definition in wanted { definition.start(session) }

@@ -17,6 +17,11 @@ final class SessionEventSource: HTTPBodySource {
         var observer: Int?
         var started = false
         var finished = false
+        /// Why the session ended, once it has; the final `ended` event is written once.
+        var end: SessionEnd?
+        var endWritten = false
+        /// Whether ``start(_:)`` holds the session open (released in ``finish()``).
+        var holding = false
         /// feature → sequence of the newest change written.
         var written: [String: Int] = [:]
     }
@@ -50,9 +55,10 @@ final class SessionEventSource: HTTPBodySource {
     }
 
     func start(_ trigger: HTTPBodyTrigger) {
-        let observer = session.addObserver { [weak self] change in
-            if change.isClose {
-                self?.sessionClosed()
+        session.hold()
+        let observer = session.stream.addObserver { [weak self] change in
+            if let end = change.end {
+                self?.sessionEnded(end)
             } else {
                 self?.markChanged(change.versions.keys)
             }
@@ -60,9 +66,13 @@ final class SessionEventSource: HTTPBodySource {
         let finished = state.withLock { state in
             state.trigger = trigger
             state.observer = observer
+            state.holding = true
+            // The session ended before the stream could listen (nil observer): it says so at once.
+            if observer == nil, state.end == nil { state.end = session.stream.end ?? .deleted }
             return state.finished
         }
-        if finished { session.removeObserver(observer) }
+        if let observer, finished { session.stream.removeObserver(observer) }
+        if observer == nil { trigger.signal() }
     }
 
     /// Notes that `changed` features have newer snapshots (called by the session's observer, on any thread).
@@ -78,13 +88,27 @@ final class SessionEventSource: HTTPBodySource {
         trigger?.signal()
     }
 
-    /// The session was deleted or expired: the next pull ends the body.
-    private func sessionClosed() {
-        state.withLock { $0.trigger }?.signal()
+    /// The session was deleted, expired or the server stops: the next pull writes the final `ended` event, and the
+    /// one after ends the body.
+    private func sessionEnded(_ end: SessionEnd) {
+        state.withLock { state -> HTTPBodyTrigger? in
+            state.end = state.end ?? end
+            return state.trigger
+        }?.signal()
     }
 
     func next(idle: Bool) -> [UInt8]? {
-        if session.isClosed { return nil }
+        let ending = state.withLock { state -> (end: SessionEnd, write: Bool, trigger: HTTPBodyTrigger?)? in
+            guard let end = state.end ?? session.stream.end else { return nil }
+            defer { state.endWritten = true }
+            return (end, !state.endWritten, state.trigger)
+        }
+        if let ending {
+            guard ending.write else { return nil }
+            // Asked again at once, to end the body right after the final event.
+            ending.trigger?.signal()
+            return Array("event: ended\ndata: {\"reason\":\"\(ending.end.rawValue)\"}\n\n".utf8)
+        }
         let (first, dirty) = state.withLock { state -> (Bool, Set<String>) in
             defer {
                 state.started = true
@@ -106,13 +130,17 @@ final class SessionEventSource: HTTPBodySource {
     }
 
     func finish() {
-        let observer = state.withLock { state -> Int? in
+        let (observer, holding) = state.withLock { state -> (Int?, Bool) in
             state.finished = true
             state.trigger = nil
-            defer { state.observer = nil }
-            return state.observer
+            defer {
+                state.observer = nil
+                state.holding = false
+            }
+            return (state.observer, state.holding)
         }
-        if let observer { session.removeObserver(observer) }
+        if let observer { session.stream.removeObserver(observer) }
+        if holding { session.release() }
         place.release()
     }
 

@@ -5,7 +5,7 @@ import Foundation
 /// Mirrors the original (seed 001, `Models/Chat.swift`) as a value. Two additions keep every event O(1): the
 /// history is a queue with a moving head, so the cap drops the oldest message without shifting the rest, and the
 /// unread count is kept up to date instead of being counted on each read.
-public struct Chat: Sendable {
+public struct Chat: Sendable, Codable {
     let contact: String
     /// Held messages start at `storage[head]`; dead slots before it are reclaimed in bulk.
     private var storage: [Message]

@@ -3,19 +3,13 @@ import ViewModelCore
 
 /// The simulated chat server (seed 001, `Models/ChatEndpoint.swift`): nothing is real, every call answers after
 /// the original's delay through the session's timers.
-final class ChatEndpoint {
-    private let model: ChatModel
-
-    init(model: ChatModel) {
-        self.model = model
-    }
-
+enum ChatEndpoint {
     /// Answers the fetch after 0.5 s with one chat: John, one message from him, "Hi, you're here too?", state
     /// sent, dated 500 s before the answer (so John starts with one unread message).
-    func fetchChats(context: inout FeatureContext<ChatAppEvent>) {
+    static func fetchChats(state: inout ChatState, context: inout FeatureContext<ChatApp>) {
         let delay = 0.5
         let contact = "John"
-        let message = model.makeMessage(
+        let message = state.model.makeMessage(
             sender: .other(name: contact), message: "Hi, you're here too?", state: .sent,
             sendDate: context.now.addingTimeInterval(delay - 500))
         context.schedule(
@@ -24,7 +18,7 @@ final class ChatEndpoint {
     }
 
     /// Confirms a new chat after 0.5 s.
-    func create(chat: Chat, context: inout FeatureContext<ChatAppEvent>) {
+    static func create(chat: Chat, context: inout FeatureContext<ChatApp>) {
         context.schedule(.chat(.created(chat: chat)), after: .milliseconds(500), source: .timer)
     }
 
@@ -32,16 +26,18 @@ final class ChatEndpoint {
     /// 1.5 s later `sent` arrives (and the bot hears of it).
     ///
     /// Quirks fixed: an empty or whitespace-only text is refused with `failedSending` and "Enter a message!" (the
-    /// MVC twin's check; the MVVM original sent it); a message to a missing chat creates the chat instead of being
-    /// lost (refused as `failedSending` only when the chat limit is reached).
-    func send(message text: String, to contact: String, context: inout FeatureContext<ChatAppEvent>) {
+    /// MVC twin's check; the MVVM original sent it); a message to a missing chat is refused before it gets here
+    /// (``ChatApp/check(_:in:)``), where the original lost it in a throw-away chat.
+    static func send(
+        message text: String, to contact: String, state: inout ChatState, context: inout FeatureContext<ChatApp>
+    ) {
         guard !text.isBlank else {
             refuse(text, to: contact, reason: .emptyMessage, context: &context)
             return
         }
-        let previousMessages = model.window(for: contact) ?? .empty
-        guard let message = model.create(message: text, to: contact, now: context.now) else {
-            refuse(text, to: contact, reason: .tooManyChats(limit: model.chatLimit), context: &context)
+        let previousMessages = state.model.window(for: contact) ?? .empty
+        guard let message = state.model.create(message: text, to: contact, now: context.now) else {
+            refuse(text, to: contact, reason: .tooManyChats(limit: state.model.chatLimit), context: &context)
             return
         }
         context.markChanged()
@@ -52,8 +48,8 @@ final class ChatEndpoint {
             .message(.sent(message: message, contact: contact)), after: .milliseconds(1500), source: .timer)
     }
 
-    private func refuse(
-        _ text: String, to contact: String, reason: ChatError, context: inout FeatureContext<ChatAppEvent>
+    private static func refuse(
+        _ text: String, to contact: String, reason: ChatError, context: inout FeatureContext<ChatApp>
     ) {
         let message = Message(id: .none, sender: .user, message: text, state: .sending, sendDate: context.now)
         context.route(

@@ -2,13 +2,14 @@ import Foundation
 
 /// One session's chats: the state every screen's view model is built from.
 ///
-/// Mirrors the original (seed 001, `Models/ChatModel.swift`), which was a global `static` store; here each
-/// session owns one instance. Contacts are looked up through an index instead of a scan.
-final class ChatModel {
+/// Mirrors the original (seed 001, `Models/ChatModel.swift`), which was a global `static` store; here it is a value
+/// in each session's ``ChatState``. Contacts are looked up through an index instead of a scan (derived from the
+/// chats, so it is not stored).
+struct ChatModel: Sendable {
     private(set) var chats: [Chat] = []
     private var indexByContact: [String: Int] = [:]
     private var lastMessageID = 0
-    private let configuration: ChatConfiguration
+    let configuration: ChatConfiguration
 
     init(configuration: ChatConfiguration) {
         self.configuration = configuration
@@ -21,7 +22,7 @@ final class ChatModel {
     var canCreateChat: Bool { chats.count < configuration.maxChats }
 
     /// A new message with the next session-wide id (`m1`, `m2`, …).
-    func makeMessage(sender: Message.Sender, message: String, state: Message.State, sendDate: Date) -> Message {
+    mutating func makeMessage(sender: Message.Sender, message: String, state: Message.State, sendDate: Date) -> Message {
         lastMessageID += 1
         return Message(
             id: MessageID(value: lastMessageID), sender: sender, message: message, state: state, sendDate: sendDate)
@@ -31,7 +32,7 @@ final class ChatModel {
     ///
     /// The original replaced everything (quirk fixed: a chat created before the first fetch answered was lost,
     /// and its screen then failed with "Cannot connect to chat"; such chats now stay, after the fetched ones).
-    func load(chats loaded: [Chat]) {
+    mutating func load(chats loaded: [Chat]) {
         let loadedContacts = Set(loaded.map(\.contact))
         let kept = chats.filter { !loadedContacts.contains($0.contact) }
         chats = []
@@ -44,7 +45,7 @@ final class ChatModel {
 
     /// Appends a new empty chat with `contact` (mirrors the original; callers check for duplicates).
     @discardableResult
-    func create(chatWith contact: String) -> Chat {
+    mutating func create(chatWith contact: String) -> Chat {
         let chat = Chat(contact: contact)
         if indexByContact[contact] == nil {
             indexByContact[contact] = chats.count
@@ -58,7 +59,7 @@ final class ChatModel {
     /// The original put a message for a missing chat into a throw-away chat, so it was lost (quirk fixed: the
     /// chat is created, as `received` does).
     /// - Returns: The message, or nil when the chat is missing and no chat may be added.
-    func create(message text: String, to contact: String, now: Date) -> Message? {
+    mutating func create(message text: String, to contact: String, now: Date) -> Message? {
         guard indexByContact[contact] != nil || canCreateChat else { return nil }
         let message = makeMessage(sender: .user, message: text, state: .sending, sendDate: now)
         append(message, to: contact)
@@ -66,19 +67,19 @@ final class ChatModel {
     }
 
     /// Moves the user's message from `.sending` to `.sent` (nothing if the history cap dropped it).
-    func sent(message: Message, to contact: String) {
+    mutating func sent(message: Message, to contact: String) {
         updateChat(contact) { $0.update(message.id) { $0.sent() } }
     }
 
     /// Appends a message from the other side, creating the chat if it is missing (mirrors the original).
-    func received(message: Message, by contact: String) {
+    mutating func received(message: Message, by contact: String) {
         append(message, to: contact)
     }
 
     /// The other side read the user's message.
     /// - Returns: Whether the message was still there (the history cap may have dropped it).
     @discardableResult
-    func read(yourMessage message: Message, reader: String, readDate: Date) -> Bool {
+    mutating func read(yourMessage message: Message, reader: String, readDate: Date) -> Bool {
         var found = false
         updateChat(reader) { found = $0.update(message.id) { $0.read(readDate: readDate) } }
         return found
@@ -87,7 +88,7 @@ final class ChatModel {
     /// Marks the other person's unread messages in the chat with `contact` read: the original's
     /// `unreadMessages(for:)` followed by `read(others:)`, in one pass from the first unread message.
     /// - Returns: How many were unread.
-    func readOthersMessages(by contact: String, readDate: Date) -> Int {
+    mutating func readOthersMessages(by contact: String, readDate: Date) -> Int {
         var count = 0
         updateChat(contact) { count = $0.readOthersMessages(readDate: readDate) }
         return count
@@ -118,14 +119,42 @@ final class ChatModel {
         chat(for: contact)?.unreadCount ?? 0
     }
 
-    private func append(_ message: Message, to contact: String) {
+    private mutating func append(_ message: Message, to contact: String) {
         if indexByContact[contact] == nil { create(chatWith: contact) }
-        updateChat(contact) { $0.append(message, keepingAtMost: configuration.maxMessagesPerChat) }
+        let limit = configuration.maxMessagesPerChat
+        updateChat(contact) { $0.append(message, keepingAtMost: limit) }
     }
 
     /// Mutates the chat in place (no copy of its messages).
-    private func updateChat(_ contact: String, _ change: (inout Chat) -> Void) {
+    private mutating func updateChat(_ contact: String, _ change: (inout Chat) -> Void) {
         guard let index = indexByContact[contact] else { return }
         change(&chats[index])
+    }
+}
+
+extension ChatModel: Equatable {
+    static func == (lhs: ChatModel, rhs: ChatModel) -> Bool {
+        lhs.chats == rhs.chats && lhs.lastMessageID == rhs.lastMessageID && lhs.configuration == rhs.configuration
+    }
+}
+
+extension ChatModel: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case chats, lastMessageID, configuration
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        configuration = try container.decode(ChatConfiguration.self, forKey: .configuration)
+        lastMessageID = try container.decode(Int.self, forKey: .lastMessageID)
+        chats = try container.decode([Chat].self, forKey: .chats)
+        indexByContact = Dictionary(chats.enumerated().map { ($1.contact, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(chats, forKey: .chats)
+        try container.encode(lastMessageID, forKey: .lastMessageID)
+        try container.encode(configuration, forKey: .configuration)
     }
 }

@@ -4,9 +4,9 @@ import Foundation
 ///
 /// Mirrors the original (seed 001, `Models/Message.swift`), as a value instead of a shared mutable object, plus an
 /// ``id``: `sent()` only acts from `.sending`; `read(readDate:)` always sets.
-public struct Message: Sendable, Equatable {
+public struct Message: Sendable, Equatable, Codable {
     /// Who wrote a message.
-    enum Sender: Sendable, Equatable {
+    enum Sender: Sendable, Equatable, Codable {
         /// The person using the app.
         case user
         /// The contact on the other side.
@@ -14,7 +14,7 @@ public struct Message: Sendable, Equatable {
     }
 
     /// Where a message is in its life.
-    enum State: Sendable, Equatable {
+    enum State: Sendable, Equatable, Codable {
         /// The user's message is on its way to the server.
         case sending
         /// The server has it (or it arrived from the other side).

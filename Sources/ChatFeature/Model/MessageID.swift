@@ -2,7 +2,7 @@
 ///
 /// The original had no ids: its table diff matched messages by equal `sendDate`, so two messages sent in the same
 /// second collided (quirk fixed: rows are matched by this id).
-public struct MessageID: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct MessageID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
     /// The sequence number (0 only for ``none``).
     let value: Int
 

@@ -3,7 +3,7 @@
 /// It stands in for the original's `previousMessages: [Message]` snapshot: recording which messages a screen
 /// showed costs two integers instead of a copy of the chat, so an event stays O(1). Positions never move, because
 /// messages are only appended at the end and dropped at the start (the history cap).
-public struct MessageWindow: Sendable, Equatable {
+public struct MessageWindow: Sendable, Equatable, Codable {
     /// The first position in the run.
     let start: Int
     /// One past the last position.

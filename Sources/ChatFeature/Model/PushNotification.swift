@@ -1,6 +1,6 @@
 /// The content of a local push notification, as the original's stub fills `UNMutableNotificationContent`
 /// (seed 001, `Stubs/PushNotificationController+StubMessageSending.swift`).
-public struct PushNotification: Sendable, Equatable {
+public struct PushNotification: Sendable, Equatable, Codable {
     /// The sender's name (the contact).
     let title: String
     /// The send date as `DateRenderer` shows it; the receiving side parses it back (seconds lost, quirk kept).

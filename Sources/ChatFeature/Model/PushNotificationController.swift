@@ -1,39 +1,34 @@
 import Foundation
+import ViewHostAPI
 import ViewModelCore
 
-/// Local push notifications (seed 001, `Models/PushNotificationController.swift` and
-/// `Stubs/PushNotificationController+StubMessageSending.swift`): the bot sends them, the app receives them into
-/// the chat, and the session keeps the banners as `notifications`.
-final class PushNotificationController {
+/// The push banners a session received, and the number the next one gets.
+struct NotificationState: Codable, Equatable, Sendable {
     /// A notification the app received.
-    struct Delivered: Equatable {
+    struct Delivered: Codable, Equatable, Sendable {
         let id: Int
         let content: PushNotification
         /// False when a chat screen showed that contact, so the original hid the banner.
         let shown: Bool
     }
 
-    private let model: ChatModel
-    private let messageHandler: MessageEventHandler
-    private let maxNotifications: Int
-    private(set) var delivered: [Delivered] = []
-    private var lastNotificationID = 0
+    var delivered: [Delivered] = []
+    var lastNotificationID = 0
+}
 
-    init(model: ChatModel, messageHandler: MessageEventHandler, maxNotifications: Int) {
-        self.model = model
-        self.messageHandler = messageHandler
-        self.maxNotifications = maxNotifications
-    }
-
+/// Local push notifications (seed 001, `Models/PushNotificationController.swift` and
+/// `Stubs/PushNotificationController+StubMessageSending.swift`): the bot sends them, the app receives them into
+/// the chat, and the session keeps the banners as `notifications`.
+enum PushNotificationController {
     /// Schedules a notification from `contact`: title the contact, subtitle the rendered `sendDate`, body the
     /// text, badge the user's unread count now; it reaches the app after `delay` (0.1 s, the trigger's default).
-    func send(
+    static func send(
         stub text: String, from contact: String, sendDate: Date, after delay: Duration = .milliseconds(100),
-        isGoodbye: Bool = false, context: inout FeatureContext<ChatAppEvent>
+        isGoodbye: Bool = false, state: ChatState, context: inout FeatureContext<ChatApp>
     ) {
         let content = PushNotification(
             title: contact, subtitle: DateRenderer(timeZone: context.timeZone).string(from: sendDate), body: text,
-            badge: model.unreadMessageCount())
+            badge: state.model.unreadMessageCount())
         context.schedule(
             .simulator(isGoodbye ? .goodbyeDue(content) : .pushDelivered(content)), after: delay, source: .simulator)
     }
@@ -42,32 +37,33 @@ final class PushNotificationController {
     /// the subtitle back, quirk kept: the seconds are lost, or now) is routed as `received`, and the banner is
     /// kept, marked hidden when the chat screen on top shows that contact. Only the newest `maxNotifications`
     /// banners are kept.
-    func received(_ notification: PushNotification, context: inout FeatureContext<ChatAppEvent>) {
+    static func received(_ notification: PushNotification, state: inout ChatState, context: inout FeatureContext<ChatApp>) {
         let sendDate = DateParser(timeZone: context.timeZone).date(from: notification.subtitle) ?? context.now
-        let message = model.makeMessage(
+        let message = state.model.makeMessage(
             sender: .other(name: notification.title), message: notification.body, state: .sent, sendDate: sendDate)
         context.route(.message(.received(message: message, contact: notification.title)), source: .simulator)
-        lastNotificationID += 1
-        delivered.append(
-            Delivered(
-                id: lastNotificationID, content: notification,
-                shown: !messageHandler.canHandleMessage(for: notification.title)))
-        if delivered.count > max(0, maxNotifications) {
-            delivered.removeFirst(delivered.count - max(0, maxNotifications))
+        state.notifications.lastNotificationID += 1
+        state.notifications.delivered.append(
+            NotificationState.Delivered(
+                id: state.notifications.lastNotificationID, content: notification,
+                shown: !MessageEventHandler.canHandleMessage(for: notification.title, in: state)))
+        let limit = max(0, state.configuration.maxNotifications)
+        if state.notifications.delivered.count > limit {
+            state.notifications.delivered.removeFirst(state.notifications.delivered.count - limit)
         }
         context.markChanged()
     }
 
     /// The user tapped a banner from `contact`: that contact's banners go away.
-    func removeNotifications(from contact: String, context: inout FeatureContext<ChatAppEvent>) {
-        let before = delivered.count
-        delivered.removeAll { $0.content.title == contact }
-        if delivered.count != before { context.markChanged() }
+    static func removeNotifications(from contact: String, state: inout ChatState, context: inout FeatureContext<ChatApp>) {
+        let before = state.notifications.delivered.count
+        state.notifications.delivered.removeAll { $0.content.title == contact }
+        if state.notifications.delivered.count != before { context.markChanged() }
     }
 
     /// The banners as the snapshot shows them.
-    func makeViewModels() -> [NotificationViewModel] {
-        delivered.map {
+    static func makeViewModels(state: ChatState) -> [NotificationViewModel] {
+        state.notifications.delivered.map {
             NotificationViewModel(
                 id: "n\($0.id)", title: $0.content.title, subtitle: $0.content.subtitle, body: $0.content.body,
                 badge: $0.content.badge, shown: $0.shown)

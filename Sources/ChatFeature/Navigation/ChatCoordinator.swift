@@ -1,3 +1,5 @@
+import ViewHostAPI
+
 /// The only place the navigation stack changes: a pure function from a stack and an intent to the next stack
 /// (the MVVM+C coordinator of seed 000, standing in for seed 001's static `BaseNavigationViewController`).
 ///

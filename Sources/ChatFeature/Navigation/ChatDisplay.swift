@@ -1,3 +1,4 @@
+import ViewHostAPI
 import ViewModelCore
 
 /// What one Chat screen on the stack shows (the listener role of the original's `ChatViewController` and
@@ -6,14 +7,14 @@ import ViewModelCore
 /// On top of the stack it listens and keeps the inputs of its view model, which is built when a snapshot is
 /// read. Covered by another screen it stops listening, as the original does, so it keeps showing the view model it
 /// had: that one is built once, when it is covered (``freeze(model:dateRenderer:)``).
-final class ChatDisplay: ChatListening {
-    private enum Content {
+struct ChatDisplay: Codable, Equatable, Sendable {
+    enum Content: Codable, Equatable, Sendable {
         case live(ChatViewModelInputs)
         case frozen(ChatViewModel)
     }
 
     let contact: String
-    private var content: Content = .live(.failed(reason: ChatError.cannotConnect.reason))
+    var content: Content = .live(.failed(reason: ChatError.cannotConnect.reason))
 
     init(contact: String) {
         self.contact = contact
@@ -25,13 +26,9 @@ final class ChatDisplay: ChatListening {
         return false
     }
 
-    func handles(chatWith contact: String) -> Bool {
-        contact == self.contact
-    }
-
     /// Keeps the inputs; for a chat view model, reacts as `ChatView.display` does by calling
     /// `afterShowingMessages()`, which routes `userRead` (the failed view model's closure does nothing).
-    func updated(chat: ChatViewModelInputs, context: inout FeatureContext<ChatAppEvent>) {
+    mutating func updated(chat: ChatViewModelInputs, context: inout FeatureContext<ChatApp>) {
         content = .live(chat)
         if case .chat = chat {
             context.route(.message(.userRead(messagesSentBy: contact)), source: .view)
@@ -39,7 +36,7 @@ final class ChatDisplay: ChatListening {
     }
 
     /// Builds the view model shown now and keeps it, for a screen that stops listening but stays on the stack.
-    func freeze(model: ChatModel, dateRenderer: DateRenderer) {
+    mutating func freeze(model: ChatModel, dateRenderer: DateRenderer) {
         content = .frozen(makeViewModel(model: model, dateRenderer: dateRenderer))
     }
 

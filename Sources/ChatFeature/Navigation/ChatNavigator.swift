@@ -1,3 +1,4 @@
+import ViewHostAPI
 import ViewModelCore
 
 /// Applies ``ChatCoordinator`` to the session's screens and runs what UIKit's lifecycle did in the original
@@ -8,112 +9,82 @@ import ViewModelCore
 ///   `.inApp`; if it stays on the stack (covered), it keeps the view model it showed;
 /// - the screen arriving on top (`viewWillAppear`): a Chat screen starts listening, gets its first-load view
 ///   model (or the failed one), and its conversation goes `.webSocket`.
-final class ChatNavigator {
-    /// One screen on the stack with what it shows.
-    private enum Display {
-        case chatList(ChatListDisplay)
-        case createChat(CreateChatDisplay)
-        case chat(ChatDisplay)
-    }
-
-    private struct Entry {
-        let screen: ChatScreen
-        let display: Display
-    }
-
-    private let model: ChatModel
-    private let chatHandler: ChatEventHandler
-    private let messageHandler: MessageEventHandler
-    private let simulator: ConversationSimulator
-    private let maxScreens: Int
-    private var entries: [Entry]
-
-    init(
-        chatList: ChatListDisplay, model: ChatModel, chatHandler: ChatEventHandler,
-        messageHandler: MessageEventHandler, simulator: ConversationSimulator, maxScreens: Int
-    ) {
-        self.model = model
-        self.chatHandler = chatHandler
-        self.messageHandler = messageHandler
-        self.simulator = simulator
-        self.maxScreens = maxScreens
-        entries = [Entry(screen: .chatList, display: .chatList(chatList))]
-    }
-
-    /// The stack, bottom first.
-    var screens: [ChatScreen] { entries.map(\.screen) }
-
-    /// The Chat screen on top, if the top is one.
-    var topChat: ChatDisplay? {
-        if case .chat(let display) = entries.last?.display { return display }
-        return nil
-    }
-
-    /// The topmost Create Chat screen on the stack, if any.
-    var createChat: CreateChatDisplay? {
-        for entry in entries.reversed() {
-            if case .createChat(let display) = entry.display { return display }
-        }
-        return nil
-    }
-
+enum ChatNavigator {
     /// Changes the stack as `intent` asks (through the coordinator) and runs the screens' lifecycle.
-    func navigate(_ intent: NavigationIntent, context: inout FeatureContext<ChatAppEvent>) {
-        let old = entries
-        let next = ChatCoordinator.navigate(old.map(\.screen), intent, maxScreens: maxScreens)
-        guard next != old.map(\.screen) else { return }
+    static func navigate(_ intent: NavigationIntent, state: inout ChatState, context: inout FeatureContext<ChatApp>) {
+        let old = state.screens.map(\.screen)
+        let next = ChatCoordinator.navigate(old, intent, maxScreens: state.configuration.maxScreens)
+        guard next != old else { return }
         var kept = 0
-        while kept < min(old.count, next.count), old[kept].screen == next[kept] { kept += 1 }
-        if let top = old.last { disappear(top, staysOnStack: old.count - 1 < kept, context: &context) }
-        for entry in old[kept...] {
-            if case .createChat(let display) = entry.display { chatHandler.remove(listener: display) }
-        }
-        entries = Array(old[..<kept])
-        for screen in next[kept...] { entries.append(load(screen, context: &context)) }
-        if let top = entries.last { appear(top, context: &context) }
+        while kept < min(old.count, next.count), old[kept] == next[kept] { kept += 1 }
+        disappear(at: old.count - 1, staysOnStack: old.count - 1 < kept, state: &state, context: context)
+        state.screens.removeSubrange(kept...)
+        for screen in next[kept...] { state.screens.append(load(screen, state: &state, context: &context)) }
+        appear(at: state.screens.count - 1, state: &state, context: &context)
         context.markChanged()
     }
 
+    /// The Chat screen on top, if the top is one.
+    static func topChat(in state: ChatState) -> ChatDisplay? {
+        if case .chat(let display) = state.screens.last { return display }
+        return nil
+    }
+
+    /// What the topmost Create Chat screen on the stack shows, if one is there.
+    static func createChat(in state: ChatState) -> CreateChatViewModelInputs? {
+        for entry in state.screens.reversed() {
+            if case .createChat(let inputs) = entry { return inputs }
+        }
+        return nil
+    }
+
     /// The view model of the topmost Create Chat screen, or nil when none is on the stack.
-    func makeCreateChatViewModel() -> CreateChatViewModel? {
-        createChat?.makeViewModel()
+    static func makeCreateChatViewModel(state: ChatState) -> CreateChatViewModel? {
+        createChat(in: state).map { CreateChatViewModelBuilder.build(isSending: $0.isSending, error: $0.error) }
     }
 
     /// One view model per contact with a Chat screen on the stack: the topmost such screen's.
-    func makeChatViewModels(dateRenderer: DateRenderer) -> [String: ChatViewModel] {
+    static func makeChatViewModels(state: ChatState, dateRenderer: DateRenderer) -> [String: ChatViewModel] {
         var viewModels: [String: ChatViewModel] = [:]
-        for entry in entries.reversed() {
-            guard case .chat(let display) = entry.display, viewModels[display.contact] == nil else { continue }
-            viewModels[display.contact] = display.makeViewModel(model: model, dateRenderer: dateRenderer)
+        for entry in state.screens.reversed() {
+            guard case .chat(let display) = entry, viewModels[display.contact] == nil else { continue }
+            viewModels[display.contact] = display.makeViewModel(model: state.model, dateRenderer: dateRenderer)
         }
         return viewModels
     }
 
-    private func load(_ screen: ChatScreen, context: inout FeatureContext<ChatAppEvent>) -> Entry {
+    private static func load(
+        _ screen: ChatScreen, state: inout ChatState, context: inout FeatureContext<ChatApp>
+    ) -> ChatScreenEntry {
         switch screen {
         case .chatList:
             // The coordinator never removes the bottom screen, so a new one is never loaded.
             preconditionFailure("the chat list is only ever the bottom screen")
         case .createChat:
-            let display = CreateChatDisplay()
-            chatHandler.add(listener: display, context: &context)
-            return Entry(screen: screen, display: .createChat(display))
+            // It starts listening to the chat handler and gets the idle view model at once.
+            context.markChanged()
+            return .createChat(.initial)
         case .chat(let contact):
-            if model.hasChat(with: contact) { simulator.createdConversation(with: contact, now: context.now) }
-            return Entry(screen: screen, display: .chat(ChatDisplay(contact: contact)))
+            if state.model.hasChat(with: contact) {
+                ConversationSimulator.createdConversation(with: contact, now: context.now, state: &state)
+            }
+            return .chat(ChatDisplay(contact: contact))
         }
     }
 
-    private func appear(_ entry: Entry, context: inout FeatureContext<ChatAppEvent>) {
-        guard case .chat(let display) = entry.display else { return }
-        messageHandler.add(listener: display, context: &context)
-        simulator.enteredChatViewController(ofConversationWith: display.contact)
+    private static func appear(at index: Int, state: inout ChatState, context: inout FeatureContext<ChatApp>) {
+        guard case .chat(let display) = state.screens[index] else { return }
+        MessageEventHandler.add(listenerAt: index, state: &state, context: &context)
+        ConversationSimulator.enteredChatViewController(ofConversationWith: display.contact, state: &state)
     }
 
-    private func disappear(_ entry: Entry, staysOnStack: Bool, context: inout FeatureContext<ChatAppEvent>) {
-        guard case .chat(let display) = entry.display else { return }
-        messageHandler.remove(listener: display)
-        simulator.leftChatViewController(ofConversationWith: display.contact)
-        if staysOnStack { display.freeze(model: model, dateRenderer: DateRenderer(timeZone: context.timeZone)) }
+    private static func disappear(
+        at index: Int, staysOnStack: Bool, state: inout ChatState, context: FeatureContext<ChatApp>
+    ) {
+        guard case .chat(var display) = state.screens[index] else { return }
+        ConversationSimulator.leftChatViewController(ofConversationWith: display.contact, state: &state)
+        guard staysOnStack else { return }
+        display.freeze(model: state.model, dateRenderer: DateRenderer(timeZone: context.timeZone))
+        state.screens[index] = .chat(display)
     }
 }

@@ -6,13 +6,13 @@ import ViewModelCore
 /// contact instead of removing it).
 enum ChatWebSocket {
     /// The contact's message arrives now (`received`).
-    static func send(stub message: Message, context: inout FeatureContext<ChatAppEvent>) {
+    static func send(stub message: Message, context: inout FeatureContext<ChatApp>) {
         guard case .other(let contact) = message.sender else { return }
         context.route(.message(.received(message: message, contact: contact)), source: .simulator)
     }
 
     /// The contact read the user's message now (`otherRead`).
-    static func read(stub message: Message, reader: String, context: inout FeatureContext<ChatAppEvent>) {
+    static func read(stub message: Message, reader: String, context: inout FeatureContext<ChatApp>) {
         context.route(.message(.otherRead(yourMessage: message, reader: reader)), source: .simulator)
     }
 }

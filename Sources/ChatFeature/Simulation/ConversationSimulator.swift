@@ -2,68 +2,52 @@ import Foundation
 import ViewModelCore
 
 /// The bot's bookkeeping per contact (seed 001, `Stubs/ConversationSimulator.swift`): which contacts have a
-/// simulated conversation, how their messages travel, and what the screens' lifecycle does to that. One per
-/// session (the original's was `static`).
-final class ConversationSimulator {
-    private var conversations: [String: SimulatedConversation] = [:]
-    private var contactsInOrder: [String] = []
-    private let sender: StubMessageSender
-    private let pushController: PushNotificationController
-
-    init(sender: StubMessageSender, pushController: PushNotificationController) {
-        self.sender = sender
-        self.pushController = pushController
-    }
-
-    /// The conversation with `contact`, if its chat screen was ever loaded.
-    func conversation(with contact: String) -> SimulatedConversation? {
-        conversations[contact]
-    }
-
+/// simulated conversation, how their messages travel, and what the screens' lifecycle does to that.
+enum ConversationSimulator {
     /// A chat screen loaded: the contact gets a conversation (once), starting on the web socket.
-    func createdConversation(with contact: String, now: Date) {
-        guard conversations[contact] == nil else { return }
-        conversations[contact] = SimulatedConversation(with: contact, now: now)
-        contactsInOrder.append(contact)
+    static func createdConversation(with contact: String, now: Date, state: inout ChatState) {
+        guard state.simulation.conversations[contact] == nil else { return }
+        state.simulation.conversations[contact] = SimulatedConversation(with: contact, now: now)
+        state.simulation.contactsInOrder.append(contact)
     }
 
     /// The user's message to `contact` is sent: the bot hears of it (only contacts with a conversation answer).
-    func sent(message: Message, to contact: String, context: inout FeatureContext<ChatAppEvent>) {
-        guard let conversation = conversations[contact] else { return }
-        conversation.receivedMessage(now: context.now)
-        sender.triggerResponses(in: conversation, by: message, context: &context)
+    static func sent(message: Message, to contact: String, state: inout ChatState, context: inout FeatureContext<ChatApp>) {
+        guard state.simulation.conversations[contact] != nil else { return }
+        state.simulation.conversations[contact]?.lastReceivedMessage = context.now
+        StubMessageSender.triggerResponses(to: contact, by: message, state: &state, context: &context)
     }
 
     /// The contact's chat screen is on top again: replies come through the web socket.
-    func enteredChatViewController(ofConversationWith contact: String) {
-        conversations[contact]?.enteredChatViewController()
+    static func enteredChatViewController(ofConversationWith contact: String, state: inout ChatState) {
+        state.simulation.conversations[contact]?.state = .webSocket
     }
 
     /// The contact's chat screen was left: replies come through push.
-    func leftChatViewController(ofConversationWith contact: String) {
-        conversations[contact]?.leftChatViewController()
+    static func leftChatViewController(ofConversationWith contact: String, state: inout ChatState) {
+        state.simulation.conversations[contact]?.state = .inApp
     }
 
     /// The app resigned active: every conversation is `.appClosed` and the active ones say goodbye. (The original
     /// called `sendGoodbyes()` once per conversation inside its loop; the first call empties the active list, so
     /// calling it once is the same.)
-    func leftApplication(context: inout FeatureContext<ChatAppEvent>) {
-        for contact in contactsInOrder { conversations[contact]?.leftApp() }
-        sender.sendGoodbyes(context: &context)
+    static func leftApplication(state: inout ChatState, context: inout FeatureContext<ChatApp>) {
+        for contact in state.simulation.contactsInOrder { state.simulation.conversations[contact]?.state = .appClosed }
+        StubMessageSender.sendGoodbyes(state: &state, context: &context)
     }
 
     /// Runs one step of the simulated other side.
-    func handle(_ event: SimulatorEvent, context: inout FeatureContext<ChatAppEvent>) {
+    static func handle(_ event: SimulatorEvent, state: inout ChatState, context: inout FeatureContext<ChatApp>) {
         switch event {
         case .readReceiptDue(let message, let contact, let startsReplies):
-            guard let conversation = conversations[contact] else { return }
-            sender.readReceiptDue(
-                message: message, of: conversation, startsReplies: startsReplies, context: &context)
+            guard state.simulation.conversations[contact] != nil else { return }
+            StubMessageSender.readReceiptDue(
+                message: message, of: contact, startsReplies: startsReplies, state: &state, context: &context)
         case .replyDue(let contact, let responsesGiven):
-            guard let conversation = conversations[contact] else { return }
-            sender.replyDue(in: conversation, responsesGiven: responsesGiven, context: &context)
+            guard state.simulation.conversations[contact] != nil else { return }
+            StubMessageSender.replyDue(in: contact, responsesGiven: responsesGiven, state: &state, context: &context)
         case .pushDelivered(let notification), .goodbyeDue(let notification):
-            pushController.received(notification, context: &context)
+            PushNotificationController.received(notification, state: &state, context: &context)
         }
     }
 }

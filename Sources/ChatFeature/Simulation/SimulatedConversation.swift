@@ -2,9 +2,9 @@ import Foundation
 
 /// The bot's side of one contact (seed 001, `Stubs/SimulatedConversation.swift`): how its messages reach the
 /// app, and when it last heard from the user. One per contact whose chat screen was loaded.
-final class SimulatedConversation {
+struct SimulatedConversation: Codable, Equatable, Sendable {
     /// How the contact's messages reach the app.
-    enum State: Equatable {
+    enum State: String, Codable, Equatable, Sendable {
         /// The chat screen is open: replies arrive at once and messages get read.
         case webSocket
         /// The user left the chat screen: replies arrive as push notifications.
@@ -15,27 +15,11 @@ final class SimulatedConversation {
 
     let contact: String
     /// When the user's last message to this contact was sent (starts as the conversation's creation time).
-    private(set) var lastReceivedMessage: Date
-    private(set) var state: State = .webSocket
+    var lastReceivedMessage: Date
+    var state: State = .webSocket
 
     init(with contact: String, now: Date) {
         self.contact = contact
         lastReceivedMessage = now
-    }
-
-    func receivedMessage(now: Date) {
-        lastReceivedMessage = now
-    }
-
-    func enteredChatViewController() {
-        state = .webSocket
-    }
-
-    func leftChatViewController() {
-        state = .inApp
-    }
-
-    func leftApp() {
-        state = .appClosed
     }
 }

@@ -1,6 +1,6 @@
 /// What the simulated other side does later: the original's `DispatchQueue.main.asyncAfter` blocks in
 /// `StubMessageSender` and the local-notification trigger, as events the session's timers deliver.
-public enum SimulatorEvent: Sendable, Equatable {
+public enum SimulatorEvent: Sendable, Equatable, Codable {
     /// The contact reads the user's message now (if the chat is open); the first of a reply session then plans
     /// the first reply.
     case readReceiptDue(message: Message, contact: String, startsReplies: Bool)

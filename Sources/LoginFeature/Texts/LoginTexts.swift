@@ -1,4 +1,5 @@
 import Foundation
+import ViewHostAPI
 
 /// Every text of the login screen in one language: English by default, the original's Chinese for `zh-Hans`.
 ///
@@ -47,8 +48,7 @@ struct LoginTexts: Equatable, Sendable {
         return rest.isEmpty || rest.hasPrefix("-") ? .simplifiedChinese : .english
     }
 
-    /// The text of `instruction`. A refused login shows the first failing rule's text (see ``LoginInstruction``),
-    /// so its own text is only the fallback when no rule fails, which cannot happen while login is disabled.
+    /// The text of `instruction`.
     func text(for instruction: LoginInstruction) -> String {
         switch instruction {
         case .usernameEmpty: usernameEmpty
@@ -58,7 +58,6 @@ struct LoginTexts: Equatable, Sendable {
         case .passwordTooShort: passwordTooShort
         case .passwordTooLong: passwordTooLong
         case .loginSucceeded: loginSucceeded
-        case .loginRefused: ""
         }
     }
 }

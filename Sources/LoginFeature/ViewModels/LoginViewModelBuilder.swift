@@ -1,3 +1,4 @@
+import ViewHostAPI
 import ViewModelCore
 
 /// Builds the login snapshot from the model and the session's texts: the derivations the original's
@@ -37,18 +38,12 @@ enum LoginViewModelBuilder {
             actions: actions(loginEnabled: loginEnabled))
     }
 
-    /// The instruction's key and text: the last tap's outcome until the next edit, otherwise the first failing
-    /// rule (seed 002, ①–⑥), otherwise nothing.
+    /// The instruction's key and text: the success message after a tap until the next edit, otherwise the first
+    /// failing rule (seed 002, ①–⑥), otherwise nothing.
     static func instruction(for model: LoginModel, texts: LoginTexts) -> (LoginInstruction?, String) {
+        if model.loginSucceeded { return (.loginSucceeded, texts.text(for: .loginSucceeded)) }
         let failing = LoginInstruction.firstFailingRule(username: model.username, password: model.password)
-        switch model.lastAttempt {
-        case .succeeded:
-            return (.loginSucceeded, texts.text(for: .loginSucceeded))
-        case .refused:
-            return (.loginRefused, failing.map(texts.text(for:)) ?? "")
-        case nil:
-            return (failing, failing.map(texts.text(for:)) ?? "")
-        }
+        return (failing, failing.map(texts.text(for:)) ?? "")
     }
 
     /// The fixed texts.

@@ -2,7 +2,7 @@ import Foundation
 
 /// A person as the objc.io example models it (seed 003, `Person`): an immutable value with an optional
 /// salutation.
-public struct Person: Sendable, Equatable {
+public struct Person: Sendable, Equatable, Codable {
     /// A title such as "Dr.", or nil; an empty string counts as none when the name is shown.
     public var salutation: String?
     /// The first name.
@@ -26,6 +26,6 @@ public struct Person: Sendable, Equatable {
     }
 
     /// The seed's test person (seed 003): "Dr." "first" "last", born at the epoch. A new session shows it.
-    static let initial = Person(
+    public static let initial = Person(
         salutation: "Dr.", firstName: "first", lastName: "last", birthdate: Date(timeIntervalSince1970: 0))
 }

@@ -1,3 +1,4 @@
+import ViewHostAPI
 import ViewModelCore
 
 /// Builds the person snapshot (seed 003, `PersonViewModel`): pure functions of the person and the session's

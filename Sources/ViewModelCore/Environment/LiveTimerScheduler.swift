@@ -2,8 +2,8 @@ import Foundation
 import Synchronization
 
 /// The production scheduler: one min-heap of deadlines for the whole process, served by one task that sleeps
-/// until the earliest deadline (and is woken when an earlier one arrives). Delays are divided by the simulation
-/// speed, so `--simulation-speed 100` turns the bot's 5 s pause into 50 ms.
+/// until the earliest deadline (and is woken when an earlier one arrives). Delays are real time: a session divides
+/// its simulated delays by its simulation speed before it schedules them.
 ///
 /// Timers fire at most ``coalescing`` late, never early: the task sleeps until the earliest deadline plus that slack
 /// and then fires everything due. Under load (thousands of chat events a second, each with timers a few
@@ -33,15 +33,10 @@ public final class LiveTimerScheduler: TimerScheduling {
         let state = Mutex(State())
     }
 
-    /// The divisor applied to every delay.
-    public let speed: Double
     private let core = Core()
 
     /// Creates a scheduler and starts its task; the task ends when the scheduler is released or stopped.
-    /// - Parameter speed: How much faster than real time simulated delays pass (1 = real time).
-    public init(speed: Double = 1) {
-        precondition(speed > 0, "the simulation speed is positive")
-        self.speed = speed
+    public init() {
         let core = core
         Task.detached { await Self.run(core) }
     }
@@ -53,8 +48,7 @@ public final class LiveTimerScheduler: TimerScheduling {
     public var now: Date { Date() }
 
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledTimer {
-        let scaled = delay / speed
-        let deadline = ContinuousClock.now.advanced(by: scaled)
+        let deadline = ContinuousClock.now.advanced(by: max(delay, .zero))
         let (id, wake) = core.state.withLock { state -> (Int, (() -> Void)?) in
             state.nextID += 1
             let id = state.nextID

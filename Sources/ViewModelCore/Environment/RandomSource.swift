@@ -5,7 +5,7 @@
 /// var random = RandomSource.seeded(42)
 /// let delay = 5 + Int.random(in: 0...9, using: &random)   // the same every run
 /// ```
-public struct RandomSource: RandomNumberGenerator, Sendable, Equatable {
+public struct RandomSource: RandomNumberGenerator, Sendable, Equatable, Codable {
     private var state: (UInt64, UInt64, UInt64, UInt64)
 
     private init(state: (UInt64, UInt64, UInt64, UInt64)) {
@@ -49,5 +49,23 @@ public struct RandomSource: RandomNumberGenerator, Sendable, Equatable {
 
     public static func == (lhs: RandomSource, rhs: RandomSource) -> Bool {
         lhs.state == rhs.state
+    }
+
+    /// Reads the generator's four state words.
+    public init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        state = (
+            try container.decode(UInt64.self), try container.decode(UInt64.self), try container.decode(UInt64.self),
+            try container.decode(UInt64.self)
+        )
+    }
+
+    /// Writes the generator's four state words, so a restored session draws on where it left off.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        try container.encode(state.0)
+        try container.encode(state.1)
+        try container.encode(state.2)
+        try container.encode(state.3)
     }
 }

@@ -5,7 +5,8 @@ import Foundation
 /// Contract: `schedule` never runs the action synchronously inside the call; an action runs at most once, and
 /// never after its timer was cancelled (a cancel that races with the firing may lose, so actions must tolerate
 /// running for state that moved on). Implementations: ``LiveTimerScheduler`` (real time, divided by the
-/// simulation speed) and the test scheduler that moves time only when told to.
+/// a session's simulated delays are divided by its simulation speed first) and the test scheduler that moves time
+/// only when told to.
 public protocol TimerScheduling: Sendable {
     /// The current wall-clock time.
     var now: Date { get }

@@ -19,15 +19,32 @@ public struct LogEntry: Sendable, Equatable, Codable {
     public let causedBy: Int?
     /// The feature's version once this event (and its step) was applied.
     public var versionAfter: Int
+
+    /// Creates an entry.
+    public init(
+        seq: Int, at: Date, feature: String, event: String, summary: String, source: EventSource, causedBy: Int?,
+        versionAfter: Int
+    ) {
+        self.seq = seq
+        self.at = at
+        self.feature = feature
+        self.event = event
+        self.summary = summary
+        self.source = source
+        self.causedBy = causedBy
+        self.versionAfter = versionAfter
+    }
 }
 
 /// A bounded ring of log entries that grows only as entries arrive, so idle sessions stay small.
-struct EventLog {
+public struct EventLog: Sendable, Equatable, Codable {
     private(set) var entries: [LogEntry] = []
     private var start = 0
-    let capacity: Int
+    /// The most entries kept.
+    public let capacity: Int
 
-    init(capacity: Int) {
+    /// An empty log that keeps `capacity` entries.
+    public init(capacity: Int) {
         self.capacity = max(1, capacity)
     }
 
@@ -40,20 +57,14 @@ struct EventLog {
         }
     }
 
-    mutating func setVersionAfter(_ version: Int, forSequencesFrom first: Int, feature: String) {
-        for index in entries.indices where entries[index].seq >= first && entries[index].feature == feature {
-            entries[index].versionAfter = version
-        }
-    }
-
     /// Entries with `seq > since`, oldest first.
-    func entries(after since: Int) -> [LogEntry] {
+    public func entries(after since: Int) -> [LogEntry] {
         let ordered = start == 0 ? entries : Array(entries[start...] + entries[..<start])
         return ordered.filter { $0.seq > since }
     }
 
     /// The oldest sequence number still held, or nil when empty.
-    var oldestSequence: Int? {
+    public var oldestSequence: Int? {
         entries.isEmpty ? nil : entries[start].seq
     }
 }

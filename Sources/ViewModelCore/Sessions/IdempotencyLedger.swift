@@ -1,38 +1,115 @@
-/// What a session remembers so retried requests are not applied twice: answers by `Idempotency-Key`, and the
-/// ids of events already applied (an event's own `"id"`). Both are bounded; the oldest entries go first.
+import Foundation
+
+/// What a session remembers so retried requests are not applied twice (the IETF `Idempotency-Key` draft): each
+/// key with a fingerprint of the request it came with (session, method, path, body) and the answer it got, for
+/// ``keyLifetime``; and the ids of events already applied (an event's own `"id"`). Both are bounded; the oldest
+/// entries go first. Only requests that were applied are remembered: a refused request leaves its key unused.
 public struct IdempotencyLedger: Sendable {
-    private var answers: [String: any Sendable] = [:]
-    private var answerOrder: [String] = []
-    private var eventIDs: Set<String> = []
-    private var eventOrder: [String] = []
-    private let maxAnswers: Int
-    private let maxEventIDs: Int
+    /// The answer a key got: how many events the request carried and the feature's version after it.
+    public struct Answer: Codable, Equatable, Sendable {
+        /// Events in the request.
+        public let accepted: Int
+        /// The feature's version after them.
+        public let version: Int
 
-    init(maxAnswers: Int = 256, maxEventIDs: Int = 1024) {
-        self.maxAnswers = maxAnswers
-        self.maxEventIDs = maxEventIDs
+        /// Creates an answer.
+        public init(accepted: Int, version: Int) {
+            self.accepted = accepted
+            self.version = version
+        }
     }
 
-    /// The answer first given for `key`, if any.
-    public func answer<Answer: Sendable>(for key: String, as type: Answer.Type = Answer.self) -> Answer? {
-        answers[key] as? Answer
+    /// What a key means for a request.
+    public enum Lookup: Equatable, Sendable {
+        /// Not seen (or expired): apply the request.
+        case new
+        /// Seen with the same request: give its first answer again.
+        case replay(Answer)
+        /// Seen with a different request: refuse.
+        case mismatch
     }
 
-    /// Remembers the answer for `key`.
-    public mutating func record(_ answer: any Sendable, for key: String) {
-        if answers.updateValue(answer, forKey: key) == nil { answerOrder.append(key) }
-        if answerOrder.count > maxAnswers { answers[answerOrder.removeFirst()] = nil }
+    private struct Entry: Codable, Equatable, Sendable {
+        let key: String
+        let fingerprint: String
+        let answer: Answer
+        let at: Date
+    }
+
+    /// How long a key is remembered: 24 hours.
+    public static let keyLifetime: TimeInterval = 86_400
+    /// How many keys a session remembers at most.
+    public static let maxKeys = 256
+    /// How many event ids a session remembers at most.
+    public static let maxEventIDs = 1024
+
+    private var entries: [Entry] = []
+    private var eventIDs: [String] = []
+    /// Derived from ``entries`` and ``eventIDs`` (not stored).
+    private var entryIndex: [String: Entry] = [:]
+    private var eventIDSet: Set<String> = []
+
+    /// An empty ledger.
+    public init() {}
+
+    /// What `key` means for a request with `fingerprint` at `now`.
+    public func lookup(key: String, fingerprint: String, now: Date) -> Lookup {
+        guard let entry = entryIndex[key], entry.at.addingTimeInterval(Self.keyLifetime) > now else { return .new }
+        return entry.fingerprint == fingerprint ? .replay(entry.answer) : .mismatch
+    }
+
+    /// Remembers the answer `key` got, dropping expired and (past ``maxKeys``) the oldest keys.
+    public mutating func record(key: String, fingerprint: String, answer: Answer, at now: Date) {
+        if entryIndex[key] != nil { entries.removeAll { $0.key == key } }
+        let entry = Entry(key: key, fingerprint: fingerprint, answer: answer, at: now)
+        entries.append(entry)
+        entryIndex[key] = entry
+        var dropped = 0
+        while dropped < entries.count,
+            entries.count - dropped > Self.maxKeys
+                || entries[dropped].at.addingTimeInterval(Self.keyLifetime) <= now
+        {
+            entryIndex[entries[dropped].key] = nil
+            dropped += 1
+        }
+        if dropped > 0 { entries.removeFirst(dropped) }
     }
 
     /// Whether an event with this id was applied already.
     public func hasApplied(eventID: String) -> Bool {
-        eventIDs.contains(eventID)
+        eventIDSet.contains(eventID)
     }
 
     /// Remembers that an event with this id was applied.
     public mutating func markApplied(eventID: String) {
-        guard eventIDs.insert(eventID).inserted else { return }
-        eventOrder.append(eventID)
-        if eventOrder.count > maxEventIDs { eventIDs.remove(eventOrder.removeFirst()) }
+        guard eventIDSet.insert(eventID).inserted else { return }
+        eventIDs.append(eventID)
+        if eventIDs.count > Self.maxEventIDs { eventIDSet.remove(eventIDs.removeFirst()) }
+    }
+}
+
+extension IdempotencyLedger: Equatable {
+    public static func == (lhs: IdempotencyLedger, rhs: IdempotencyLedger) -> Bool {
+        lhs.entries == rhs.entries && lhs.eventIDs == rhs.eventIDs
+    }
+}
+
+extension IdempotencyLedger: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case entries, eventIDs
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        entries = try container.decode([Entry].self, forKey: .entries)
+        eventIDs = try container.decode([String].self, forKey: .eventIDs)
+        entryIndex = Dictionary(entries.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
+        eventIDSet = Set(eventIDs)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(entries, forKey: .entries)
+        try container.encode(eventIDs, forKey: .eventIDs)
     }
 }

@@ -3,7 +3,8 @@ import Synchronization
 
 /// All live sessions of the process, sharded by id so lookups on different sessions rarely contend.
 ///
-/// It enforces the cap on live sessions, the idle TTL (on every lookup and in ``expireIdle(now:)``), and
+/// It enforces the cap on live sessions, the idle TTL (on every lookup and in ``expireIdle(now:)``; a session held
+/// open by an event stream or a long poll does not expire), and
 /// remembers expired sessions for a while, so their own token gets `expired` (410) rather than `notFound`.
 /// Deleted sessions leave nothing behind: they are simply not found.
 public final class SessionStore: Sendable {
@@ -92,7 +93,7 @@ public final class SessionStore: Sendable {
         let (result, expired) = shard(for: id).state.withLock { shard -> (Lookup, Session?) in
             if let session = shard.sessions[id] {
                 guard session.token.matches(token) else { return (.notFound, nil) }
-                if session.lastAccess.addingTimeInterval(ttl.seconds) <= now {
+                if !session.isHeld, session.lastAccess.addingTimeInterval(ttl.seconds) <= now {
                     shard.sessions[id] = nil
                     remember(id: id, token: session.token, at: now, in: &shard)
                     return (.expired, session)
@@ -105,7 +106,7 @@ public final class SessionStore: Sendable {
         }
         if let expired {
             liveCount.wrappingSubtract(1, ordering: .relaxed)
-            expired.close()
+            expired.close(.expired)
         }
         return result
     }
@@ -120,7 +121,7 @@ public final class SessionStore: Sendable {
         }
         guard let removed else { return false }
         liveCount.wrappingSubtract(1, ordering: .relaxed)
-        removed.close()
+        removed.close(.deleted)
         return true
     }
 
@@ -134,7 +135,8 @@ public final class SessionStore: Sendable {
         for shard in shards {
             let expired = shard.state.withLock { shard -> [Session] in
                 var expired: [Session] = []
-                for (id, session) in shard.sessions where session.lastAccess.addingTimeInterval(ttl) <= now {
+                for (id, session) in shard.sessions
+                where !session.isHeld && session.lastAccess.addingTimeInterval(ttl) <= now {
                     shard.sessions[id] = nil
                     remember(id: id, token: session.token, at: now, in: &shard)
                     expired.append(session)
@@ -148,7 +150,7 @@ public final class SessionStore: Sendable {
                 return expired
             }
             liveCount.wrappingSubtract(expired.count, ordering: .relaxed)
-            for session in expired { session.close() }
+            for session in expired { session.close(.expired) }
             expiredCount += expired.count
         }
         return expiredCount
@@ -162,7 +164,7 @@ public final class SessionStore: Sendable {
                 return Array(shard.sessions.values)
             }
             liveCount.wrappingSubtract(sessions.count, ordering: .relaxed)
-            for session in sessions { session.close() }
+            for session in sessions { session.close(.shutdown) }
         }
     }
 

@@ -2,7 +2,7 @@
 ///
 /// Every answer carries the number of the `changeLocation` that asked for it, so the model can keep only the
 /// latest (quirk fixed: in the original a slow earlier reply could overwrite a later location).
-public enum WeatherEvent: Sendable {
+public enum WeatherEvent: Sendable, Equatable, Codable {
     /// Look up `address` and then its weather.
     case changeLocation(to: String)
     /// The geocoder answered request `request` with `locations`, best first (empty: nothing found).

@@ -1,22 +1,20 @@
 import ViewModelCore
 
-/// The weather feature's one entry point for ``WeatherEvent``s: hands each to the handler method named after it.
-struct WeatherEventRouter {
-    let handler: WeatherEventHandler
-
+/// The weather feature's one entry point for ``WeatherEvent``s: hands each to the handler function named after it.
+enum WeatherEventRouter {
     /// Routes one event.
-    func route(_ event: WeatherEvent, context: inout FeatureContext<WeatherAppEvent>) {
+    static func route(_ event: WeatherEvent, state: inout WeatherState, context: inout FeatureContext<WeatherApp>) {
         switch event {
         case .changeLocation(let address):
-            handler.changeLocation(to: address, context: &context)
+            WeatherEventHandler.changeLocation(to: address, state: &state, context: &context)
         case .geocoded(let request, let locations):
-            handler.geocoded(request: request, locations: locations, context: &context)
+            WeatherEventHandler.geocoded(request: request, locations: locations, state: &state, context: &context)
         case .geocodingFailed(let request, let error):
-            handler.failedGeocoding(request: request, error: error)
+            WeatherEventHandler.failedGeocoding(request: request, error: error, state: &state)
         case .weatherLoaded(let request, let observation):
-            handler.weatherLoaded(request: request, observation: observation)
+            WeatherEventHandler.weatherLoaded(request: request, observation: observation, state: &state)
         case .weatherFailed(let request, let error):
-            handler.failedLoadingWeather(request: request, error: error)
+            WeatherEventHandler.failedLoadingWeather(request: request, error: error, state: &state)
         }
     }
 }

@@ -2,7 +2,7 @@
 ///
 /// Mirrors the original's `Location { name, latitude, longitude }` (seed 004), plus the place's IANA time zone
 /// when the geocoder knows it, so the weather date can be shown in the place's own zone.
-public struct Location: Sendable, Equatable, Hashable {
+public struct Location: Sendable, Equatable, Hashable, Codable {
     /// The display name, such as `Richmond, VA` or `Tallinn, Estonia`.
     public let name: String
     /// Degrees north.

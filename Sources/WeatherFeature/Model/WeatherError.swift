@@ -3,7 +3,7 @@
 /// (quirk fixed: the screen no longer keeps the previous place's weather next to the new name).
 ///
 /// Messages are short full sentences for the screen; they never contain a URL (a Weatherbit URL holds the key).
-public enum WeatherError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum WeatherError: Error, Sendable, Equatable, Codable, CustomStringConvertible {
     /// The service did not answer within the configured timeout (after its one retry).
     case timedOut(service: String)
     /// The service could not be reached (connection refused, DNS failure, reset).

@@ -2,7 +2,7 @@ import Foundation
 
 /// The current weather at one place, as a provider reports it: the fields the original reads from
 /// `WeatherbitData` (temperature, icon name, description, date) plus when it was observed and in which zone.
-public struct WeatherObservation: Sendable, Equatable {
+public struct WeatherObservation: Sendable, Equatable, Codable {
     /// The temperature in degrees Fahrenheit (the original asks Weatherbit for `units=I`).
     public let temperatureFahrenheit: Double
     /// The Weatherbit icon name, such as `c03d` (`d` by day, `n` by night).

@@ -1,7 +1,9 @@
+import ViewHostAPI
+
 /// What the weather screen shows: the original view model's five outputs (seed 004: `locationName`, `date`,
 /// `icon`, `summary`, `forecastSummary`, each a `Box`) plus the status fields the host adds. A pure value that
 /// ``WeatherViewModelBuilder`` makes and ``WeatherSnapshot`` serves.
-package struct WeatherViewModel: Sendable, Equatable {
+package struct WeatherViewModel: Sendable, Equatable, Codable {
     /// The place's name, `"Loading..."` while a lookup runs, or `"Not found"`.
     package var locationName: String
     /// The observation's day, `"EEEE, MMM d"`.

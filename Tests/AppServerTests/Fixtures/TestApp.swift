@@ -4,6 +4,7 @@ import HTTPCore
 import Logging
 import Testing
 import TestSupport
+import ViewHostAPI
 
 /// The whole app (`makeServer`) on 127.0.0.1 port 0, with a ``ManualScheduler`` injected: chat timers and the
 /// sessions' idle clock move only when a test calls ``advance(by:)``. Tests talk to it over real loopback sockets.

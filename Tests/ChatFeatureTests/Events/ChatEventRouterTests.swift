@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import ViewHostAPI
 import ViewModelCore
 
 @testable import ChatFeature
@@ -8,7 +9,7 @@ import ViewModelCore
 struct ChatEventRouterTests {
     @Test func startShowsLoadingListAtOnceThenJohnAfterHalfASecond() {
         let chat = ChatHarness(appear: false)
-        chat.session.send([.appear], to: ChatApp.key, source: .view)
+        _ = try? chat.session.send([.intent(.appear)], to: ChatApp.key, source: .view)
         chat.advance(seconds: 0.499)
         chat.advance(seconds: 0.001)
         let snapshots = chat.recorder.snapshots
@@ -35,7 +36,7 @@ struct ChatEventRouterTests {
     @Test func appearingAgainDoesNothing() {
         let chat = ChatHarness().loaded()
         let version = chat.version
-        chat.session.send([.appear], to: ChatApp.key, source: .view)
+        _ = try? chat.session.send([.intent(.appear)], to: ChatApp.key, source: .view)
         chat.advance(seconds: 5)
         #expect(chat.version == version)
         #expect(!chat.log.contains { $0.event == "applicationInitialized" && $0.seq > 3 })
@@ -69,11 +70,16 @@ struct ChatEventRouterTests {
         #expect(chat.log.map(\.event).suffix(5) == ["addChat", "create", "creatingChat", "created", "userRead"])
     }
 
-    @Test func createWhileSendingIsIgnored() {
+    /// The original's create closure did nothing while a create was on its way; the action is disabled then, so
+    /// the server refuses it instead of acknowledging and ignoring it.
+    @Test func createWhileACreateIsOnItsWayIsRefused() {
         let chat = ChatHarness().loaded()
         chat.send(.create(contact: "Ann"))
+        #expect(chat.snapshot.createChat?.actions.create.enabled == false)
         let version = chat.version
-        chat.send(.create(contact: "Bob"))
+        #expect(
+            chat.refusal(.create(contact: "Bob"))?.reason
+                == "A chat is being created: wait until it is there before creating another.")
         #expect(chat.version == version)
         chat.advance(seconds: 1)
         #expect(chat.snapshot.chatList.chats.map(\.contact) == ["John", "Ann"])
@@ -153,13 +159,15 @@ struct ChatEventRouterTests {
         #expect(chat.version == version)
     }
 
-    @Test func openingAnUnknownContactShowsCannotConnect() {
+    /// The original pushed a screen that could not connect ("Cannot connect to chat"); a contact without a chat
+    /// is refused instead, and the stack stays as it was.
+    @Test func openingAContactWithoutAChatIsRefused() {
         let chat = ChatHarness().loaded()
-        chat.send(.openChat(contact: "Zed"))
-        #expect(chat.snapshot.navigation == [.chatList, .chat(contact: "Zed")])
-        #expect(
-            chat.snapshot.conversations["Zed"] == ChatViewModelBuilder.buildFailed(reason: "Cannot connect to chat"))
-        #expect(chat.log.last?.event == "openChat")  // the failed view model's afterShowingMessages does nothing
+        let refusal = chat.refusal(.openChat(contact: "Zed"))
+        #expect(refusal?.reason == "There is no chat with 'Zed'; create it first.")
+        #expect(refusal?.allowed.contains("openChat") == true)
+        #expect(chat.snapshot.navigation == [.chatList])
+        #expect(chat.log.last?.event == "loaded")
     }
 
     @Test func chatCreatedBeforeTheFetchAnswersIsKeptQuirkFixed() {
@@ -182,10 +190,24 @@ struct ChatEventRouterTests {
         #expect(chat.snapshot.chatList.chats.first?.lastMessageDate == "23-11-2026 15:51")
     }
 
-    @Test func openingAnEmptyContactDoesNothing() {
+    @Test func openingAnEmptyContactIsRefused() {
         let chat = ChatHarness().loaded()
         let version = chat.version
-        chat.send(.openChat(contact: "  "), .notificationTap(contact: ""))
+        #expect(chat.refusal(.openChat(contact: "  "))?.reason == "The contact is empty: name the contact of an existing chat.")
+        #expect(chat.refusal(.notificationTap(contact: "")) != nil)
         #expect(chat.version == version)
+    }
+
+    @Test func backOnTheChatListIsRefused() {
+        let chat = ChatHarness().loaded()
+        #expect(chat.snapshot.actions.back.enabled == false)
+        #expect(chat.refusal(.back)?.allowed.contains("back") == false)
+    }
+
+    @Test func aFullNavigationStackRefusesAnotherScreen() {
+        let chat = ChatHarness(configuration: ChatConfiguration(maxScreens: 2)).loaded()
+        chat.send(.openChat(contact: "John"))
+        #expect(chat.refusal(.addChat)?.reason == "The navigation stack holds 2 screens, the most it may: go back first.")
+        #expect(chat.send(.openChat(contact: "John")) != nil)  // on top already: nothing to push
     }
 }

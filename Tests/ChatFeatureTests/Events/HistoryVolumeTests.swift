@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import ViewHostAPI
 import ViewModelCore
 
 @testable import ChatFeature
@@ -12,8 +13,8 @@ struct HistoryVolumeTests {
         chat.send(.openChat(contact: "John"))
         // Spread out, so the manual scheduler (a linear scan per timer) never holds many timers at once.
         for batch in 0..<20 {
-            let events = (0..<50).map { ChatAppEvent.send(text: "message \(batch * 50 + $0)", contact: nil) }
-            chat.session.send(events, to: ChatApp.key, source: .client)
+            let events = (0..<50).map { ChatAppEvent.intent(.send(text: "message \(batch * 50 + $0)")) }
+            _ = try? chat.session.send(events, to: ChatApp.key, source: .client)
             chat.advance(seconds: 2)
         }
         chat.advance(seconds: 600)

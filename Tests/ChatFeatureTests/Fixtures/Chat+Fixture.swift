@@ -1,3 +1,5 @@
+import ViewHostAPI
+
 @testable import ChatFeature
 
 extension Chat {

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import ViewHostAPI
 import ViewModelCore
 
 @testable import ChatFeature
@@ -17,19 +18,32 @@ final class ChatHarness {
     ) {
         scheduler = ManualScheduler(start: start)
         session = Session(
-            id: .random(), token: .random(),
-            environment: SessionEnvironment(
-                scheduler: scheduler, random: .seeded(seed), timeZone: timeZone, logCapacity: 100_000),
-            features: [SessionFeature(ChatApp.key, model: ChatApp(configuration: configuration))])
+            id: .random(), token: .random(), environment: SessionEnvironment(scheduler: scheduler),
+            settings: SessionSettings(timeZone: timeZone, logCapacity: 100_000), random: .seeded(seed),
+            features: [InitialFeature(ChatApp.key, state: ChatState(configuration: configuration))])
         recorder = RecordingListener(session: session, feature: ChatApp.key)
-        if appear { session.send([.appear], to: ChatApp.key, source: .view) }
+        if appear { _ = try? session.send([.intent(.appear)], to: ChatApp.key, source: .view) }
     }
 
-    /// Sends client intents.
+    /// Sends client intents; nil when the session refused them.
     @discardableResult
-    func send(_ events: ChatAppEvent...) -> SendReceipt? {
-        session.send(events, to: ChatApp.key, source: .client)
+    func send(_ intents: ChatIntent...) -> SendReceipt? {
+        try? session.send(intents.map { .intent($0) }, to: ChatApp.key, source: .client)
     }
+
+    /// Sends one client intent that the session must refuse, and returns why (nil when it was applied).
+    func refusal(_ intent: ChatIntent) -> EventRefusal? {
+        do {
+            try session.send([.intent(intent)], to: ChatApp.key, source: .client)
+            return nil
+        } catch {
+            guard case .refused(let refusal, _) = error else { return nil }
+            return refusal
+        }
+    }
+
+    /// The chat feature's state (for checks a snapshot cannot show).
+    var state: ChatState { session.core.state(of: ChatApp.key)! }
 
     /// Moves simulated time on.
     func advance(seconds: Double) {

@@ -1,4 +1,5 @@
 import Foundation
+import ViewHostAPI
 
 @testable import ChatFeature
 

@@ -1,26 +1,28 @@
 import Foundation
+import ViewHostAPI
 import ViewModelCore
 
 @testable import ChatFeature
 
-/// The bot's parts without a session, for unit tests that read what they schedule and route.
+/// The chat state with John's chat loaded and a conversation with each chat's contact, for unit tests of the bot
+/// and the push stub that read what they schedule and route.
 struct SimulationRig {
-    let model: ChatModel
-    let messageHandler: MessageEventHandler
-    let pushController: PushNotificationController
-    let sender: StubMessageSender
+    var state = ChatState()
 
-    init(chats: [Chat] = [.john]) {
-        model = ChatModel(configuration: ChatConfiguration())
-        model.load(chats: chats)
-        let chatHandler = ChatEventHandler(model: model, endpoint: ChatEndpoint(model: model))
-        messageHandler = MessageEventHandler(model: model, chatEventHandler: chatHandler)
-        pushController = PushNotificationController(model: model, messageHandler: messageHandler, maxNotifications: 20)
-        sender = StubMessageSender(model: model, pushController: pushController)
+    init(chats: [Chat] = [.john], conversationsStartAt start: Date = .fixture) {
+        state.model.load(chats: chats)
+        for chat in chats {
+            ConversationSimulator.createdConversation(with: chat.contact, now: start, state: &state)
+        }
     }
 
     /// A context at `now` (default ``Date/fixture``) with a seeded random source.
-    static func context(now: Date = .fixture, seed: UInt64 = 1) -> FeatureContext<ChatAppEvent> {
+    static func context(now: Date = .fixture, seed: UInt64 = 1) -> FeatureContext<ChatApp> {
         FeatureContext(now: now, source: .simulator, random: .seeded(seed))
+    }
+
+    /// Moves `contact`'s conversation to `conversationState`.
+    mutating func set(_ contact: String, to conversationState: SimulatedConversation.State) {
+        state.simulation.conversations[contact]?.state = conversationState
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ChatFeature
+import ViewHostAPI
 import ViewModelCore
 
 struct DateRendererTests {

@@ -1,6 +1,7 @@
 @testable import ChatFeature
 import Foundation
 import Testing
+import ViewHostAPI
 
 /// `trimmingWhitespace()` and `isBlank` replace Foundation's `.whitespacesAndNewlines` trimming; they must treat
 /// exactly the same characters as white space.

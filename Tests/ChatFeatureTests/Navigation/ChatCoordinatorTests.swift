@@ -1,4 +1,5 @@
 import Testing
+import ViewHostAPI
 
 @testable import ChatFeature
 

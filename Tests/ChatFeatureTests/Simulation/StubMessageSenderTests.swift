@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ViewHostAPI
 import ViewModelCore
 
 @testable import ChatFeature
@@ -8,18 +9,18 @@ struct StubMessageSenderTests {
     let userMessage = Message.user(2, state: .sent)
 
     @Test func repliesStartWithAGreetingThenAQuestion() {
-        let rig = SimulationRig()
+        var simulation = SimulationState()
         var random = RandomSource.seeded(3)
         for _ in 0..<20 {
-            #expect(BotReplies.greetings.contains(rig.sender.response(for: 0, random: &random)))
-            #expect(BotReplies.questions.contains(rig.sender.response(for: 1, random: &random)))
+            #expect(BotReplies.greetings.contains(StubMessageSender.response(for: 0, simulation: &simulation, random: &random)))
+            #expect(BotReplies.questions.contains(StubMessageSender.response(for: 1, simulation: &simulation, random: &random)))
         }
     }
 
     @Test func commentsRepeatOnlyAfterAllWereUsedQuirkFixed() {
-        let rig = SimulationRig()
+        var simulation = SimulationState()
         var random = RandomSource.seeded(11)
-        let drawn = (0..<20).map { _ in rig.sender.response(for: 2, random: &random) }
+        let drawn = (0..<20).map { _ in StubMessageSender.response(for: 2, simulation: &simulation, random: &random) }
         for round in 0..<4 {
             #expect(Set(drawn[round * 5..<round * 5 + 5]) == Set(BotReplies.comments))
         }
@@ -28,10 +29,9 @@ struct StubMessageSenderTests {
     @Test func readReceiptIsDueOneAndAHalfToFourAndAHalfSecondsLater() {
         var delays = Set<Duration>()
         for seed in UInt64(0)..<64 {
-            let rig = SimulationRig()
+            var rig = SimulationRig()
             var context = SimulationRig.context(seed: seed)
-            rig.sender.triggerResponses(
-                in: SimulatedConversation(with: "John", now: .fixture), by: userMessage, context: &context)
+            StubMessageSender.triggerResponses(to: "John", by: userMessage, state: &rig.state, context: &context)
             let scheduled = context.scheduledEvents
             #expect(scheduled.count == 1)
             #expect(
@@ -44,11 +44,10 @@ struct StubMessageSenderTests {
     }
 
     @Test func aRunningSessionOnlyReadsTheNewMessage() {
-        let rig = SimulationRig()
-        let conversation = SimulatedConversation(with: "John", now: .fixture)
+        var rig = SimulationRig()
         var context = SimulationRig.context()
-        rig.sender.triggerResponses(in: conversation, by: userMessage, context: &context)
-        rig.sender.triggerResponses(in: conversation, by: .user(3), context: &context)
+        StubMessageSender.triggerResponses(to: "John", by: userMessage, state: &rig.state, context: &context)
+        StubMessageSender.triggerResponses(to: "John", by: .user(3), state: &rig.state, context: &context)
         #expect(
             context.scheduledEvents.last?.event
                 == .simulator(
@@ -56,15 +55,14 @@ struct StubMessageSenderTests {
     }
 
     @Test func readReceiptReadsOnlyWhileTheChatIsOpen() {
-        let rig = SimulationRig()
-        let conversation = SimulatedConversation(with: "John", now: .fixture)
+        var rig = SimulationRig()
         var open = SimulationRig.context()
-        rig.sender.readReceiptDue(message: userMessage, of: conversation, startsReplies: false, context: &open)
+        StubMessageSender.readReceiptDue(message: userMessage, of: "John", startsReplies: false, state: &rig.state, context: &open)
         #expect(open.routedEvents.map(\.event) == [.message(.otherRead(yourMessage: userMessage, reader: "John"))])
-        for leave in [conversation.leftChatViewController, conversation.leftApp] {
-            leave()
+        for leave in [SimulatedConversation.State.inApp, .appClosed] {
+            rig.set("John", to: leave)
             var closed = SimulationRig.context()
-            rig.sender.readReceiptDue(message: userMessage, of: conversation, startsReplies: false, context: &closed)
+            StubMessageSender.readReceiptDue(message: userMessage, of: "John", startsReplies: false, state: &rig.state, context: &closed)
             #expect(closed.routedEvents.isEmpty)
         }
     }
@@ -72,11 +70,9 @@ struct StubMessageSenderTests {
     @Test func nextReplyIsDueFiveToFourteenSecondsLater() {
         var delays = Set<Duration>()
         for seed in UInt64(0)..<128 {
-            let rig = SimulationRig()
+            var rig = SimulationRig()
             var context = SimulationRig.context(seed: seed)
-            rig.sender.readReceiptDue(
-                message: userMessage, of: SimulatedConversation(with: "John", now: .fixture), startsReplies: true,
-                context: &context)
+            StubMessageSender.readReceiptDue(message: userMessage, of: "John", startsReplies: true, state: &rig.state, context: &context)
             #expect(context.scheduledEvents.map(\.event) == [.simulator(.replyDue(contact: "John", responsesGiven: 0))])
             delays.formUnion(context.scheduledEvents.map(\.delay))
         }
@@ -84,38 +80,35 @@ struct StubMessageSenderTests {
     }
 
     @Test func noReplyIsPlannedThirtySecondsAfterTheUsersLastMessage() {
-        let rig = SimulationRig()
-        let conversation = SimulatedConversation(with: "John", now: .fixture)
+        var rig = SimulationRig()
         var context = SimulationRig.context(now: .fixture.addingTimeInterval(30))
-        rig.sender.readReceiptDue(message: userMessage, of: conversation, startsReplies: true, context: &context)
+        StubMessageSender.readReceiptDue(message: userMessage, of: "John", startsReplies: true, state: &rig.state, context: &context)
         #expect(context.scheduledEvents.isEmpty)
     }
 
     @Test func theFifthReplyIsTheLast() {
-        let rig = SimulationRig()
-        let conversation = SimulatedConversation(with: "John", now: .fixture)
+        var rig = SimulationRig()
         var context = SimulationRig.context()
-        rig.sender.replyDue(in: conversation, responsesGiven: 3, context: &context)
+        StubMessageSender.replyDue(in: "John", responsesGiven: 3, state: &rig.state, context: &context)
         #expect(context.scheduledEvents.map(\.event) == [.simulator(.replyDue(contact: "John", responsesGiven: 4))])
         var last = SimulationRig.context()
-        rig.sender.replyDue(in: conversation, responsesGiven: 4, context: &last)
+        StubMessageSender.replyDue(in: "John", responsesGiven: 4, state: &rig.state, context: &last)
         #expect(last.scheduledEvents.isEmpty)
         #expect(last.routedEvents.count == 1)
     }
 
     @Test func replyGoesThroughTheWebSocketWhileOpenElseThroughPush() throws {
-        let rig = SimulationRig()
-        let conversation = SimulatedConversation(with: "John", now: .fixture)
+        var rig = SimulationRig()
         var open = SimulationRig.context()
-        rig.sender.replyDue(in: conversation, responsesGiven: 0, context: &open)
+        StubMessageSender.replyDue(in: "John", responsesGiven: 0, state: &rig.state, context: &open)
         guard case .message(.received(let message, "John")) = open.routedEvents.first?.event else {
             Issue.record("expected a web-socket reply, got \(open.routedEvents)")
             return
         }
         #expect(message.sendDate == .fixture && message.state == .sent)
-        conversation.leftChatViewController()
+        rig.set("John", to: .inApp)
         var left = SimulationRig.context()
-        rig.sender.replyDue(in: conversation, responsesGiven: 0, context: &left)
+        StubMessageSender.replyDue(in: "John", responsesGiven: 0, state: &rig.state, context: &left)
         #expect(left.routedEvents.isEmpty)
         let push = try #require(left.scheduledEvents.first)
         #expect(push.delay == .milliseconds(100))
@@ -130,25 +123,23 @@ struct StubMessageSenderTests {
     }
 
     @Test func afterTheAppClosedTheLoopStopsAfterOneMorePush() {
-        let rig = SimulationRig()
-        let conversation = SimulatedConversation(with: "John", now: .fixture)
-        conversation.leftApp()
+        var rig = SimulationRig()
+        rig.set("John", to: .appClosed)
         var context = SimulationRig.context()
-        rig.sender.replyDue(in: conversation, responsesGiven: 0, context: &context)
+        StubMessageSender.replyDue(in: "John", responsesGiven: 0, state: &rig.state, context: &context)
         #expect(context.scheduledEvents.count == 1)
         #expect(context.scheduledEvents.first?.delay == .milliseconds(100))
     }
 
     @Test func goodbyesOnlyFromActiveContactsThatHeardFromTheUserInTheLastThirtySeconds() throws {
-        let rig = SimulationRig(chats: [.john, .make(contact: "Ann", messages: [])])
-        let recent = SimulatedConversation(with: "John", now: .fixture.addingTimeInterval(5))
-        let stale = SimulatedConversation(with: "Ann", now: .fixture)
+        var rig = SimulationRig(chats: [.john, .make(contact: "Ann", messages: [])])
+        rig.state.simulation.conversations["John"]?.lastReceivedMessage = .fixture.addingTimeInterval(5)
         var start = SimulationRig.context()
-        rig.sender.triggerResponses(in: recent, by: userMessage, context: &start)
-        rig.sender.triggerResponses(in: stale, by: userMessage, context: &start)
+        StubMessageSender.triggerResponses(to: "John", by: userMessage, state: &rig.state, context: &start)
+        StubMessageSender.triggerResponses(to: "Ann", by: userMessage, state: &rig.state, context: &start)
         let now = Date.fixture.addingTimeInterval(30.5)
         var context = SimulationRig.context(now: now, seed: 4)
-        rig.sender.sendGoodbyes(context: &context)
+        StubMessageSender.sendGoodbyes(state: &rig.state, context: &context)
         #expect(context.scheduledEvents.count == 1)
         let goodbye = try #require(context.scheduledEvents.first)
         guard case .simulator(.goodbyeDue(let notification)) = goodbye.event else {
@@ -162,7 +153,7 @@ struct StubMessageSenderTests {
         #expect(
             notification.subtitle == DateRenderer(timeZone: .gmt).string(from: now.addingTimeInterval(Double(seconds))))
         var again = SimulationRig.context(now: now)
-        rig.sender.sendGoodbyes(context: &again)
+        StubMessageSender.sendGoodbyes(state: &rig.state, context: &again)
         #expect(again.scheduledEvents.isEmpty)  // the active list was cleared
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import ViewHostAPI
 import ViewModelCore
 
 @testable import LoginFeature

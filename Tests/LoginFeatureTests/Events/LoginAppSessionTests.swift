@@ -1,5 +1,6 @@
 import TestSupport
 import Testing
+import ViewHostAPI
 import ViewModelCore
 
 @testable import LoginFeature
@@ -32,19 +33,22 @@ struct LoginAppSessionTests {
         #expect(login.recorder.versions == [2, 3, 4])
     }
 
-    @Test func loginWhileDisabledIsRefusedInTheViewModelNotAnError() {
+    /// The original's view model never checked `loginEnabled` (its disabled button did); here a login while the
+    /// button is disabled is refused and changes nothing, not acknowledged and ignored (quirk fixed).
+    @Test func loginWhileDisabledIsRefusedAndChangesNothing() {
         let login = LoginHarness()
-        let receipt = login.send(.loginTouched, .loginTouched, .passwordDidChange("1234"))
-        #expect(receipt == SendReceipt(version: 2, sequence: 3))
-        #expect(
-            login.seen == [
-                LoginLine("maruko", 4, false, .loginRefused, "*Password must be more than 6 characters")
-            ])
-        login.send(.passwordDidChange("123"))
-        #expect(
-            login.seen.last
-                == LoginLine("maruko", 3, false, .passwordTooShort, "*Password must be more than 6 characters"))
-        #expect(login.session.log(after: 0).entries.map(\.versionAfter) == [2, 2, 2, 3])
+        #expect(throws: SessionError.refused(
+            EventRefusal(
+                reason: "The login button is disabled: the username and the password must each be 6 to 24 characters.",
+                allowed: ["setUsername", "setPassword"]), index: 0)
+        ) {
+            try login.session.send([.loginTouched], to: LoginApp.key)
+        }
+        #expect(login.version == 1)
+        #expect(login.session.log(after: 0).entries.isEmpty)
+        #expect(login.seen.isEmpty)
+        #expect(login.snapshot.instructionKey == .passwordTooShort)
+        #expect(login.snapshot.actions.login.enabled == false)
     }
 
     @Test func successIsOverwrittenByTheNextEditButNotByAnEqualValueQuirksKept() {

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import ViewHostAPI
 import ViewModelCore
 
 @testable import LoginFeature
@@ -13,16 +14,16 @@ final class LoginHarness {
     /// A session whose login feature uses `locale` (the app layer passes the session's locale to the model).
     init(locale: String = "en_US") {
         session = Session(
-            id: .random(), token: .random(),
-            environment: SessionEnvironment(scheduler: scheduler, random: .seeded(1), locale: locale),
-            features: [SessionFeature(LoginApp.key, model: LoginApp(locale: locale))])
+            id: .random(), token: .random(), environment: SessionEnvironment(scheduler: scheduler),
+            settings: SessionSettings(locale: locale), random: .seeded(1),
+            features: [InitialFeature(LoginApp.key, state: LoginApp.initialState)])
         recorder = RecordingListener(session: session, feature: LoginApp.key)
     }
 
     /// Sends client events.
     @discardableResult
     func send(_ events: LoginEvent...) -> SendReceipt? {
-        session.send(events, to: LoginApp.key, source: .client)
+        try? session.send(events, to: LoginApp.key, source: .client)
     }
 
     /// The current snapshot.

@@ -1,11 +1,15 @@
+import ViewHostAPI
+
 @testable import LoginFeature
 
 extension LoginModel {
     /// A model with valid fields unless told otherwise.
-    static func make(username: String = "maruko", password: String = "123456", lastAttempt: Attempt? = nil)
+    static func make(username: String = "maruko", password: String = "123456", loginSucceeded: Bool = false)
         -> LoginModel
     {
-        LoginModel(username: username, password: password, lastAttempt: lastAttempt)
+        var model = LoginModel(username: username, password: password)
+        if loginSucceeded { model.loginTouched() }
+        return model
     }
 }
 

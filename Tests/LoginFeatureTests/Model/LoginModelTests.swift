@@ -1,4 +1,6 @@
 import Testing
+import ViewHostAPI
+import ViewModelCore
 
 @testable import LoginFeature
 
@@ -24,44 +26,38 @@ struct LoginModelTests {
     @Test func loginTouchedWhileEnabledSucceeds() {
         var model = LoginModel.make()
         model.loginTouched()
-        #expect(model.lastAttempt == .succeeded)
+        #expect(model.loginSucceeded)
     }
 
-    @Test func loginTouchedWhileDisabledIsRefusedInTheViewModelQuirkFixed() {
-        var model = LoginModel.initial
-        model.loginTouched()
-        #expect(model.lastAttempt == .refused)
+    @Test func loginWhileDisabledIsRefusedBeforeTheModelQuirkFixed() {
+        #expect(throws: EventRefusal.self) { try LoginApp.check(.loginTouched, in: .initial) }
+        #expect((try? LoginApp.check(.loginTouched, in: .make())) != nil)
+        #expect((try? LoginApp.check(.usernameDidChange(""), in: .initial)) != nil)
     }
 
     @Test func nextEditOverwritesTheSuccessQuirkKept() {
-        var model = LoginModel.make(lastAttempt: .succeeded)
+        var model = LoginModel.make(loginSucceeded: true)
         model.passwordDidChange("1234567")
-        #expect(model.lastAttempt == nil)
-        model = .make(lastAttempt: .succeeded)
+        #expect(!model.loginSucceeded)
+        model = .make(loginSucceeded: true)
         model.usernameDidChange("maruko2")
-        #expect(model.lastAttempt == nil)
-    }
-
-    @Test func nextEditClearsARefusal() {
-        var model = LoginModel.make(password: "1", lastAttempt: .refused)
-        model.passwordDidChange("12")
-        #expect(model.lastAttempt == nil)
+        #expect(!model.loginSucceeded)
     }
 
     @Test func equalValueNotifiesNobodySoTheSuccessStaysObservableQuirkKept() {
-        var model = LoginModel.make(lastAttempt: .succeeded)
+        var model = LoginModel.make(loginSucceeded: true)
         model.usernameDidChange("maruko")
         model.passwordDidChange("123456")
-        #expect(model.lastAttempt == .succeeded)
+        #expect(model.loginSucceeded)
     }
 
     @Test func routerReportsWhetherTheModelChanged() {
         var model = LoginModel.initial
         #expect(LoginEventRouter.route(.usernameDidChange("maruko"), to: &model) == false)
         #expect(LoginEventRouter.route(.usernameDidChange("Maruko"), to: &model) == true)
+        #expect(LoginEventRouter.route(.passwordDidChange("123456"), to: &model) == true)
         #expect(LoginEventRouter.route(.loginTouched, to: &model) == true)
         #expect(LoginEventRouter.route(.loginTouched, to: &model) == false)
-        #expect(LoginEventRouter.route(.passwordDidChange("123456"), to: &model) == true)
-        #expect(model == .make(username: "Maruko", password: "123456"))
+        #expect(model == .make(username: "Maruko", password: "123456", loginSucceeded: true))
     }
 }

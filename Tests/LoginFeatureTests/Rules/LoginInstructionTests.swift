@@ -1,4 +1,5 @@
 import Testing
+import ViewHostAPI
 
 @testable import LoginFeature
 
@@ -28,7 +29,7 @@ struct LoginInstructionTests {
         #expect(
             LoginInstruction.allCases.map(\.rawValue) == [
                 "username.empty", "username.tooShort", "username.tooLong", "password.empty", "password.tooShort",
-                "password.tooLong", "login.succeeded", "login.refused",
+                "password.tooLong", "login.succeeded",
             ])
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import ViewHostAPI
 
 @testable import LoginFeature
 
@@ -20,7 +21,7 @@ struct LoginTextsTests {
                 texts.passwordPlaceholder,
             ] == ["用户", "密码", "登 录", "请输入用户名", "请输入密码"])
         #expect(
-            LoginInstruction.allCases.dropLast().map(texts.text(for:)) == [
+            LoginInstruction.allCases.map(texts.text(for:)) == [
                 "*用户名不能为空", "*用户名必须超过6个字符", "*用户名不能超过24个字符", "*密码不能为空",
                 "*密码必须超过6个字符", "*密码不能超过24个字符", "登录成功(*^▽^*)",
             ])
@@ -34,7 +35,7 @@ struct LoginTextsTests {
                 texts.passwordPlaceholder,
             ] == ["User", "Password", "Log in", "Enter username", "Enter password"])
         #expect(
-            LoginInstruction.allCases.dropLast().map(texts.text(for:)) == [
+            LoginInstruction.allCases.map(texts.text(for:)) == [
                 "*Username cannot be empty", "*Username must be more than 6 characters",
                 "*Username cannot exceed 24 characters", "*Password cannot be empty",
                 "*Password must be more than 6 characters", "*Password cannot exceed 24 characters",

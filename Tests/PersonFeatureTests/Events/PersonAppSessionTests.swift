@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import ViewHostAPI
 import ViewModelCore
 
 @testable import PersonFeature

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import ViewHostAPI
 import ViewModelCore
 
 @testable import PersonFeature
@@ -13,16 +14,16 @@ final class PersonHarness {
     /// A session whose person feature shows dates in `timeZone` (the app layer passes the session's zone).
     init(timeZone: TimeZone = .gmt) {
         session = Session(
-            id: .random(), token: .random(),
-            environment: SessionEnvironment(scheduler: scheduler, random: .seeded(1), timeZone: timeZone),
-            features: [SessionFeature(PersonApp.key, model: PersonApp(timeZone: timeZone))])
+            id: .random(), token: .random(), environment: SessionEnvironment(scheduler: scheduler),
+            settings: SessionSettings(timeZone: timeZone), random: .seeded(1),
+            features: [InitialFeature(PersonApp.key, state: PersonApp.initialState)])
         recorder = RecordingListener(session: session, feature: PersonApp.key)
     }
 
     /// Sends client events.
     @discardableResult
     func send(_ events: PersonEvent...) -> SendReceipt? {
-        session.send(events, to: PersonApp.key, source: .client)
+        try? session.send(events, to: PersonApp.key, source: .client)
     }
 
     /// The current snapshot.

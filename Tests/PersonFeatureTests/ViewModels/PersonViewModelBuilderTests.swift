@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ViewHostAPI
 import ViewModelCore
 
 @testable import PersonFeature
@@ -31,7 +32,9 @@ struct PersonViewModelBuilderTests {
     @Test func usTimeZoneGivesTheDayBeforeSoUTCIsTheDefaultQuirkFixed() {
         let newYork = BirthdateRenderer(timeZone: .named("America/New_York"))
         #expect(newYork.string(from: Date(timeIntervalSince1970: 0)) == "Wednesday December 31, 1969")
-        #expect(PersonApp().makeViewModel().birthdateText == "Thursday January 1, 1970")
+        #expect(
+            PersonApp.snapshot(of: PersonApp.initialState, settings: SessionSettings()).birthdateText
+                == "Thursday January 1, 1970")
     }
 
     @Test func sessionZoneEastOfUTCIsHonoured() {

@@ -1,3 +1,4 @@
+import ViewHostAPI
 import WeatherFeature
 
 /// A geocoder that answers from a table (fake): unknown texts find nothing; `failing` texts throw.

@@ -1,3 +1,4 @@
+import ViewHostAPI
 import WeatherFeature
 
 /// A weather provider that answers from a table by location name (fake); others throw `failure`.

@@ -1,3 +1,4 @@
+import ViewHostAPI
 import WeatherFeature
 
 extension Location {

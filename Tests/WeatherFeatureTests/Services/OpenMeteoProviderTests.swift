@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ViewHostAPI
 import WeatherFeature
 
 /// Open-Meteo geocoding and forecast against a local fake server replaying their documented JSON.

@@ -1,4 +1,5 @@
 import Testing
+import ViewHostAPI
 import WeatherFeature
 
 /// The seed's proposed WMO → Weatherbit icon table (seed 004 §2(b)).

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import ViewHostAPI
 import WeatherFeature
 
 /// Weatherbit's `current` endpoint against a local fake server replaying its documented JSON.

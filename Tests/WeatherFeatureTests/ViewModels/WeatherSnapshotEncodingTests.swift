@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ViewHostAPI
 import ViewModelCore
 import WeatherFeature
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ViewHostAPI
 import WeatherFeature
 
 /// One test per rule of the original view model (seed 004, `WeatherViewModel.swift`).

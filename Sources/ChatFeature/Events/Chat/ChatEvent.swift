@@ -1,6 +1,6 @@
 /// What happened to the list of chats: the original's `ChatEvent` (seed 001, `Events/Chat/ChatEvent.swift`), with
 /// the repository's case names. The feature produces these itself; clients post ``ChatAppEvent`` intents.
-public enum ChatEvent: Sendable, Equatable {
+public enum ChatEvent: Sendable, Equatable, Codable {
     /// The chats screen appeared for the first time: start fetching and show the loading list.
     case applicationInitialized
     /// The simulated server answered the fetch (0.5 s later).

@@ -1,6 +1,6 @@
 /// What happened to messages: the original's `MessageEvent` (seed 001, `Events/Message/MessageEvent.swift`), with
 /// the repository's case names. `previousMessages` is a ``MessageWindow`` instead of a copy of the messages.
-public enum MessageEvent: Sendable, Equatable {
+public enum MessageEvent: Sendable, Equatable, Codable {
     /// The user's message was appended as `.sending`; the chat screen shows it with a spinner.
     case sending(message: Message, contact: String, previousMessages: MessageWindow)
     /// The simulated server took the message (1.5 s later).

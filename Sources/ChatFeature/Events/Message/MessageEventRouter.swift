@@ -2,43 +2,38 @@ import ViewModelCore
 
 /// The one entry point for message events (seed 001, `Events/Message/MessageEventRouter.swift`): model first,
 /// then the handler, in the original's order.
-final class MessageEventRouter {
-    private let model: ChatModel
-    private let handler: MessageEventHandler
-    private let simulator: ConversationSimulator
-
-    init(model: ChatModel, handler: MessageEventHandler, simulator: ConversationSimulator) {
-        self.model = model
-        self.handler = handler
-        self.simulator = simulator
-    }
-
-    func route(_ event: MessageEvent, context: inout FeatureContext<ChatAppEvent>) {
+enum MessageEventRouter {
+    static func route(_ event: MessageEvent, state: inout ChatState, context: inout FeatureContext<ChatApp>) {
         switch event {
         case .sending(let message, let contact, let previousMessages):
-            handler.sending(message: message, to: contact, previousMessages: previousMessages, context: &context)
+            MessageEventHandler.sending(
+                message: message, to: contact, previousMessages: previousMessages, state: &state, context: &context)
         case .sent(let message, let contact):
-            model.sent(message: message, to: contact)
+            state.model.sent(message: message, to: contact)
             context.markChanged()
-            handler.sent(message: message, to: contact, context: &context)
+            MessageEventHandler.sent(message: message, to: contact, state: &state, context: &context)
             // The original's send closure told the bot right after routing `sent`; the timer delivers `sent`
             // itself here, so the router does that step.
-            simulator.sent(message: message, to: contact, context: &context)
+            ConversationSimulator.sent(message: message, to: contact, state: &state, context: &context)
         case .failedSending(let message, let contact, let reason):
-            handler.failedSending(message: message, to: contact, reason: reason, context: &context)
+            MessageEventHandler.failedSending(
+                message: message, to: contact, reason: reason, state: &state, context: &context)
         case .received(let message, let contact):
-            let previousMessages = model.window(for: contact) ?? .empty
-            model.received(message: message, by: contact)
+            let previousMessages = state.model.window(for: contact) ?? .empty
+            state.model.received(message: message, by: contact)
             context.markChanged()
-            handler.received(message: message, by: contact, previousMessages: previousMessages, context: &context)
+            MessageEventHandler.received(
+                message: message, by: contact, previousMessages: previousMessages, state: &state, context: &context)
         case .userRead(let contact):
-            let unreadMessagesShown = model.readOthersMessages(by: contact, readDate: context.now)
+            let unreadMessagesShown = state.model.readOthersMessages(by: contact, readDate: context.now)
             guard unreadMessagesShown > 0 else { return }
             context.markChanged()
-            handler.read(messagesBy: contact, context: &context)
+            MessageEventHandler.read(messagesBy: contact, state: &state, context: &context)
         case .otherRead(let yourMessage, let reader):
-            if model.read(yourMessage: yourMessage, reader: reader, readDate: context.now) { context.markChanged() }
-            handler.read(yourMessage: yourMessage, by: reader, context: &context)
+            if state.model.read(yourMessage: yourMessage, reader: reader, readDate: context.now) {
+                context.markChanged()
+            }
+            MessageEventHandler.read(yourMessage: yourMessage, by: reader, state: &state, context: &context)
         }
     }
 }

@@ -1,3 +1,4 @@
+import ViewHostAPI
 import ViewModelCore
 
 /// Builds the Chat screen's view model (seed 001, `ViewModels/Chat/ChatViewModelBuilder.swift`).
@@ -7,7 +8,8 @@ enum ChatViewModelBuilder {
     /// Rules: `shouldAnimateChanges = isFirstLoad` (quirk kept: only the first load animates);
     /// `shouldWipeMessage = shouldBeBusy = isSending`; `shouldShowEmpty` when there are no messages;
     /// `shouldShowError` when `error` is set (quirk fixed: the MVVM view never showed it); the differences run
-    /// from `previousMessages` (nil: the current messages) to the current messages; `send` is disabled while busy.
+    /// from `previousMessages` (nil: the current messages) to the current messages; `send` stays enabled while busy
+    /// (the Send button shows the spinner, but the return key still sends: quirk kept).
     static func build(
         for chat: Chat, isSending: Bool, isFirstLoad: Bool, error: String? = nil,
         previousMessages: MessageWindow? = nil, dateRenderer: DateRenderer
@@ -24,7 +26,7 @@ enum ChatViewModelBuilder {
             tableViewDifferences: differences,
             actions: ChatViewModel.Actions(
                 send: ActionDescriptor(
-                    event: "send", fields: ["contact": chat.contact, "text": "{text}"], enabled: !isSending),
+                    event: "send", fields: ["contact": chat.contact, "text": "{text}"], enabled: true),
                 afterShowingMessages: ActionDescriptor(event: "userRead", fields: ["contact": chat.contact])))
     }
 

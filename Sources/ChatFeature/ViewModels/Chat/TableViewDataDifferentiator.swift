@@ -1,3 +1,5 @@
+import ViewHostAPI
+
 /// Works out how a table's rows change between two lists (seed 001, `Views/TableViewDataDifferentiator.swift`).
 ///
 /// Mirrors the original's numbering: deleted and updated rows are offsets in the old list, inserted rows are

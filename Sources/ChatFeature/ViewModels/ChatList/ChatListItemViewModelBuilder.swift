@@ -1,3 +1,4 @@
+import ViewHostAPI
 import ViewModelCore
 
 /// Builds one Chats row (seed 001, `ViewModels/ChatList/ChatListItemViewModelBuilder.swift`).

@@ -1,3 +1,4 @@
+import ViewHostAPI
 import ViewModelCore
 
 /// Builds the Chats screen's view model (seed 001, `ViewModels/ChatList/ChatListViewModelBuilder.swift`).
@@ -26,6 +27,16 @@ enum ChatListViewModelBuilder {
                     dateRenderer: dateRenderer)
             },
             actions: actions)
+    }
+
+    /// The list the Chats screen was last told to show (`inputs`), over `model`.
+    static func build(inputs: ChatListViewModelInputs, model: ChatModel, dateRenderer: DateRenderer) -> ChatListViewModel {
+        switch inputs {
+        case .notStarted, .loading:
+            buildLoading()
+        case .loaded(let messageEnds):
+            build(for: model.chats.prefix(messageEnds.count), messageEnds: messageEnds, dateRenderer: dateRenderer)
+        }
     }
 
     /// `addChat` pushes Create Chat.

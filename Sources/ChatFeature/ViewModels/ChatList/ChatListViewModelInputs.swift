@@ -1,6 +1,6 @@
 /// What the Chats screen was last told to show: the inputs of ``ChatListViewModelBuilder``, recorded by the
 /// handlers and turned into a view model only when a snapshot is read.
-enum ChatListViewModelInputs: Equatable {
+enum ChatListViewModelInputs: Equatable, Sendable, Codable {
     /// The screen has not appeared yet; it shows the loading view model (it has no other).
     case notStarted
     /// `buildLoading()`: the first fetch runs.

@@ -1,3 +1,4 @@
+import ViewHostAPI
 import ViewModelCore
 
 /// Builds the Create Chat screen's view model (seed 001, `ViewModels/CreateChat/CreateChatViewModelBuilder.swift`).

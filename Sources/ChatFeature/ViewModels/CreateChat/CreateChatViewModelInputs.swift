@@ -1,5 +1,5 @@
 /// What the Create Chat screen was last told to show: the inputs of ``CreateChatViewModelBuilder``.
-struct CreateChatViewModelInputs: Equatable {
+struct CreateChatViewModelInputs: Equatable, Sendable, Codable {
     /// A create request is on its way.
     var isSending: Bool
     /// The refusal to show, if any.

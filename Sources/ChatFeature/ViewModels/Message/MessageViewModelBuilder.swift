@@ -1,3 +1,5 @@
+import ViewHostAPI
+
 /// Builds one message bubble (seed 001, `ViewModels/Message/MessageViewModelBuilder.swift`).
 enum MessageViewModelBuilder {
     /// The bubble of `message`: "Sending..." while sending, else the send date; "✓" only on the user's own read

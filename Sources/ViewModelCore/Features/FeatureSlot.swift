@@ -1,0 +1,193 @@
+import Foundation
+import ViewHostAPI
+
+/// The counters every feature of a session draws from while it applies an event.
+struct SessionCounters: Equatable, Sendable, Codable {
+    /// The newest session-wide sequence number.
+    var sequence = 0
+    /// The session's random draws.
+    var random: RandomSource
+    /// The number the next timer gets.
+    var nextTimerID = 1
+}
+
+/// What one application (one or more steps) produced, beyond the features' new states.
+struct StepOutput {
+    var entries: [LogEntry] = []
+    /// One change per step that changed the feature's version, in order.
+    var changes: [SessionChange] = []
+    var timersStarted: [TimerStart] = []
+    var timersCancelled: [Int] = []
+    var requests: [PendingRequest] = []
+    /// Told of each new version with a way to build its snapshot (recorders in tests); nil when nobody asks.
+    var observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)?
+}
+
+/// One feature's part of a session: its state, its version, and its pending timers.
+struct FeatureSlot<F: Feature>: Equatable, Sendable {
+    var state: F.State
+    /// Grows by one with every step that changed the state.
+    var version = 1
+    /// The session-wide sequence number of the step that produced the current version (0 for the first).
+    var lastChangeSequence = 0
+    /// Timers not yet fired, in the order they were scheduled.
+    var timers: [PendingTimer<F.Event>] = []
+
+    init(state: F.State) {
+        self.state = state
+    }
+
+    /// Applies one event and the follow-ups it routes as one step: one version bump at most, one log entry each.
+    /// Refusals are checked by the caller, before the first event.
+    mutating func step(
+        _ event: F.Event, source: EventSource, causedBy: Int?, now: Date, settings: SessionSettings,
+        counters: inout SessionCounters, output: inout StepOutput
+    ) {
+        var queue: [(event: F.Event, source: EventSource, causedBy: Int?)] = [(event, source, causedBy)]
+        var next = 0
+        var changed = false
+        let firstEntry = output.entries.count
+        while next < queue.count, next < 256 {  // a runaway loop of follow-ups is cut, not spun forever
+            let item = queue[next]
+            next += 1
+            counters.sequence += 1
+            let sequence = counters.sequence
+            var context = FeatureContext<F>(
+                now: now, source: item.source, sequence: sequence, settings: settings, random: counters.random,
+                firstTimerID: counters.nextTimerID)
+            F.apply(item.event, to: &state, context: &context)
+            counters.random = context.random
+            counters.nextTimerID = context.nextTimerValue
+            changed = changed || context.didChange
+            let description = F.describe(item.event)
+            output.entries.append(
+                LogEntry(
+                    seq: sequence, at: now, feature: F.key.name, event: description.name,
+                    summary: description.summary, source: item.source, causedBy: item.causedBy, versionAfter: version))
+            for scheduled in context.scheduled {
+                let delay = settings.realDelay(of: scheduled.delay)
+                let dueAt = now.addingTimeInterval(delay.seconds)
+                timers.append(
+                    PendingTimer(
+                        id: scheduled.id.value, dueAt: dueAt, event: scheduled.event, source: scheduled.source,
+                        causedBy: sequence))
+                output.timersStarted.append(TimerStart(id: scheduled.id.value, dueAt: dueAt, delay: delay))
+            }
+            // After scheduling: a feature may cancel, in the same step, a timer it has just scheduled.
+            for timer in context.cancelled {
+                if let index = timers.firstIndex(where: { $0.id == timer.value }) {
+                    timers.remove(at: index)
+                    output.timersCancelled.append(timer.value)
+                }
+            }
+            for followUp in context.followUps {
+                queue.append((followUp.event, followUp.source, sequence))
+            }
+            for request in context.requests {
+                output.requests.append(PendingRequest(feature: F.key.name, request: request, causedBy: sequence))
+            }
+        }
+        guard changed else { return }
+        version += 1
+        lastChangeSequence = counters.sequence
+        output.changes.append(SessionChange(sequence: counters.sequence, versions: [F.key.name: version]))
+        for index in firstEntry..<output.entries.count { output.entries[index].versionAfter = version }
+        output.observe?(F.key.name, version, { F.snapshot(of: state, settings: settings) })
+    }
+
+    /// Takes the pending timer `id` out, if it is this feature's.
+    mutating func removeTimer(_ id: Int) -> PendingTimer<F.Event>? {
+        guard let index = timers.firstIndex(where: { $0.id == id }) else { return nil }
+        return timers.remove(at: index)
+    }
+}
+
+extension FeatureSlot: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case state, version, lastChangeSequence, timers
+    }
+}
+
+/// A feature slot of any feature: what the session core needs without knowing the feature's types.
+protocol AnyFeatureSlot: Sendable {
+    /// The feature's name.
+    var name: String { get }
+    var version: Int { get }
+    var lastChangeSequence: Int { get }
+    /// The pending timers' numbers and due instants.
+    var timerStarts: [TimerStart] { get }
+
+    /// Refuses `events` (the feature's `Event`s) if the first cannot be applied now.
+    func check(first event: any Sendable) throws(EventRefusal)
+    /// Applies one event of the feature's type as a step.
+    mutating func step(
+        erased event: any Sendable, source: EventSource, causedBy: Int?, now: Date, settings: SessionSettings,
+        counters: inout SessionCounters, output: inout StepOutput)
+    /// Fires timer `id` if it is this feature's.
+    mutating func fire(
+        timer id: Int, now: Date, settings: SessionSettings, counters: inout SessionCounters, output: inout StepOutput
+    ) -> Bool
+    /// The snapshot of the current state.
+    func snapshot(settings: SessionSettings) -> any ViewModel
+    /// Whether `other` is the same feature in the same state.
+    func isEqual(to other: any AnyFeatureSlot) -> Bool
+    /// Writes the slot.
+    func encode(to encoder: any Encoder) throws
+    /// Encodes events of this feature (for the journal).
+    func encodeEvents(_ events: [any Sendable], with encoder: (any Encodable) throws -> Data) throws -> Data
+    /// Decodes events of this feature (for a replay).
+    func decodeEvents(from data: Data, with decoder: JSONDecoder) throws -> [any Sendable]
+}
+
+extension FeatureSlot: AnyFeatureSlot {
+    var name: String { F.key.name }
+
+    var timerStarts: [TimerStart] { timers.map { TimerStart(id: $0.id, dueAt: $0.dueAt, delay: nil) } }
+
+    func check(first event: any Sendable) throws(EventRefusal) {
+        try F.check(Self.typed(event), in: state)
+    }
+
+    mutating func step(
+        erased event: any Sendable, source: EventSource, causedBy: Int?, now: Date, settings: SessionSettings,
+        counters: inout SessionCounters, output: inout StepOutput
+    ) {
+        step(
+            Self.typed(event), source: source, causedBy: causedBy, now: now, settings: settings, counters: &counters,
+            output: &output)
+    }
+
+    mutating func fire(
+        timer id: Int, now: Date, settings: SessionSettings, counters: inout SessionCounters, output: inout StepOutput
+    ) -> Bool {
+        guard let timer = removeTimer(id) else { return false }
+        step(
+            timer.event, source: timer.source, causedBy: timer.causedBy, now: now, settings: settings,
+            counters: &counters, output: &output)
+        return true
+    }
+
+    func snapshot(settings: SessionSettings) -> any ViewModel {
+        F.snapshot(of: state, settings: settings)
+    }
+
+    func isEqual(to other: any AnyFeatureSlot) -> Bool {
+        (other as? Self) == self
+    }
+
+    func encodeEvents(_ events: [any Sendable], with encoder: (any Encodable) throws -> Data) throws -> Data {
+        try encoder(events.map(Self.typed))
+    }
+
+    func decodeEvents(from data: Data, with decoder: JSONDecoder) throws -> [any Sendable] {
+        try decoder.decode([F.Event].self, from: data)
+    }
+
+    /// `event` as this feature's event type; anything else is a programming error of the app layer.
+    private static func typed(_ event: any Sendable) -> F.Event {
+        guard let typed = event as? F.Event else {
+            preconditionFailure("event \(type(of: event)) routed to feature \(F.key.name)")
+        }
+        return typed
+    }
+}

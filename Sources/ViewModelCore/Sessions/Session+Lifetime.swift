@@ -1,0 +1,48 @@
+import Foundation
+import Synchronization
+
+/// When a session was last used, who holds it open, and its end.
+extension Session {
+    /// Marks the session as used now (for the idle TTL).
+    public func touch(at date: Date) {
+        lastAccessMilliseconds.store(Int64(date.timeIntervalSince1970 * 1000), ordering: .relaxed)
+    }
+
+    /// When the session was last used.
+    public var lastAccess: Date {
+        Date(timeIntervalSince1970: Double(lastAccessMilliseconds.load(ordering: .relaxed)) / 1000)
+    }
+
+    /// Holds the session open (an event stream or a long poll is waiting on it): it does not expire until every
+    /// hold is released. Balance each call with ``release()``.
+    public func hold() {
+        holds.wrappingAdd(1, ordering: .relaxed)
+    }
+
+    /// Releases a hold; the session's idle time counts from now.
+    public func release() {
+        holds.wrappingSubtract(1, ordering: .relaxed)
+        touch(at: environment.scheduler.now)
+    }
+
+    /// Whether an event stream or a long poll holds the session open.
+    public var isHeld: Bool { holds.load(ordering: .relaxed) > 0 }
+
+    /// Whether ``close(_:)`` was called.
+    public var isClosed: Bool { closedFlag.load(ordering: .acquiring) }
+
+    /// Ends the session: cancels its timers, and its stream tells waiters and observers why, once; closing twice does
+    /// nothing the second time.
+    public func close(_ end: SessionEnd) {
+        let closing = shell.withLock { shell -> (timers: [ScheduledTimer], sequence: Int)? in
+            guard !shell.closed else { return nil }
+            shell.closed = true
+            closedFlag.store(true, ordering: .releasing)
+            defer { shell.timers.removeAll() }
+            return (Array(shell.timers.values), shell.core.sequence)
+        }
+        guard let closing else { return }
+        for timer in closing.timers { timer.cancel() }
+        stream.close(end, sequence: closing.sequence)
+    }
+}

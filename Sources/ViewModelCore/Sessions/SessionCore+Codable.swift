@@ -1,0 +1,80 @@
+import Foundation
+
+/// The feature types a stored session may hold, by name: what decoding a ``SessionCore`` needs to read each
+/// feature's state (the core itself knows features only as names).
+public struct FeatureTypes: Sendable {
+    private let decoders: [String: @Sendable (any Decoder) throws -> any AnyFeatureSlot]
+
+    /// The types of `features`.
+    public init(_ features: [any Feature.Type]) {
+        var decoders: [String: @Sendable (any Decoder) throws -> any AnyFeatureSlot] = [:]
+        for feature in features { decoders[Self.name(of: feature)] = Self.decoder(for: feature) }
+        self.decoders = decoders
+    }
+
+    func decodeSlot(named name: String, from decoder: any Decoder) throws -> any AnyFeatureSlot {
+        guard let decode = decoders[name] else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "unknown feature '\(name)'"))
+        }
+        return try decode(decoder)
+    }
+
+    private static func name<F: Feature>(of feature: F.Type) -> String { F.key.name }
+
+    private static func decoder<F: Feature>(for feature: F.Type) -> @Sendable (any Decoder) throws -> any AnyFeatureSlot {
+        { decoder in try FeatureSlot<F>(from: decoder) }
+    }
+}
+
+extension CodingUserInfoKey {
+    /// The ``FeatureTypes`` a decoder of ``SessionCore`` reads feature states with.
+    public static let featureTypes = CodingUserInfoKey(rawValue: "viewhost.featureTypes")!
+}
+
+/// A session's whole value as one document: settings, counters (sequence, random state, next timer number), the
+/// log ring, the idempotency keys, and per feature its name, state, version and pending timers. Decoding needs
+/// ``FeatureTypes`` under ``CodingUserInfoKey/featureTypes``.
+extension SessionCore: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case settings, counters, log, idempotency, features
+    }
+
+    private enum SlotKeys: String, CodingKey {
+        case name, slot
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        guard let types = decoder.userInfo[.featureTypes] as? FeatureTypes else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "no feature types to decode with"))
+        }
+        settings = try container.decode(SessionSettings.self, forKey: .settings)
+        counters = try container.decode(SessionCounters.self, forKey: .counters)
+        log = try container.decode(EventLog.self, forKey: .log)
+        idempotency = try container.decode(IdempotencyLedger.self, forKey: .idempotency)
+        var features = try container.nestedUnkeyedContainer(forKey: .features)
+        var slots: [any AnyFeatureSlot] = []
+        while !features.isAtEnd {
+            let item = try features.nestedContainer(keyedBy: SlotKeys.self)
+            let name = try item.decode(String.self, forKey: .name)
+            slots.append(try types.decodeSlot(named: name, from: item.superDecoder(forKey: .slot)))
+        }
+        self.slots = slots
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(settings, forKey: .settings)
+        try container.encode(counters, forKey: .counters)
+        try container.encode(log, forKey: .log)
+        try container.encode(idempotency, forKey: .idempotency)
+        var features = container.nestedUnkeyedContainer(forKey: .features)
+        for slot in slots {
+            var item = features.nestedContainer(keyedBy: SlotKeys.self)
+            try item.encode(slot.name, forKey: .name)
+            try slot.encode(to: item.superEncoder(forKey: .slot))
+        }
+    }
+}

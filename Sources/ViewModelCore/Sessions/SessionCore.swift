@@ -1,0 +1,197 @@
+import Foundation
+import ViewHostAPI
+
+/// One session as a value: every feature's state and version, the session-wide sequence, the data-flow log ring,
+/// the pending timers and the idempotency keys. Pure: ``apply(_:to:source:at:)``, ``fireTimer(_:at:)`` and
+/// ``applyAnswer(_:feature:causedBy:at:)`` change it and return what changed and the effects to run; nothing here
+/// reads a clock, draws from the system, or touches the world. Applying the same inputs at the same instants to
+/// equal cores gives equal cores, byte for byte.
+public struct SessionCore: Sendable {
+    /// What the session was made with.
+    public let settings: SessionSettings
+    var slots: [any AnyFeatureSlot]
+    var counters: SessionCounters
+    /// The data-flow log ring.
+    public internal(set) var log: EventLog
+    /// Idempotency keys with their first answers, and the ids of events already applied.
+    public var idempotency: IdempotencyLedger
+
+    /// A new session core.
+    /// - Parameters:
+    ///   - settings: Time zone, locale, simulation speed, log size.
+    ///   - random: The session's random draws (seeded for repeatable bot choices).
+    ///   - features: Each feature's initial state, in the order snapshots list them.
+    public init(settings: SessionSettings, random: RandomSource, features: [InitialFeature]) {
+        self.settings = settings
+        slots = features.map(\.slot)
+        counters = SessionCounters(random: random)
+        log = EventLog(capacity: settings.logCapacity)
+        idempotency = IdempotencyLedger()
+    }
+
+    /// The newest session-wide sequence number.
+    public var sequence: Int { counters.sequence }
+
+    /// The feature names, in order.
+    public var featureNames: [String] { slots.map(\.name) }
+
+    /// The current version of `feature`, or nil when there is no such feature.
+    public func version(of feature: String) -> Int? {
+        slot(named: feature).map { slots[$0].version }
+    }
+
+    /// The sequence number of the step that produced `feature`'s current version (0 for the first).
+    public func lastChangeSequence(of feature: String) -> Int? {
+        slot(named: feature).map { slots[$0].lastChangeSequence }
+    }
+
+    /// The state of `key`'s feature.
+    public func state<F: Feature>(of key: FeatureKey<F>) -> F.State? {
+        slot(named: key.name).flatMap { (slots[$0] as? FeatureSlot<F>)?.state }
+    }
+
+    /// The snapshot of `feature`'s current state, with its version.
+    public func snapshot(of feature: String) -> (version: Int, viewModel: any ViewModel)? {
+        slot(named: feature).map { (slots[$0].version, slots[$0].snapshot(settings: settings)) }
+    }
+
+    /// Every pending timer, by number.
+    public var pendingTimers: [TimerStart] { slots.flatMap(\.timerStarts).sorted { $0.id < $1.id } }
+
+    // MARK: - Applying
+
+    /// Applies client (or start) events to `key`'s feature, each as one step, all or nothing: when one is refused,
+    /// the core is left as it was.
+    /// - Throws: ``SessionRefusal/refused(_:index:)`` for the first event the state cannot apply, with its index.
+    /// - Parameter observe: Told of each new version with a way to build its snapshot (nil: nobody asks).
+    public mutating func apply<F: Feature>(
+        _ events: [F.Event], to key: FeatureKey<F>, source: EventSource, at now: Date,
+        observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)? = nil
+    ) throws(SessionRefusal) -> SessionStep {
+        guard let index = slot(named: key.name) else { throw .noSuchFeature(key.name) }
+        if events.count == 1 || observe != nil {
+            // The common case: the check refuses before anything changes, so no copy is needed. (Observers, in
+            // tests, may see steps of a batch that is refused later.)
+            return try applyChecked(events, slot: index, source: source, now: now, observe: observe)
+        }
+        var attempt = self
+        let step = try attempt.applyChecked(events, slot: index, source: source, now: now, observe: nil)
+        self = attempt
+        return step
+    }
+
+    private mutating func applyChecked<Event: Sendable>(
+        _ events: [Event], slot index: Int, source: EventSource, now: Date,
+        observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)?
+    ) throws(SessionRefusal) -> SessionStep {
+        var output = StepOutput(observe: observe)
+        for (position, event) in events.enumerated() {
+            if source == .client {
+                do {
+                    try slots[index].check(first: event)
+                } catch {
+                    throw .refused(error, index: position)
+                }
+            }
+            slots[index].step(
+                erased: event, source: source, causedBy: nil, now: now, settings: settings, counters: &counters,
+                output: &output)
+        }
+        return finish(output, slot: index)
+    }
+
+    /// Fires pending timer `id`: its event is applied as a step, logged as caused by the event that scheduled it.
+    /// - Returns: The step, or nil when no feature has that timer (it fired or was cancelled already).
+    public mutating func fireTimer(
+        _ id: Int, at now: Date,
+        observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)? = nil
+    ) -> SessionStep? {
+        var output = StepOutput(observe: observe)
+        for index in slots.indices {
+            if slots[index].fire(timer: id, now: now, settings: settings, counters: &counters, output: &output) {
+                return finish(output, slot: index)
+            }
+        }
+        return nil
+    }
+
+    /// Applies the event a request's outside work answered with (source `provider`), as a step of its own.
+    /// - Returns: The step, or nil when the session has no such feature.
+    public mutating func applyAnswer(
+        _ event: any Sendable, feature: String, causedBy: Int, at now: Date,
+        observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)? = nil
+    ) -> SessionStep? {
+        guard let index = slot(named: feature) else { return nil }
+        var output = StepOutput(observe: observe)
+        slots[index].step(
+            erased: event, source: .provider, causedBy: causedBy, now: now, settings: settings, counters: &counters,
+            output: &output)
+        return finish(output, slot: index)
+    }
+
+    private mutating func finish(_ output: StepOutput, slot index: Int) -> SessionStep {
+        for entry in output.entries { log.append(entry) }
+        let slot = slots[index]
+        return SessionStep(
+            feature: slot.name, version: slot.version, sequence: counters.sequence, changes: output.changes,
+            timersStarted: output.timersStarted, timersCancelled: output.timersCancelled, requests: output.requests)
+    }
+
+    /// The features changed after session sequence `sequence`, oldest change first, with the sequence of their
+    /// latest change. A `sequence` this session never reached (a client from before a reset) counts as 0.
+    public func features(changedAfter sequence: Int) -> [(feature: String, sequence: Int)] {
+        let since = sequence > counters.sequence ? 0 : sequence
+        return slots.filter { $0.lastChangeSequence > since || (since == 0 && $0.lastChangeSequence == 0) }
+            .map { ($0.name, $0.lastChangeSequence) }
+            .sorted { $0.1 < $1.1 }
+    }
+
+    func slot(named name: String) -> Int? {
+        slots.firstIndex { $0.name == name }
+    }
+}
+
+extension SessionCore: Equatable {
+    /// Cores are equal when every part is: settings, features (state, version, timers), counters, log and keys.
+    public static func == (lhs: SessionCore, rhs: SessionCore) -> Bool {
+        lhs.settings == rhs.settings && lhs.counters == rhs.counters && lhs.log == rhs.log
+            && lhs.idempotency == rhs.idempotency && lhs.slots.count == rhs.slots.count
+            && zip(lhs.slots, rhs.slots).allSatisfy { $0.isEqual(to: $1) }
+    }
+}
+
+/// A feature and its state when a session is made.
+public struct InitialFeature: Sendable {
+    let slot: any AnyFeatureSlot
+
+    /// `key`'s feature, starting in `state`.
+    public init<F: Feature>(_ key: FeatureKey<F>, state: F.State) {
+        slot = FeatureSlot<F>(state: state)
+    }
+}
+
+/// Why events were not applied.
+public enum SessionRefusal: Error, Equatable, Sendable {
+    /// The session has no such feature.
+    case noSuchFeature(String)
+    /// The state cannot apply the event at `index` of the batch; nothing was applied.
+    case refused(EventRefusal, index: Int)
+}
+
+/// What one application changed, and the effects the shell must carry out.
+public struct SessionStep: Sendable {
+    /// The feature the events went to.
+    public let feature: String
+    /// That feature's version after the step.
+    public let version: Int
+    /// The newest session-wide sequence number after the step.
+    public let sequence: Int
+    /// One change per step that grew a feature's version, in order (empty when nothing visible changed).
+    public let changes: [SessionChange]
+    /// Timers to start.
+    public let timersStarted: [TimerStart]
+    /// Timers to cancel.
+    public let timersCancelled: [Int]
+    /// Outside work to run.
+    public let requests: [PendingRequest]
+}

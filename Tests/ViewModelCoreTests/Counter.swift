@@ -1,0 +1,102 @@
+import Foundation
+import Synchronization
+import ViewHostAPI
+import ViewModelCore
+
+/// A tiny feature for testing the session machinery: it counts, echoes later, chains follow-ups, asks for outside
+/// work, and refuses to go below zero.
+enum Counter: Feature {
+    struct State: Codable, Equatable, Sendable {
+        var count = 0
+        var picks: [Int] = []
+        /// Names the test, so ``builds`` can count this test's snapshot builds alone.
+        var probe = ""
+    }
+
+    enum Event: Codable, Equatable, Sendable {
+        case increment
+        case decrement
+        case nothing
+        case incrementLater(Duration)
+        case incrementTwiceNow
+        case scheduleAndCancel
+        case pickRandom
+        case fetch(Int)
+        case fetched(Int)
+    }
+
+    enum Request: Codable, Equatable, Sendable {
+        case multiply(Int)
+    }
+
+    struct Snapshot: ViewModel {
+        var count: Int
+        var picks: [Int]
+    }
+
+    static let key = FeatureKey<Counter>("counter")
+
+    /// Snapshot builds per probe (tests run in parallel, each with its own probe).
+    static let builds = Mutex<[String: Int]>([:])
+
+    static func check(_ event: Event, in state: State) throws(EventRefusal) {
+        if case .decrement = event, state.count == 0 {
+            throw EventRefusal(reason: "The count is 0.", allowed: ["increment"])
+        }
+    }
+
+    static func apply(_ event: Event, to state: inout State, context: inout FeatureContext<Counter>) {
+        switch event {
+        case .increment:
+            state.count += 1
+            context.markChanged()
+        case .decrement:
+            state.count -= 1
+            context.markChanged()
+        case .nothing:
+            break
+        case .incrementLater(let delay):
+            context.schedule(.increment, after: delay)
+        case .incrementTwiceNow:
+            context.route(.increment, source: .view)
+            context.route(.increment, source: .view)
+        case .scheduleAndCancel:
+            let id = context.schedule(.increment, after: .seconds(1))
+            context.cancel(id)
+        case .pickRandom:
+            state.picks.append(Int.random(in: 0...9, using: &context.random))
+            context.markChanged()
+        case .fetch(let value):
+            context.request(.multiply(value))
+        case .fetched(let value):
+            state.count += value
+            context.markChanged()
+        }
+    }
+
+    static func snapshot(of state: State, settings: SessionSettings) -> Snapshot {
+        builds.withLock { $0[state.probe, default: 0] += 1 }
+        return Snapshot(count: state.count, picks: state.picks)
+    }
+
+    static func describe(_ event: Event) -> EventDescription {
+        switch event {
+        case .increment: EventDescription(name: "increment")
+        case .decrement: EventDescription(name: "decrement")
+        case .nothing: EventDescription(name: "nothing")
+        case .incrementLater(let delay): EventDescription(name: "incrementLater", summary: "delay=\(delay)")
+        case .incrementTwiceNow: EventDescription(name: "incrementTwiceNow")
+        case .scheduleAndCancel: EventDescription(name: "scheduleAndCancel")
+        case .pickRandom: EventDescription(name: "pickRandom")
+        case .fetch(let value): EventDescription(name: "fetch", summary: "\(value)")
+        case .fetched(let value): EventDescription(name: "fetched", summary: "\(value)")
+        }
+    }
+
+    /// Runs `multiply` requests: ten times the value.
+    static let runner = FeatureRequestRunner(key) { request in
+        switch request {
+        case .multiply(let value): .fetched(value * 10)
+        }
+    }
+}
