@@ -29,7 +29,7 @@ struct SnapshotEncoderTests {
                             SnapshotEncoder.encode(feature: feature, version: version, viewModel: viewModel, sessionID: session.id).body,
                             SnapshotEncoder.foundationEncode(feature: feature, version: version, viewModel: viewModel, sessionID: session.id)
                         )
-                    })
+                    }).ready
                 else { continue }
                 #expect(
                     String(decoding: pair.0, as: UTF8.self) == String(decoding: pair.1, as: UTF8.self), "\(feature)")

@@ -117,8 +117,8 @@ struct SessionSubmitTests {
     @Test func aRetryWithTheSameKeyGetsTheFirstAnswerAndAppliesOnce() throws {
         let session = makeSession()
         let submission = Submission<Counter.Event>(events: [.increment], idempotency: (key: "k", fingerprint: "f"))
-        #expect(try session.submit(submission, to: Counter.key) == .applied(.init(accepted: 1, version: 2)))
-        #expect(try session.submit(submission, to: Counter.key) == .replayed(.init(accepted: 1, version: 2)))
+        #expect(try session.submit(submission, to: Counter.key).outcome == .applied(.init(accepted: 1, version: 2)))
+        #expect(try session.submit(submission, to: Counter.key).outcome == .replayed(.init(accepted: 1, version: 2)))
         #expect(session.version(of: "counter") == 2)
         let other = Submission<Counter.Event>(events: [.increment, .increment], idempotency: (key: "k", fingerprint: "g"))
         #expect(throws: SessionError.keyReused) { try session.submit(other, to: Counter.key) }
@@ -130,14 +130,14 @@ struct SessionSubmitTests {
         let refused = Submission<Counter.Event>(events: [.decrement], idempotency: (key: "k", fingerprint: "f"))
         #expect(throws: SessionError.self) { try session.submit(refused, to: Counter.key) }
         let fine = Submission<Counter.Event>(events: [.increment], idempotency: (key: "k", fingerprint: "f2"))
-        #expect(try session.submit(fine, to: Counter.key) == .applied(.init(accepted: 1, version: 2)))
+        #expect(try session.submit(fine, to: Counter.key).outcome == .applied(.init(accepted: 1, version: 2)))
     }
 
     @Test func eventsWhoseIdWasAppliedAreSkipped() throws {
         let session = makeSession()
         _ = try session.submit(Submission(events: [Counter.Event.increment], eventIDs: ["a"]), to: Counter.key)
         let again = Submission(events: [Counter.Event.increment, .increment, .increment], eventIDs: ["a", "b", "b"])
-        #expect(try session.submit(again, to: Counter.key) == .applied(.init(accepted: 3, version: 3)))
+        #expect(try session.submit(again, to: Counter.key).outcome == .applied(.init(accepted: 3, version: 3)))
         #expect(session.viewModel(of: Counter.key)?.value.count == 2)
     }
 

@@ -88,12 +88,12 @@ struct SessionTests {
             made.withLock { $0 += 1 }
             return "v\(version)"
         }
-        #expect(session.representation(of: "counter", make: make)?.value == "v1")
-        #expect(session.representation(of: "counter", make: make)?.value == "v1")
+        #expect(session.representation(of: "counter", make: make).ready?.value == "v1")
+        #expect(session.representation(of: "counter", make: make).ready?.value == "v1")
         try? session.send([.increment], to: Counter.key)
-        #expect(session.representation(of: "counter", make: make)?.value == "v2")
+        #expect(session.representation(of: "counter", make: make).ready?.value == "v2")
         #expect(made.withLock { $0 } == 2)
-        let missing = session.representation(of: "nope", make: make)
+        let missing = session.representation(of: "nope", make: make).ready?.value
         #expect(missing == nil)
     }
 

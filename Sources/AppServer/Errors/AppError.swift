@@ -27,6 +27,10 @@ enum AppError: HTTPResponseError, Sendable {
     case eventRefused(EventRefusal, index: Int?)
     /// The `Idempotency-Key` came before with a different request.
     case idempotencyKeyReused
+    /// The `Idempotency-Key`'s first request is still being applied.
+    case idempotencyKeyInFlight
+    /// The store could not keep the request's events: nothing is acknowledged; retry later.
+    case storageUnavailable
 
     /// The answer for a session's refusal to apply a request's events.
     init(_ error: SessionError, batch: Bool) {
@@ -35,6 +39,8 @@ enum AppError: HTTPResponseError, Sendable {
         case .noSuchFeature(let name): self = .featureNotFound(name, available: [])
         case .refused(let refusal, let index): self = .eventRefused(refusal, index: batch ? index : nil)
         case .keyReused: self = .idempotencyKeyReused
+        case .keyInFlight: self = .idempotencyKeyInFlight
+        case .unavailable: self = .storageUnavailable
         }
     }
 
@@ -49,8 +55,9 @@ enum AppError: HTTPResponseError, Sendable {
         case .invalidEvent: .unprocessableContent
         case .invalidField(_, _, let status): status
         case .tooManyEvents: .contentTooLarge
-        case .eventRefused: .conflict
+        case .eventRefused, .idempotencyKeyInFlight: .conflict
         case .idempotencyKeyReused: .unprocessableContent
+        case .storageUnavailable: .serviceUnavailable
         }
     }
 
@@ -58,6 +65,8 @@ enum AppError: HTTPResponseError, Sendable {
         switch self {
         case .missingToken: [.wwwAuthenticate: "Bearer realm=\"viewhost\""]
         case .tooManySessions: [.retryAfter: "30"]
+        case .storageUnavailable: [.retryAfter: "5"]
+        case .idempotencyKeyInFlight: [.retryAfter: "1"]
         case .unsupportedMediaType: ["Accept-Post": "application/json"]
         default: HTTPHeaders()
         }
@@ -101,6 +110,14 @@ enum AppError: HTTPResponseError, Sendable {
                 status: status,
                 detail: "This Idempotency-Key was used with a different request; use a new key for a new request.",
                 errors: [.init(field: "Idempotency-Key", message: "was used with a different request")])
+        case .idempotencyKeyInFlight:
+            ProblemDetails(
+                status: status,
+                detail: "The first request with this Idempotency-Key is still being applied; retry it in a moment.")
+        case .storageUnavailable:
+            ProblemDetails(
+                status: status,
+                detail: "The server could not store this request, so it was not applied; retry it later (same Idempotency-Key).")
         }
     }
 

@@ -16,7 +16,8 @@ struct FeatureDefinition: Sendable {
     /// Sends the start events (as `view` events) right after the session is made.
     let start: @Sendable (Session) -> Void
     /// Decodes every event first (so a bad one rejects the whole batch), then submits them.
-    let submit: @Sendable (Session, [EventFields], _ idempotency: (key: String, fingerprint: String)?) throws(AppError) -> SubmitOutcome
+    let submit: @Sendable (Session, [EventFields], _ idempotency: (key: String, fingerprint: String)?) throws(AppError)
+        -> (outcome: SubmitOutcome, durable: CommitTicket?)
 
     /// Defines a feature from its typed parts.
     /// - Parameters:

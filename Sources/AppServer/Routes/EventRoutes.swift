@@ -12,7 +12,7 @@ enum EventRoutes {
     static let maxKeyLength = 255
 
     static func register(on router: inout MeteredRouter, registry: SessionRegistry, metrics: AppMetrics) {
-        router.post("/v1/sessions/:id/:feature/events") { request, context in
+        router.on(.post, "/v1/sessions/:id/:feature/events") { request, context in
             let session = try registry.authenticate(request, id: context.parameters["id"] ?? "")
             let feature = context.parameters["feature"] ?? ""
             guard session.featureNames.contains(feature), let definition = registry.definition(named: feature) else {
@@ -21,26 +21,43 @@ enum EventRoutes {
             let key = try idempotencyKey(request)
             let objects = try eventObjects(RequestBody.json(request))
             let claim = key.map { (key: $0, fingerprint: fingerprint(of: request)) }
-            let outcome = try definition.submit(session, objects, claim)
-            var headers: HTTPHeaders = [.cacheControl: "no-store"]
-            let answer: IdempotencyLedger.Answer
-            switch outcome {
-            case .applied(let applied):
-                answer = applied
-                metrics.eventsAccepted(objects.count, feature: feature)
-            case .replayed(let first):
-                answer = first
-                headers.add("Idempotent-Replayed", "true")
+            let (outcome, durable) = try definition.submit(session, objects, claim)
+            let count = objects.count
+            // 202 only once the store keeps what was applied (at once with the memory store).
+            guard let durable else { return .response(accepted(outcome, events: count, feature: feature, metrics: metrics)) }
+            return .deferred {
+                do throws(SessionError) {
+                    try await durable.value()
+                } catch {
+                    throw AppError(error, batch: count > 1)
+                }
+                return accepted(outcome, events: count, feature: feature, metrics: metrics)
             }
-            var writer = JSONWriter()
-            writer.beginObject()
-            writer.key("accepted")
-            writer.integer(answer.accepted)
-            writer.key("version")
-            writer.integer(answer.version)
-            writer.endObject()
-            return HTTPResponse(status: .accepted, contentType: "application/json", bytes: writer.bytes, headers: headers)
         }
+    }
+
+    /// `202 {"accepted":N,"version":V}`, with `Idempotent-Replayed: true` for a key's first answer given again.
+    private static func accepted(
+        _ outcome: SubmitOutcome, events count: Int, feature: String, metrics: AppMetrics
+    ) -> HTTPResponse {
+        var headers: HTTPHeaders = [.cacheControl: "no-store"]
+        let answer: IdempotencyLedger.Answer
+        switch outcome {
+        case .applied(let applied):
+            answer = applied
+            metrics.eventsAccepted(count, feature: feature)
+        case .replayed(let first):
+            answer = first
+            headers.add("Idempotent-Replayed", "true")
+        }
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("accepted")
+        writer.integer(answer.accepted)
+        writer.key("version")
+        writer.integer(answer.version)
+        writer.endObject()
+        return HTTPResponse(status: .accepted, contentType: "application/json", bytes: writer.bytes, headers: headers)
     }
 
     /// What an `Idempotency-Key` is bound to besides its session: the method, the path and the body.

@@ -15,8 +15,20 @@ enum SnapshotRoutes {
                 throw AppError.featureNotFound(feature, available: session.featureNames)
             }
             let wait = try waitDuration(request)
-            guard let snapshot = encodedSnapshot(of: session, feature: feature) else {
-                throw AppError.featureNotFound(feature, available: session.featureNames)
+            let snapshot: EncodedSnapshot
+            switch encodedSnapshot(of: session, feature: feature) {
+            case .ready(_, _, let ready): snapshot = ready
+            case .missing: throw AppError.featureNotFound(feature, available: session.featureNames)
+            case .pending:
+                // A write to this session is being stored right now and nobody read the version before it: the
+                // newest durable version is the one being stored, served once it is.
+                return .deferred {
+                    try? await session.committed()
+                    guard let snapshot = encodedSnapshot(of: session, feature: feature).ready?.value else {
+                        throw AppError.storageUnavailable
+                    }
+                    return response(for: snapshot)
+                }
             }
             guard ConditionalRequest.noneMatchFails(request, etag: snapshot.etag) else {
                 return .response(response(for: snapshot))
@@ -24,7 +36,7 @@ enum SnapshotRoutes {
             guard let wait else { return .response(notModified(snapshot)) }
             return .deferred {
                 let newer = await session.waitForVersion(of: feature, after: snapshot.version, timeout: wait)
-                guard newer != nil, let latest = encodedSnapshot(of: session, feature: feature),
+                guard newer != nil, let latest = encodedSnapshot(of: session, feature: feature).ready?.value,
                     !ConditionalRequest.noneMatchFails(request, etag: latest.etag)
                 else { return notModified(snapshot) }
                 return response(for: latest)
@@ -32,11 +44,11 @@ enum SnapshotRoutes {
         }
     }
 
-    /// The newest snapshot of `feature`, encoded at most once per version.
-    static func encodedSnapshot(of session: Session, feature: String) -> EncodedSnapshot? {
+    /// The newest durable snapshot of `feature`, encoded at most once per version.
+    static func encodedSnapshot(of session: Session, feature: String) -> Representation<EncodedSnapshot> {
         session.representation(of: feature) { version, viewModel in
             SnapshotEncoder.encode(feature: feature, version: version, viewModel: viewModel, sessionID: session.id)
-        }?.value
+        }
     }
 
     static func response(for snapshot: EncodedSnapshot) -> HTTPResponse {

@@ -104,7 +104,8 @@ final class SessionEventSource: HTTPBodySource {
             return (end, !state.endWritten, state.trigger)
         }
         if let ending {
-            guard ending.write else { return nil }
+            // After a storage failure the session was not ended: the client reconnects (to its reloaded value).
+            guard ending.write, ending.end != .unavailable else { return nil }
             // Asked again at once, to end the body right after the final event.
             ending.trigger?.signal()
             return Array("event: ended\ndata: {\"reason\":\"\(ending.end.rawValue)\"}\n\n".utf8)
@@ -152,9 +153,9 @@ final class SessionEventSource: HTTPBodySource {
         guard !features.isEmpty else { return }
         var events: [(sequence: Int, feature: String, body: [UInt8])] = []
         for feature in features {
-            guard let (_, sequence, snapshot) = session.representation(of: feature, make: { version, viewModel in
-                SnapshotEncoder.encode(feature: feature, version: version, viewModel: viewModel, sessionID: session.id)
-            }) else { continue }
+            // A change not durable yet is skipped here; its commit signals the stream again.
+            guard let (_, sequence, snapshot) = SnapshotRoutes.encodedSnapshot(of: session, feature: feature).ready
+            else { continue }
             events.append((sequence, feature, snapshot.body))
         }
         events.sort { $0.sequence < $1.sequence }

@@ -25,18 +25,10 @@ public struct Message: Sendable, Equatable, Codable {
 
     let id: MessageID
     let sender: Sender
-    private(set) var state: State
     /// The text (named as in the original).
     let message: String
+    private(set) var state: State
     let sendDate: Date
-
-    init(id: MessageID, sender: Sender, message: String, state: State, sendDate: Date) {
-        self.id = id
-        self.sender = sender
-        self.message = message
-        self.state = state
-        self.sendDate = sendDate
-    }
 
     /// Whether the user still has to read it: the other person's message, sending or sent.
     ///

@@ -32,6 +32,8 @@ struct FeatureSlot<F: Feature>: Equatable, Sendable {
     var lastChangeSequence = 0
     /// Timers not yet fired, in the order they were scheduled.
     var timers: [PendingTimer<F.Event>] = []
+    /// Requests not yet answered, in the order they were made.
+    var requests: [PendingWork<F.Request>] = []
 
     init(state: F.State) {
         self.state = state
@@ -84,7 +86,10 @@ struct FeatureSlot<F: Feature>: Equatable, Sendable {
                 queue.append((followUp.event, followUp.source, sequence))
             }
             for request in context.requests {
-                output.requests.append(PendingRequest(feature: F.key.name, request: request, causedBy: sequence))
+                let id = counters.nextTimerID
+                counters.nextTimerID += 1
+                requests.append(PendingWork(id: id, request: request, causedBy: sequence))
+                output.requests.append(PendingRequest(id: id, feature: F.key.name, request: request, causedBy: sequence))
             }
         }
         guard changed else { return }
@@ -104,7 +109,7 @@ struct FeatureSlot<F: Feature>: Equatable, Sendable {
 
 extension FeatureSlot: Codable {
     private enum CodingKeys: String, CodingKey {
-        case state, version, lastChangeSequence, timers
+        case state, version, lastChangeSequence, timers, requests
     }
 }
 
@@ -116,6 +121,8 @@ protocol AnyFeatureSlot: Sendable {
     var lastChangeSequence: Int { get }
     /// The pending timers' numbers and due instants.
     var timerStarts: [TimerStart] { get }
+    /// The requests not answered yet.
+    var pendingRequests: [PendingRequest] { get }
 
     /// Refuses `events` (the feature's `Event`s) if the first cannot be applied now.
     func check(first event: any Sendable) throws(EventRefusal)
@@ -126,6 +133,11 @@ protocol AnyFeatureSlot: Sendable {
     /// Fires timer `id` if it is this feature's.
     mutating func fire(
         timer id: Int, now: Date, settings: SessionSettings, counters: inout SessionCounters, output: inout StepOutput
+    ) -> Bool
+    /// Applies the answer to request `id`, if it is this feature's and still pending.
+    mutating func answer(
+        request id: Int, with event: any Sendable, now: Date, settings: SessionSettings,
+        counters: inout SessionCounters, output: inout StepOutput
     ) -> Bool
     /// The snapshot of the current state.
     func snapshot(settings: SessionSettings) -> any ViewModel
@@ -143,6 +155,10 @@ extension FeatureSlot: AnyFeatureSlot {
     var name: String { F.key.name }
 
     var timerStarts: [TimerStart] { timers.map { TimerStart(id: $0.id, dueAt: $0.dueAt, delay: nil) } }
+
+    var pendingRequests: [PendingRequest] {
+        requests.map { PendingRequest(id: $0.id, feature: F.key.name, request: $0.request, causedBy: $0.causedBy) }
+    }
 
     func check(first event: any Sendable) throws(EventRefusal) {
         try F.check(Self.typed(event), in: state)
@@ -163,6 +179,18 @@ extension FeatureSlot: AnyFeatureSlot {
         guard let timer = removeTimer(id) else { return false }
         step(
             timer.event, source: timer.source, causedBy: timer.causedBy, now: now, settings: settings,
+            counters: &counters, output: &output)
+        return true
+    }
+
+    mutating func answer(
+        request id: Int, with event: any Sendable, now: Date, settings: SessionSettings,
+        counters: inout SessionCounters, output: inout StepOutput
+    ) -> Bool {
+        guard let index = requests.firstIndex(where: { $0.id == id }) else { return false }
+        let work = requests.remove(at: index)
+        step(
+            Self.typed(event), source: .provider, causedBy: work.causedBy, now: now, settings: settings,
             counters: &counters, output: &output)
         return true
     }

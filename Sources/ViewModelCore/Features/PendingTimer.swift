@@ -29,10 +29,20 @@ public struct TimerStart: Sendable, Equatable {
 
 /// Outside work the shell must run, for one feature, logged as caused by `causedBy`.
 public struct PendingRequest: Sendable {
+    /// The request's session-wide number (its answer names it).
+    public let id: Int
     /// The feature that asked.
     public let feature: String
     /// The request (the feature's `Request` type).
     public let request: any Sendable
     /// The sequence number of the event that asked.
     public let causedBy: Int
+}
+
+/// A request a feature made that has not been answered yet: part of the session's value, so a restored session
+/// asks again for what it was waiting for.
+struct PendingWork<Request: Codable & Equatable & Sendable>: Codable, Equatable, Sendable {
+    let id: Int
+    let request: Request
+    let causedBy: Int
 }

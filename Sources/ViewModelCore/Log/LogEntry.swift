@@ -19,21 +19,6 @@ public struct LogEntry: Sendable, Equatable, Codable {
     public let causedBy: Int?
     /// The feature's version once this event (and its step) was applied.
     public var versionAfter: Int
-
-    /// Creates an entry.
-    public init(
-        seq: Int, at: Date, feature: String, event: String, summary: String, source: EventSource, causedBy: Int?,
-        versionAfter: Int
-    ) {
-        self.seq = seq
-        self.at = at
-        self.feature = feature
-        self.event = event
-        self.summary = summary
-        self.source = source
-        self.causedBy = causedBy
-        self.versionAfter = versionAfter
-    }
 }
 
 /// A bounded ring of log entries that grows only as entries arrive, so idle sessions stay small.

@@ -3,20 +3,17 @@ import Synchronization
 import ViewHostAPI
 
 /// Reads: versions, snapshots, their cached representations, the data-flow log, and waiting for a change. Reads
-/// take the lock only to pick up the newest cached value; they never wait behind queued events.
+/// take the lock only to pick up the newest cached value; they never wait behind queued events. Versions and
+/// representations are the newest durable ones.
 extension Session {
-    /// The current version of each feature.
+    /// The newest durable version of each feature.
     public var versions: [String: Int] {
-        shell.withLock { shell in
-            Dictionary(uniqueKeysWithValues: shell.core.featureNames.compactMap { name in
-                shell.core.version(of: name).map { (name, $0) }
-            })
-        }
+        shell.withLock { $0.committedVersions }
     }
 
-    /// The current version of `feature`, or nil when there is no such feature.
+    /// The newest durable version of `feature`, or nil when there is no such feature.
     public func version(of feature: String) -> Int? {
-        shell.withLock { $0.core.version(of: feature) }
+        shell.withLock { $0.committedVersions[feature] }
     }
 
     /// The newest session-wide sequence number.
@@ -37,31 +34,37 @@ extension Session {
         }
     }
 
-    /// The newest app-level representation of `feature` (such as its encoded JSON), made by `make` at most once
-    /// per version; `make` runs outside the lock, so readers never hold up events.
-    /// - Returns: The version, the sequence number of the step that produced it, and its representation; nil when
-    ///   there is no such feature.
+    /// The newest durable version's app-level representation of `feature` (such as its encoded JSON), made by
+    /// `make` at most once per version; `make` runs outside the lock, so readers never hold up events.
+    /// - Returns: The version, the sequence number of the step that produced it, and its representation; `pending`
+    ///   when the newest durable version was never made and the state has moved past it (wait for
+    ///   ``committed()`` and ask again); `missing` when there is no such feature.
     public func representation<Value: Sendable>(
         of feature: String, make: (Int, any ViewModel) -> Value
-    ) -> (version: Int, sequence: Int, value: Value)? {
-        let current = shell.withLock { shell -> (Int, Int, Value?, (any ViewModel)?)? in
-            guard let version = shell.core.version(of: feature),
+    ) -> Representation<Value> {
+        let current = shell.withLock { shell -> Representation<Value>? in
+            guard let committed = shell.committedVersions[feature], let version = shell.core.version(of: feature),
+                let sequence = shell.core.lastChangeSequence(of: feature)
+            else { return .missing }
+            if let cached = shell.caches.representation(of: feature, version: committed, as: Value.self) {
+                return .ready(version: committed, sequence: cached.sequence, value: cached.value)
+            }
+            return committed == version ? nil : .pending
+        }
+        if let current { return current }
+        let made = shell.withLock { shell -> (Int, Int, any ViewModel)? in
+            guard let version = shell.core.version(of: feature), shell.committedVersions[feature] == version,
                 let sequence = shell.core.lastChangeSequence(of: feature)
             else { return nil }
-            if let cached = shell.caches.representation(of: feature, version: version, as: Value.self) {
-                return (version, sequence, cached, nil)
-            }
             let core = shell.core
-            let viewModel = shell.caches.viewModel(of: feature, version: version) {
+            return (version, sequence, shell.caches.viewModel(of: feature, version: version) {
                 core.snapshot(of: feature)!.viewModel
-            }
-            return (version, sequence, nil, viewModel)
+            })
         }
-        guard let (version, sequence, cached, viewModel) = current else { return nil }
-        if let cached { return (version, sequence, cached) }
-        let value = make(version, viewModel!)
-        shell.withLock { $0.caches.keep(value, of: feature, version: version) }
-        return (version, sequence, value)
+        guard let (version, sequence, viewModel) = made else { return .pending }
+        let value = make(version, viewModel)
+        shell.withLock { $0.caches.keep(value, of: feature, version: version, sequence: sequence) }
+        return .ready(version: version, sequence: sequence, value: value)
     }
 
     /// The features changed after session sequence `sequence`, oldest change first, with the sequence of their
@@ -93,5 +96,21 @@ extension Session {
                 if let snapshot = snapshot as? F.Snapshot { recorder(version, snapshot) }
             }
         }
+    }
+}
+
+/// A feature's representation as a reader gets it.
+public enum Representation<Value: Sendable>: Sendable {
+    /// The newest durable version's.
+    case ready(version: Int, sequence: Int, value: Value)
+    /// Not made yet for the newest durable version, and the state moved past it: ask again once committed.
+    case pending
+    /// No such feature.
+    case missing
+
+    /// The representation when ready.
+    public var ready: (version: Int, sequence: Int, value: Value)? {
+        if case .ready(let version, let sequence, let value) = self { return (version, sequence, value) }
+        return nil
     }
 }

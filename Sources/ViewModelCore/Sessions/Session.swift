@@ -2,20 +2,39 @@ import Foundation
 import Synchronization
 import ViewHostAPI
 
-/// The thin shell around one session's value (``SessionCore``): it feeds the core events one at a time under a
-/// mutex, starts and cancels the timers the core asks for, runs the features' requests, and hands every change to
-/// the session's ``SnapshotStream``. All logic lives in the core and the features; this type only carries effects
-/// out.
+/// The thin shell around one session's value (``SessionCore``): it feeds the core inputs one at a time under a
+/// mutex, hands each applied input to the journal (when the store keeps one), and once the input is durable
+/// carries out its effects: the requests the features asked for, and the change for the session's
+/// ``SnapshotStream``. Timers start at once (a timer that fires is an input of its own, journaled after the one
+/// that scheduled it). All logic lives in the core and the features; this type only carries effects out.
 ///
-/// Events are applied synchronously under the lock, in arrival order, so the HTTP layer answers a POST on its
-/// event-loop thread without a task hop, and tests drive timers deterministically with a manual scheduler.
+/// Readers see committed versions only: a version whose input is not durable yet is not served, so no client is
+/// ever given a version that a crash could take back.
 public final class Session: Sendable {
+    /// A durable store's commit of one input, and what waits for it.
+    struct PendingCommit {
+        let number: Int
+        let effects: Effects
+        let versions: [String: Int]
+        let key: String?
+        let ticket: CommitTicket?
+    }
+
     struct Shell {
         var core: SessionCore
         var timers: [Int: ScheduledTimer] = [:]
         var caches = SnapshotCaches()
         var recorders: [String: [@Sendable (Int, any ViewModel) -> Void]] = [:]
         var closed = false
+        /// The journal number of the last input applied, and of the last one known durable.
+        var appliedNumber: Int
+        var committedNumber: Int
+        /// Per feature, the version readers may see (the newest durable one).
+        var committedVersions: [String: Int]
+        var pending: [PendingCommit] = []
+        /// Idempotency keys whose request is applied but not durable yet (a retry gets `409`).
+        var keysInFlight: Set<String> = []
+        var inputsSinceSnapshot = 0
 
         /// Tells the recorders of each new version, building its snapshot only when a recorder listens.
         var observer: ((String, Int, () -> any ViewModel) -> Void)? {
@@ -29,9 +48,18 @@ public final class Session: Sendable {
         }
     }
 
+    /// What to do once the lock is released (and, with a journal, once the input is durable).
+    struct Effects {
+        var changes: [SessionChange] = []
+        var requests: [PendingRequest] = []
+    }
+
+    /// A store keeps a snapshot of the whole value every this many inputs, so a restore replays few.
+    public static let snapshotInterval = 64
+
     /// The session's public id.
     public let id: SessionID
-    /// Its secret.
+    /// Its secret (the plain token for a new session; only its digest once restored from a store).
     public let token: SessionToken
     /// When it was made.
     public let createdAt: Date
@@ -39,7 +67,7 @@ public final class Session: Sendable {
     public let featureNames: [String]
     /// Time zone, locale, simulation speed, log size.
     public let settings: SessionSettings
-    /// Wakes long polls and event streams on every change.
+    /// Wakes long polls and event streams on every durable change.
     public let stream = SnapshotStream()
     let environment: SessionEnvironment
     let shell: Mutex<Shell>
@@ -49,32 +77,38 @@ public final class Session: Sendable {
     /// `shell.closed`, readable without the lock (streams ask on every write).
     let closedFlag = Atomic<Bool>(false)
 
-    /// Wraps `core` in a shell and starts the timers it holds (a restored session's timers that fell due while the
-    /// server was down fire at once, in order).
+    /// Wraps `core` in a shell, starts the timers it holds (a restored session's timers that fell due while the
+    /// server was down fire at once, in order) and asks again for the requests it was waiting for.
     /// - Parameters:
     ///   - id: Its id.
     ///   - token: Its secret.
     ///   - createdAt: When it was made (default: now).
+    ///   - lastAccess: When it was last used (default: now).
     ///   - core: Its value.
-    ///   - environment: Scheduler and request runner.
-    public init(id: SessionID, token: SessionToken, createdAt: Date? = nil, core: SessionCore, environment: SessionEnvironment) {
+    ///   - journalNumber: The number of the last journal record `core` includes (0 for a new session).
+    ///   - environment: Scheduler, request runner and journal.
+    public init(
+        id: SessionID, token: SessionToken, createdAt: Date? = nil, lastAccess: Date? = nil, core: SessionCore,
+        journalNumber: Int = 0, environment: SessionEnvironment
+    ) {
         self.id = id
         self.token = token
-        let createdAt = createdAt ?? environment.scheduler.now
-        self.createdAt = createdAt
+        self.createdAt = createdAt ?? environment.scheduler.now
         self.featureNames = core.featureNames
         self.settings = core.settings
         self.environment = environment
-        self.shell = Mutex(Shell(core: core))
-        self.lastAccessMilliseconds = Atomic(Int64(environment.scheduler.now.timeIntervalSince1970 * 1000))
-        let pending = core.pendingTimers
-        if !pending.isEmpty {
-            shell.withLock { shell in
-                for timer in pending.sorted(by: { ($0.dueAt, $0.id) < ($1.dueAt, $1.id) }) {
-                    start(timer, in: &shell)
-                }
+        let versions = Dictionary(uniqueKeysWithValues: core.featureNames.map { ($0, core.version(of: $0) ?? 1) })
+        self.shell = Mutex(
+            Shell(core: core, appliedNumber: journalNumber, committedNumber: journalNumber, committedVersions: versions))
+        self.lastAccessMilliseconds = Atomic(
+            Int64((lastAccess ?? environment.scheduler.now).timeIntervalSince1970 * 1000))
+        let requests = shell.withLock { shell -> [PendingRequest] in
+            for timer in core.pendingTimers.sorted(by: { ($0.dueAt, $0.id) < ($1.dueAt, $1.id) }) {
+                startTimer(timer, in: &shell)
             }
+            return core.pendingRequests
         }
+        deliver(Effects(requests: requests))
     }
 
     /// A new session with `features` in their initial states.
@@ -89,7 +123,8 @@ public final class Session: Sendable {
 
     // MARK: - Events
 
-    /// Applies `events` to `key`'s feature, in order, each as one step; all or nothing.
+    /// Applies `events` to `key`'s feature, in order, each as one step; all or nothing. With a journal the change
+    /// is published once durable; ``committed()`` waits for that.
     /// - Returns: The feature's version and the last sequence number.
     /// - Throws: ``SessionError`` when the session is closed, has no such feature, or refuses an event.
     @discardableResult
@@ -97,58 +132,39 @@ public final class Session: Sendable {
         _ events: [F.Event], to key: FeatureKey<F>, source: EventSource = .client
     ) throws(SessionError) -> SendReceipt {
         let now = environment.scheduler.now
-        let (step, effects) = try shell.withLock { shell throws(SessionError) -> (SessionStep, Effects) in
+        let (step, commit) = try shell.withLock { shell throws(SessionError) -> (SessionStep, Commit) in
             guard !shell.closed else { throw .closed }
             let step = try Self.apply(events, to: key, source: source, now: now, shell: &shell)
-            return (step, carryOut(step, in: &shell))
+            let input = SessionInput.events(feature: key.name, at: now, source: source, events: Self.encoded(events))
+            return (step, record(input, step: step, key: nil, waited: false, in: &shell))
         }
-        deliver(effects)
+        complete(commit)
         return SendReceipt(version: step.version, sequence: step.sequence)
     }
 
     /// Applies a client request's events to `key`'s feature, honouring its idempotency key (the first answer is
-    /// replayed for the same request; a different request with the key is refused) and skipping events whose own
-    /// id was applied before, all under the session's lock, so two retries cannot both apply.
+    /// replayed for the same request; a different request with the key is refused, and so is a retry while the
+    /// first is not durable yet) and skipping events whose own id was applied before, all under the session's
+    /// lock, so two retries cannot both apply.
+    /// - Returns: What became of it, and with a journal the ticket to wait on before answering (nil when there is
+    ///   nothing to wait for).
     public func submit<F: Feature>(
         _ submission: Submission<F.Event>, to key: FeatureKey<F>
-    ) throws(SessionError) -> SubmitOutcome {
+    ) throws(SessionError) -> (outcome: SubmitOutcome, durable: CommitTicket?) {
         let now = environment.scheduler.now
-        let (outcome, effects) = try shell.withLock { shell throws(SessionError) -> (SubmitOutcome, Effects) in
+        let (outcome, commit) = try shell.withLock { shell throws(SessionError) -> (SubmitOutcome, Commit?) in
             guard !shell.closed else { throw .closed }
-            if let claim = submission.idempotency {
-                switch shell.core.idempotency.lookup(key: claim.key, fingerprint: claim.fingerprint, now: now) {
-                case .new: break
-                case .replay(let answer): return (.replayed(answer), Effects())
-                case .mismatch: throw .keyReused
-                }
-            }
-            var seen = Set<String>()
-            let fresh = submission.events.indices.filter { index in
-                guard let id = submission.eventIDs[index] else { return true }
-                return !shell.core.idempotency.hasApplied(eventID: id) && seen.insert(id).inserted
-            }
-            var effects = Effects()
-            let version: Int
-            if fresh.isEmpty {
-                guard let current = shell.core.version(of: key.name) else { throw .noSuchFeature(key.name) }
-                version = current
-            } else {
-                let step = try Self.apply(
-                    fresh.map { submission.events[$0] }, to: key, source: .client, now: now, shell: &shell)
-                version = step.version
-                effects = carryOut(step, in: &shell)
-            }
-            for index in fresh {
-                if let id = submission.eventIDs[index] { shell.core.idempotency.markApplied(eventID: id) }
-            }
-            let answer = IdempotencyLedger.Answer(accepted: submission.events.count, version: version)
-            if let claim = submission.idempotency {
-                shell.core.idempotency.record(key: claim.key, fingerprint: claim.fingerprint, answer: answer, at: now)
-            }
-            return (.applied(answer), effects)
+            if let key = submission.idempotency?.key, shell.keysInFlight.contains(key) { throw .keyInFlight }
+            let (outcome, step, changed) = try shell.core.submit(submission, to: key, at: now, observe: shell.observer)
+            guard changed else { return (outcome, nil) }
+            let input = SessionInput.submission(
+                feature: key.name, at: now, events: Self.encoded(submission.events), eventIDs: submission.eventIDs,
+                key: submission.idempotency?.key, fingerprint: submission.idempotency?.fingerprint)
+            return (outcome, record(input, step: step, key: submission.idempotency?.key, waited: true, in: &shell))
         }
-        deliver(effects)
-        return outcome
+        guard let commit else { return (outcome, nil) }
+        complete(commit)
+        return (outcome, commit.ticket)
     }
 
     private static func apply<F: Feature>(
@@ -165,59 +181,46 @@ public final class Session: Sendable {
     }
 
     /// Fires timer `id` (called by the scheduler).
-    private func fire(timer id: Int) {
+    func fireTimer(_ id: Int) {
         let now = environment.scheduler.now
-        let effects = shell.withLock { shell -> Effects in
+        let commit = shell.withLock { shell -> Commit? in
             guard !shell.closed, shell.timers.removeValue(forKey: id) != nil,
                 let step = shell.core.fireTimer(id, at: now, observe: shell.observer)
-            else { return Effects() }
-            return carryOut(step, in: &shell)
+            else { return nil }
+            return record(.timer(id: id, at: now), step: step, key: nil, waited: false, in: &shell)
         }
-        deliver(effects)
+        if let commit { complete(commit) }
     }
 
-    /// Applies the event a request answered with (called by the request runner).
-    private func answer(_ event: any Sendable, feature: String, causedBy: Int) {
+    /// Applies the event request `request` answered with (called by the request runner).
+    private func answer(_ event: any Sendable, feature: String, request: Int) {
         let now = environment.scheduler.now
-        let effects = shell.withLock { shell -> Effects in
-            guard !shell.closed,
-                let step = shell.core.applyAnswer(
-                    event, feature: feature, causedBy: causedBy, at: now, observe: shell.observer)
-            else { return Effects() }
-            return carryOut(step, in: &shell)
+        let commit = shell.withLock { shell -> Commit? in
+            guard !shell.closed, let step = shell.core.applyAnswer(event, toRequest: request, at: now, observe: shell.observer)
+            else { return nil }
+            let events = (try? shell.core.encodeEvents([event], of: feature)) ?? Data()
+            return record(
+                .answer(feature: feature, at: now, request: request, events: events), step: step, key: nil, waited: false,
+                in: &shell)
         }
-        deliver(effects)
+        if let commit { complete(commit) }
     }
 
-    // MARK: - Effects
-
-    /// What to do once the lock is released.
-    struct Effects {
-        var changes: [SessionChange] = []
-        var requests: [PendingRequest] = []
+    /// `events` as a journal records them (an array of the feature's events, JSON).
+    private static func encoded<Event: Encodable>(_ events: [Event]) -> Data {
+        // A feature's events are plain Codable values; failing to encode one is a programming error.
+        (try? JSONEncoder().encode(events)) ?? Data()
     }
 
-    /// Starts and cancels the step's timers (under the lock, so a timer never fires before its handle is kept),
-    /// and returns what must happen outside the lock.
-    private func carryOut(_ step: SessionStep, in shell: inout Shell) -> Effects {
-        for timer in step.timersStarted { start(timer, in: &shell) }
-        for id in step.timersCancelled { shell.timers.removeValue(forKey: id)?.cancel() }
-        return Effects(changes: step.changes, requests: step.requests)
-    }
+    // MARK: - Requests and changes
 
-    private func start(_ timer: TimerStart, in shell: inout Shell) {
-        let delay = timer.delay ?? .milliseconds(max(0, Int64(timer.dueAt.timeIntervalSince(environment.scheduler.now) * 1000)))
-        let id = timer.id
-        shell.timers[id] = environment.scheduler.schedule(after: delay) { [weak self] in self?.fire(timer: id) }
-    }
-
-    private func deliver(_ effects: Effects) {
+    func deliver(_ effects: Effects) {
         for pending in effects.requests {
             let feature = pending.feature
-            let causedBy = pending.causedBy
+            let request = pending.id
             environment.requests.start(pending.request, feature: feature) { [weak self] event in
                 guard let event else { return }
-                self?.answer(event, feature: feature, causedBy: causedBy)
+                self?.answer(event, feature: feature, request: request)
             }
         }
         for change in effects.changes { stream.publish(change) }
@@ -259,4 +262,8 @@ public enum SessionError: Error, Equatable, Sendable {
     case refused(EventRefusal, index: Int)
     /// The idempotency key came before with a different request.
     case keyReused
+    /// The idempotency key's first request is still being applied (not durable yet).
+    case keyInFlight
+    /// The store could not keep what was applied; it is not acknowledged, and the session reloads from the store.
+    case unavailable
 }

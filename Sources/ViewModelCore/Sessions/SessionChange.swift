@@ -26,6 +26,9 @@ public enum SessionEnd: String, Sendable, Equatable, Codable {
     case deleted
     /// The server is stopping.
     case shutdown
+    /// The store could not keep what was applied, so this copy of the session was dropped; it loads again from the
+    /// store on the next request (a stream ends without a final event, so its client reconnects).
+    case unavailable
 }
 
 /// The outcome of applying events to a session.

@@ -61,14 +61,22 @@ public struct SessionCore: Sendable {
     // MARK: - Applying
 
     /// Applies client (or start) events to `key`'s feature, each as one step, all or nothing: when one is refused,
-    /// the core is left as it was.
-    /// - Throws: ``SessionRefusal/refused(_:index:)`` for the first event the state cannot apply, with its index.
+    /// the core is left as it was. Only `client` events are checked.
     /// - Parameter observe: Told of each new version with a way to build its snapshot (nil: nobody asks).
+    /// - Throws: ``SessionRefusal/refused(_:index:)`` for the first event the state cannot apply, with its index.
     public mutating func apply<F: Feature>(
         _ events: [F.Event], to key: FeatureKey<F>, source: EventSource, at now: Date,
         observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)? = nil
     ) throws(SessionRefusal) -> SessionStep {
         guard let index = slot(named: key.name) else { throw .noSuchFeature(key.name) }
+        return try applyEvents(events, slot: index, source: source, at: now, observe: observe)
+    }
+
+    /// The erased form of ``apply(_:to:source:at:observe:)``.
+    mutating func applyEvents<Event: Sendable>(
+        _ events: [Event], slot index: Int, source: EventSource, at now: Date,
+        observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)?
+    ) throws(SessionRefusal) -> SessionStep {
         if events.count == 1 || observe != nil {
             // The common case: the check refuses before anything changes, so no copy is needed. (Observers, in
             // tests, may see steps of a batch that is refused later.)
@@ -115,19 +123,26 @@ public struct SessionCore: Sendable {
         return nil
     }
 
-    /// Applies the event a request's outside work answered with (source `provider`), as a step of its own.
-    /// - Returns: The step, or nil when the session has no such feature.
+    /// Applies the event request `id`'s outside work answered with (source `provider`), as a step of its own,
+    /// logged as caused by the event that asked.
+    /// - Returns: The step, or nil when no feature waits for that request (answered already, or unknown).
     public mutating func applyAnswer(
-        _ event: any Sendable, feature: String, causedBy: Int, at now: Date,
+        _ event: any Sendable, toRequest id: Int, at now: Date,
         observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)? = nil
     ) -> SessionStep? {
-        guard let index = slot(named: feature) else { return nil }
         var output = StepOutput(observe: observe)
-        slots[index].step(
-            erased: event, source: .provider, causedBy: causedBy, now: now, settings: settings, counters: &counters,
-            output: &output)
-        return finish(output, slot: index)
+        for index in slots.indices {
+            if slots[index].answer(
+                request: id, with: event, now: now, settings: settings, counters: &counters, output: &output)
+            {
+                return finish(output, slot: index)
+            }
+        }
+        return nil
     }
+
+    /// Every request not answered yet, by number.
+    public var pendingRequests: [PendingRequest] { slots.flatMap(\.pendingRequests).sorted { $0.id < $1.id } }
 
     private mutating func finish(_ output: StepOutput, slot index: Int) -> SessionStep {
         for entry in output.entries { log.append(entry) }

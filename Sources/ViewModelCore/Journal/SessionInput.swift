@@ -1,0 +1,44 @@
+import Foundation
+
+/// One input a session applied, as its journal records it: everything ``SessionCore/replay(_:)`` needs to apply it
+/// again and reach the same value, byte for byte (the instant, the events with their source, which timer fired,
+/// a provider's answer, a submission's event ids and idempotency key). Random draws need no record: the
+/// generator's state is part of the session's value. Refused inputs are never recorded: they changed nothing.
+/// Events are the feature's events, JSON-encoded as an array.
+public enum SessionInput: Codable, Equatable, Sendable {
+    /// A client's request, source `client`: its events with their ids, and its idempotency key with the
+    /// fingerprint of the request it came with.
+    case submission(feature: String, at: Date, events: Data, eventIDs: [String?], key: String?, fingerprint: String?)
+    /// Events the app itself sent (a feature's start, source `view`), or a test.
+    case events(feature: String, at: Date, source: EventSource, events: Data)
+    /// A pending timer fired.
+    case timer(id: Int, at: Date)
+    /// Request `request` of `feature` was answered (source `provider`) with the one event in `events`.
+    case answer(feature: String, at: Date, request: Int, events: Data)
+
+    /// When it was applied.
+    public var at: Date {
+        switch self {
+        case .submission(_, let at, _, _, _, _), .events(_, let at, _, _), .timer(_, let at), .answer(_, let at, _, _):
+            at
+        }
+    }
+}
+
+/// Why a journal input could not be replayed: the journal does not belong to this session's value.
+public enum ReplayError: Error, Equatable, CustomStringConvertible {
+    /// The input names a feature the session does not have.
+    case noSuchFeature(String)
+    /// The input's events do not decode as the feature's events.
+    case undecodableEvents(feature: String)
+    /// The state refused the input's events (it was recorded against another state).
+    case refused(String)
+
+    public var description: String {
+        switch self {
+        case .noSuchFeature(let name): "the journal names feature '\(name)', which the session does not have"
+        case .undecodableEvents(let feature): "the journal's events for '\(feature)' do not decode"
+        case .refused(let reason): "the session refused a recorded input: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// Where a session's inputs go to be kept: the durable half of the store seam (memory keeps nothing, SQLite and
+/// PostgreSQL keep everything). A journal sees records (session id, record number, input, instant) and now and
+/// then the session's whole value as a snapshot; it never sees feature types.
+///
+/// Contract:
+/// - ``append(_:completion:)`` returns at once and calls `completion` exactly once, on any thread: `true` once
+///   the entry is durable (committed), `false` when it could not be stored (disk full, I/O error, lost
+///   ownership). Entries of one session are committed in the order they were appended, record numbers without
+///   gaps; once an entry of a session failed, every later entry of that session fails too, until the session is
+///   loaded again.
+/// - Entries of many sessions that arrive together may share one transaction and one sync (group commit).
+public protocol SessionJournal: Sendable {
+    /// Stores `entry`; calls `completion` once with whether it is durable.
+    func append(_ entry: JournalEntry, completion: @escaping @Sendable (Bool) -> Void)
+}
+
+/// One record of a session's journal.
+public struct JournalEntry: Sendable {
+    /// The session.
+    public let session: SessionID
+    /// The record's number in the session's journal: 1, 2, 3… without gaps.
+    public let number: Int
+    /// What was applied.
+    public let input: SessionInput
+    /// The session's whole value after this input, when the session takes a snapshot with it (so a restore
+    /// replays only what follows); nil most of the time.
+    public let snapshot: SessionCore?
+    /// When the session's earliest pending timer falls due after this input, if it has one.
+    public let nextDueAt: Date?
+    /// When the session was last used.
+    public let lastAccess: Date
+}

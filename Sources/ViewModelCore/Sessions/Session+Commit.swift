@@ -1,0 +1,141 @@
+import Foundation
+import Synchronization
+
+/// Durability: each applied input goes to the journal, and its effects wait until it is committed.
+extension Session {
+    /// An applied input and what becomes of it: with no journal, its effects at once; with one, the entry to
+    /// append (its effects wait in the shell for the commit).
+    struct Commit {
+        let effects: Effects
+        let entry: JournalEntry?
+        let ticket: CommitTicket?
+    }
+
+    /// Records an applied input (under the lock): with no journal it is durable at once; with one it becomes the
+    /// next journal entry, and its effects wait for the commit. Timers start at once either way.
+    func record(_ input: SessionInput, step: SessionStep?, key: String?, waited: Bool, in shell: inout Shell) -> Commit {
+        for timer in step?.timersStarted ?? [] { startTimer(timer, in: &shell) }
+        for id in step?.timersCancelled ?? [] { shell.timers.removeValue(forKey: id)?.cancel() }
+        let effects = Effects(changes: step?.changes ?? [], requests: step?.requests ?? [])
+        let versions = step.map { step in
+            Dictionary(step.changes.flatMap(\.versions), uniquingKeysWith: { max($0, $1) })
+        } ?? [:]
+        guard environment.journal != nil else {
+            shell.committedVersions.merge(versions) { _, new in new }
+            return Commit(effects: effects, entry: nil, ticket: nil)
+        }
+        shell.appliedNumber += 1
+        shell.inputsSinceSnapshot += 1
+        let snapshot = shell.inputsSinceSnapshot >= Self.snapshotInterval ? shell.core : nil
+        if snapshot != nil { shell.inputsSinceSnapshot = 0 }
+        let entry = JournalEntry(
+            session: id, number: shell.appliedNumber, input: input, snapshot: snapshot,
+            nextDueAt: shell.core.pendingTimers.map(\.dueAt).min(), lastAccess: lastAccess)
+        let ticket = waited ? CommitTicket() : nil
+        if let key { shell.keysInFlight.insert(key) }
+        shell.pending.append(
+            PendingCommit(number: shell.appliedNumber, effects: effects, versions: versions, key: key, ticket: ticket))
+        return Commit(effects: effects, entry: entry, ticket: ticket)
+    }
+
+    /// Hands the entry to the journal (outside the lock), or carries the effects out at once without one.
+    func complete(_ commit: Commit) {
+        guard let entry = commit.entry, let journal = environment.journal else {
+            deliver(commit.effects)
+            return
+        }
+        let number = entry.number
+        journal.append(entry) { [weak self] durable in self?.committed(upTo: number, durable: durable) }
+    }
+
+    /// The journal kept (or failed to keep) every entry up to `number`.
+    private func committed(upTo number: Int, durable: Bool) {
+        let (done, failed) = shell.withLock { shell -> ([PendingCommit], [PendingCommit]) in
+            let done = shell.pending.prefix { $0.number <= number }
+            shell.pending.removeFirst(done.count)
+            for commit in done { if let key = commit.key { shell.keysInFlight.remove(key) } }
+            guard durable, !shell.closed else {
+                // What was applied is not kept: this value is no longer the session's; a later lookup loads the
+                // durable one from the store. Everything applied after it fails too (the journal's contract).
+                shell.closed = true
+                closedFlag.store(true, ordering: .releasing)
+                let failed = Array(done) + shell.pending
+                shell.pending.removeAll()
+                for timer in shell.timers.values { timer.cancel() }
+                shell.timers.removeAll()
+                return ([], failed)
+            }
+            shell.committedNumber = number
+            for commit in done { shell.committedVersions.merge(commit.versions) { _, new in new } }
+            return (Array(done), [])
+        }
+        for commit in done {
+            deliver(commit.effects)
+            commit.ticket?.resolve(.success(()))
+        }
+        guard !failed.isEmpty else { return }
+        for commit in failed { commit.ticket?.resolve(.failure(.unavailable)) }
+        environment.onStorageFailure?(id)
+        stream.close(.unavailable, sequence: 0)
+    }
+
+    /// Waits until everything applied so far is durable (at once without a journal).
+    /// - Throws: ``SessionError/unavailable`` when the store could not keep it.
+    public func committed() async throws(SessionError) {
+        let ticket = shell.withLock { shell -> CommitTicket? in
+            guard let last = shell.pending.last else { return nil }
+            if let ticket = last.ticket { return ticket }
+            let ticket = CommitTicket()
+            shell.pending[shell.pending.count - 1] = PendingCommit(
+                number: last.number, effects: last.effects, versions: last.versions, key: last.key, ticket: ticket)
+            return ticket
+        }
+        try await ticket?.value()
+    }
+
+    func startTimer(_ timer: TimerStart, in shell: inout Shell) {
+        let delay =
+            timer.delay ?? .milliseconds(max(0, Int64(timer.dueAt.timeIntervalSince(environment.scheduler.now) * 1000)))
+        let id = timer.id
+        shell.timers[id] = environment.scheduler.schedule(after: delay) { [weak self] in self?.fireTimer(id) }
+    }
+}
+
+/// Resolved once an applied input is durable (or could not be kept); any number of tasks may wait on it.
+public final class CommitTicket: Sendable {
+    private enum State {
+        case waiting([CheckedContinuation<Result<Void, SessionError>, Never>])
+        case done(Result<Void, SessionError>)
+    }
+
+    private let state = Mutex(State.waiting([]))
+
+    init() {}
+
+    /// Waits for the commit.
+    /// - Throws: ``SessionError/unavailable`` when the store could not keep the input.
+    public func value() async throws(SessionError) {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, SessionError>, Never>) in
+            let done = state.withLock { state -> Result<Void, SessionError>? in
+                switch state {
+                case .done(let result): return result
+                case .waiting(var waiters):
+                    waiters.append(continuation)
+                    state = .waiting(waiters)
+                    return nil
+                }
+            }
+            if let done { continuation.resume(returning: done) }
+        }
+        try result.get()
+    }
+
+    func resolve(_ result: Result<Void, SessionError>) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Result<Void, SessionError>, Never>] in
+            guard case .waiting(let waiters) = state else { return [] }
+            state = .done(result)
+            return waiters
+        }
+        for waiter in waiters { waiter.resume(returning: result) }
+    }
+}
