@@ -6,6 +6,11 @@ import ViewHostJSON
 enum RequestBody {
     /// Whether `Content-Type` is `application/json` or `application/*+json`, in UTF-8 if a charset is given.
     static func isJSON(_ request: HTTPRequest) -> Bool {
+        // The usual case, read in place: exactly `application/json` (any case).
+        let plain = request.headers.withFirstValue(of: .contentType) { value in
+            value.count == 16 && zip(value, "application/json".utf8).allSatisfy { $0 | 0x20 == $1 | 0x20 }
+        }
+        if plain == true { return true }
         guard let contentType = request.headers[.contentType] else { return false }
         let parts = contentType.split(separator: ";").map { $0.trimmingOWS().lowercased() }
         guard let mediaType = parts.first else { return false }

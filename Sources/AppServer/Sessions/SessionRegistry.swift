@@ -91,6 +91,15 @@ final class SessionRegistry: Sendable {
 
     /// `Authorization: Bearer TOKEN` (RFC 6750 §2.1), else the `viewhost_session` cookie.
     static func token(of request: HTTPRequest) -> String? {
+        // The usual case, read in place: `Bearer` (any case), one space, and the token.
+        let bearer = request.headers.withFirstValue(of: .authorization) { value -> String? in
+            guard value.count > 7, value[6] == UInt8(ascii: " "),
+                zip(value.prefix(6), "bearer".utf8).allSatisfy({ $0 | 0x20 == $1 }),
+                !value.dropFirst(7).contains(where: { $0 == 0x20 || $0 == 0x09 })
+            else { return nil }
+            return String(decoding: value.dropFirst(7), as: UTF8.self)
+        }
+        if let bearer = bearer ?? nil { return bearer }
         if let authorization = request.headers[.authorization] {
             let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
             if parts.count == 2, parts[0].utf8.count == 6, parts[0].lowercased() == "bearer" {

@@ -94,8 +94,9 @@ public struct HTTPHeaders: Sendable {
         self = kept
     }
 
-    /// Calls `body` with the value bytes of the first field named `name`.
-    func withFirstValue<Result>(
+    /// Calls `body` with the value bytes of the first field named `name` (no `String` is made).
+    /// - Returns: What `body` returned, or nil when there is no such field.
+    package func withFirstValue<Result>(
         of name: HTTPHeaderName, _ body: (UnsafeRawBufferPointer) -> Result
     ) -> Result? {
         var result: Result?

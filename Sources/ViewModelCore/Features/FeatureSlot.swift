@@ -30,8 +30,8 @@ struct FeatureSlot<F: Feature>: Equatable, Sendable {
     var version = 1
     /// The session-wide sequence number of the step that produced the current version (0 for the first).
     var lastChangeSequence = 0
-    /// Timers not yet fired, in the order they were scheduled.
-    var timers: [PendingTimer<F.Event>] = []
+    /// Timers not yet fired, by number (a flood of sends leaves hundreds pending; firing one is O(1)).
+    var timers: [Int: PendingTimer<F.Event>] = [:]
     /// Requests not yet answered, in the order they were made.
     var requests: [PendingWork<F.Request>] = []
 
@@ -45,52 +45,20 @@ struct FeatureSlot<F: Feature>: Equatable, Sendable {
         _ event: F.Event, source: EventSource, causedBy: Int?, now: Date, settings: SessionSettings,
         counters: inout SessionCounters, output: inout StepOutput
     ) {
-        var queue: [(event: F.Event, source: EventSource, causedBy: Int?)] = [(event, source, causedBy)]
-        var next = 0
-        var changed = false
         let firstEntry = output.entries.count
-        while next < queue.count, next < 256 {  // a runaway loop of follow-ups is cut, not spun forever
-            let item = queue[next]
+        var changed = false
+        var followUps = apply(
+            event, source: source, causedBy: causedBy, now: now, settings: settings, counters: &counters,
+            output: &output, changed: &changed)
+        // Follow-ups in the order they were routed, each after the one that routed it (breadth first); a runaway
+        // loop of follow-ups is cut after 256 events, not spun forever.
+        var next = 0
+        while next < followUps.count, next < 255 {
+            let item = followUps[next]
             next += 1
-            counters.sequence += 1
-            let sequence = counters.sequence
-            var context = FeatureContext<F>(
-                now: now, source: item.source, sequence: sequence, settings: settings, random: counters.random,
-                firstTimerID: counters.nextTimerID)
-            F.apply(item.event, to: &state, context: &context)
-            counters.random = context.random
-            counters.nextTimerID = context.nextTimerValue
-            changed = changed || context.didChange
-            let description = F.describe(item.event)
-            output.entries.append(
-                LogEntry(
-                    seq: sequence, at: now, feature: F.key.name, event: description.name,
-                    summary: description.summary, source: item.source, causedBy: item.causedBy, versionAfter: version))
-            for scheduled in context.scheduled {
-                let delay = settings.realDelay(of: scheduled.delay)
-                let dueAt = now.addingTimeInterval(delay.seconds)
-                timers.append(
-                    PendingTimer(
-                        id: scheduled.id.value, dueAt: dueAt, event: scheduled.event, source: scheduled.source,
-                        causedBy: sequence))
-                output.timersStarted.append(TimerStart(id: scheduled.id.value, dueAt: dueAt, delay: delay))
-            }
-            // After scheduling: a feature may cancel, in the same step, a timer it has just scheduled.
-            for timer in context.cancelled {
-                if let index = timers.firstIndex(where: { $0.id == timer.value }) {
-                    timers.remove(at: index)
-                    output.timersCancelled.append(timer.value)
-                }
-            }
-            for followUp in context.followUps {
-                queue.append((followUp.event, followUp.source, sequence))
-            }
-            for request in context.requests {
-                let id = counters.nextTimerID
-                counters.nextTimerID += 1
-                requests.append(PendingWork(id: id, request: request, causedBy: sequence))
-                output.requests.append(PendingRequest(id: id, feature: F.key.name, request: request, causedBy: sequence))
-            }
+            followUps += apply(
+                item.event, source: item.source, causedBy: item.causedBy, now: now, settings: settings,
+                counters: &counters, output: &output, changed: &changed)
         }
         guard changed else { return }
         version += 1
@@ -100,10 +68,58 @@ struct FeatureSlot<F: Feature>: Equatable, Sendable {
         output.observe?(F.key.name, version, { F.snapshot(of: state, settings: settings) })
     }
 
+    /// A follow-up routed by the event with sequence number `causedBy`.
+    struct FollowUp {
+        let event: F.Event
+        let source: EventSource
+        let causedBy: Int
+    }
+
+    /// Applies one event: the feature's state, a log entry, and the timers and requests it asks for.
+    /// - Returns: The follow-ups it routed.
+    private mutating func apply(
+        _ event: F.Event, source: EventSource, causedBy: Int?, now: Date, settings: SessionSettings,
+        counters: inout SessionCounters, output: inout StepOutput, changed: inout Bool
+    ) -> [FollowUp] {
+        counters.sequence += 1
+        let sequence = counters.sequence
+        var context = FeatureContext<F>(
+            now: now, source: source, sequence: sequence, settings: settings, random: counters.random,
+            firstTimerID: counters.nextTimerID)
+        F.apply(event, to: &state, context: &context)
+        counters.random = context.random
+        counters.nextTimerID = context.nextTimerValue
+        changed = changed || context.didChange
+        let description = F.describe(event)
+        output.entries.append(
+            LogEntry(
+                seq: sequence, at: now, feature: F.key.name, event: description.name, summary: description.summary,
+                source: source, causedBy: causedBy, versionAfter: version))
+        for scheduled in context.scheduled {
+            let delay = settings.realDelay(of: scheduled.delay)
+            let dueAt = now.addingTimeInterval(delay.seconds)
+            timers[scheduled.id.value] = PendingTimer(
+                id: scheduled.id.value, dueAt: dueAt, event: scheduled.event, source: scheduled.source,
+                causedBy: sequence)
+            output.timersStarted.append(TimerStart(id: scheduled.id.value, dueAt: dueAt, delay: delay))
+        }
+        // After scheduling: a feature may cancel, in the same step, a timer it has just scheduled.
+        for timer in context.cancelled where timers.removeValue(forKey: timer.value) != nil {
+            output.timersCancelled.append(timer.value)
+        }
+        for request in context.requests {
+            let id = counters.nextTimerID
+            counters.nextTimerID += 1
+            requests.append(PendingWork(id: id, request: request, causedBy: sequence))
+            output.requests.append(PendingRequest(id: id, feature: F.key.name, request: request, causedBy: sequence))
+        }
+        guard !context.followUps.isEmpty else { return [] }
+        return context.followUps.map { FollowUp(event: $0.event, source: $0.source, causedBy: sequence) }
+    }
+
     /// Takes the pending timer `id` out, if it is this feature's.
     mutating func removeTimer(_ id: Int) -> PendingTimer<F.Event>? {
-        guard let index = timers.firstIndex(where: { $0.id == id }) else { return nil }
-        return timers.remove(at: index)
+        timers.removeValue(forKey: id)
     }
 }
 
@@ -154,7 +170,7 @@ protocol AnyFeatureSlot: Sendable {
 extension FeatureSlot: AnyFeatureSlot {
     var name: String { F.key.name }
 
-    var timerStarts: [TimerStart] { timers.map { TimerStart(id: $0.id, dueAt: $0.dueAt, delay: nil) } }
+    var timerStarts: [TimerStart] { timers.values.map { TimerStart(id: $0.id, dueAt: $0.dueAt, delay: nil) } }
 
     var pendingRequests: [PendingRequest] {
         requests.map { PendingRequest(id: $0.id, feature: F.key.name, request: $0.request, causedBy: $0.causedBy) }

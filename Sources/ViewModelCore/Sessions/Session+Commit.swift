@@ -13,15 +13,17 @@ extension Session {
 
     /// Records an applied input (under the lock): with no journal it is durable at once; with one it becomes the
     /// next journal entry, and its effects wait for the commit. Timers start at once either way.
-    func record(_ input: SessionInput, step: SessionStep?, key: String?, waited: Bool, in shell: inout Shell) -> Commit {
+    /// `input` is made only when a journal keeps it (encoding events costs more than applying them).
+    func record(
+        _ input: () -> SessionInput, step: SessionStep?, key: String?, waited: Bool, in shell: inout Shell
+    ) -> Commit {
         for timer in step?.timersStarted ?? [] { startTimer(timer, in: &shell) }
         for id in step?.timersCancelled ?? [] { shell.timers.removeValue(forKey: id)?.cancel() }
         let effects = Effects(changes: step?.changes ?? [], requests: step?.requests ?? [])
-        let versions = step.map { step in
-            Dictionary(step.changes.flatMap(\.versions), uniquingKeysWith: { max($0, $1) })
-        } ?? [:]
+        // A step changes one feature: its version after the step is the one readers may see once it is durable.
+        let versions = step.flatMap { $0.changes.isEmpty ? nil : [$0.feature: $0.version] } ?? [:]
         guard environment.journal != nil else {
-            shell.committedVersions.merge(versions) { _, new in new }
+            if let step, !step.changes.isEmpty { shell.committedVersions[step.feature] = step.version }
             return Commit(effects: effects, entry: nil, ticket: nil)
         }
         shell.appliedNumber += 1
@@ -29,7 +31,7 @@ extension Session {
         let snapshot = shell.inputsSinceSnapshot >= Self.snapshotInterval ? shell.core : nil
         if snapshot != nil { shell.inputsSinceSnapshot = 0 }
         let entry = JournalEntry(
-            session: id, number: shell.appliedNumber, input: input, snapshot: snapshot,
+            session: id, number: shell.appliedNumber, input: input(), snapshot: snapshot,
             nextDueAt: shell.core.pendingTimers.map(\.dueAt).min(), lastAccess: lastAccess)
         let ticket = waited ? CommitTicket() : nil
         if let key { shell.keysInFlight.insert(key) }

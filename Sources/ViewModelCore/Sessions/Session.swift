@@ -135,7 +135,7 @@ public final class Session: Sendable {
         let (step, commit) = try shell.withLock { shell throws(SessionError) -> (SessionStep, Commit) in
             guard !shell.closed else { throw .closed }
             let step = try Self.apply(events, to: key, source: source, now: now, shell: &shell)
-            let input = SessionInput.events(feature: key.name, at: now, source: source, events: Self.encoded(events))
+            let input = { SessionInput.events(feature: key.name, at: now, source: source, events: Self.encoded(events)) }
             return (step, record(input, step: step, key: nil, waited: false, in: &shell))
         }
         complete(commit)
@@ -157,9 +157,11 @@ public final class Session: Sendable {
             if let key = submission.idempotency?.key, shell.keysInFlight.contains(key) { throw .keyInFlight }
             let (outcome, step, changed) = try shell.core.submit(submission, to: key, at: now, observe: shell.observer)
             guard changed else { return (outcome, nil) }
-            let input = SessionInput.submission(
-                feature: key.name, at: now, events: Self.encoded(submission.events), eventIDs: submission.eventIDs,
-                key: submission.idempotency?.key, fingerprint: submission.idempotency?.fingerprint)
+            let input = {
+                SessionInput.submission(
+                    feature: key.name, at: now, events: Self.encoded(submission.events), eventIDs: submission.eventIDs,
+                    key: submission.idempotency?.key, fingerprint: submission.idempotency?.fingerprint)
+            }
             return (outcome, record(input, step: step, key: submission.idempotency?.key, waited: true, in: &shell))
         }
         guard let commit else { return (outcome, nil) }
@@ -187,7 +189,7 @@ public final class Session: Sendable {
             guard !shell.closed, shell.timers.removeValue(forKey: id) != nil,
                 let step = shell.core.fireTimer(id, at: now, observe: shell.observer)
             else { return nil }
-            return record(.timer(id: id, at: now), step: step, key: nil, waited: false, in: &shell)
+            return record({ .timer(id: id, at: now) }, step: step, key: nil, waited: false, in: &shell)
         }
         if let commit { complete(commit) }
     }
@@ -198,10 +200,13 @@ public final class Session: Sendable {
         let commit = shell.withLock { shell -> Commit? in
             guard !shell.closed, let step = shell.core.applyAnswer(event, toRequest: request, at: now, observe: shell.observer)
             else { return nil }
-            let events = (try? shell.core.encodeEvents([event], of: feature)) ?? Data()
-            return record(
-                .answer(feature: feature, at: now, request: request, events: events), step: step, key: nil, waited: false,
-                in: &shell)
+            let core = shell.core
+            let input = {
+                SessionInput.answer(
+                    feature: feature, at: now, request: request,
+                    events: (try? core.encodeEvents([event], of: feature)) ?? Data())
+            }
+            return record(input, step: step, key: nil, waited: false, in: &shell)
         }
         if let commit { complete(commit) }
     }

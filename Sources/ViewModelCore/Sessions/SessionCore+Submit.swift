@@ -14,14 +14,15 @@ extension SessionCore {
         observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)? = nil
     ) throws(SessionError) -> (outcome: SubmitOutcome, step: SessionStep?, changed: Bool) {
         guard let index = slot(named: key.name) else { throw .noSuchFeature(key.name) }
+        // Erased once here: the rest runs unspecialized, and generic code pays a metadata lookup per generic type.
         return try submit(
-            submission.events, eventIDs: submission.eventIDs, idempotency: submission.idempotency, slot: index, at: now,
-            observe: observe)
+            submission.events.map { $0 as any Sendable }, eventIDs: submission.eventIDs,
+            idempotency: submission.idempotency, slot: index, at: now, observe: observe)
     }
 
     /// The erased form, for ``submit(_:to:at:observe:)`` and replays.
-    mutating func submit<Event: Sendable>(
-        _ events: [Event], eventIDs: [String?], idempotency: (key: String, fingerprint: String)?, slot index: Int,
+    mutating func submit(
+        _ events: [any Sendable], eventIDs: [String?], idempotency: (key: String, fingerprint: String)?, slot index: Int,
         at now: Date, observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)?
     ) throws(SessionError) -> (outcome: SubmitOutcome, step: SessionStep?, changed: Bool) {
         if let claim = idempotency {
@@ -31,30 +32,36 @@ extension SessionCore {
             case .mismatch: throw .keyReused
             }
         }
-        var seen = Set<String>()
-        let fresh = events.indices.filter { position in
-            guard position < eventIDs.count, let id = eventIDs[position] else { return true }
-            return !self.idempotency.hasApplied(eventID: id) && seen.insert(id).inserted
+        // Most requests carry no event ids: then every event is fresh.
+        let hasIDs = eventIDs.contains { $0 != nil }
+        var fresh: [Int]?
+        if hasIDs {
+            var seen = Set<String>()
+            fresh = events.indices.filter { position in
+                guard position < eventIDs.count, let id = eventIDs[position] else { return true }
+                return !self.idempotency.hasApplied(eventID: id) && seen.insert(id).inserted
+            }
         }
         var step: SessionStep?
-        if !fresh.isEmpty {
+        if fresh?.isEmpty != true {
             do throws(SessionRefusal) {
-                step = try applyEvents(fresh.map { events[$0] }, slot: index, source: .client, at: now, observe: observe)
+                step = try applyEvents(
+                    fresh.map { $0.map { events[$0] } } ?? events, slot: index, source: .client, at: now,
+                    observe: observe)
             } catch {
                 switch error {
                 case .noSuchFeature(let name): throw .noSuchFeature(name)
-                case .refused(let refusal, let position): throw .refused(refusal, index: fresh[position])
+                case .refused(let refusal, let position): throw .refused(refusal, index: fresh?[position] ?? position)
                 }
             }
         }
-        for position in fresh {
+        for position in fresh ?? [] {
             if position < eventIDs.count, let id = eventIDs[position] { self.idempotency.markApplied(eventID: id) }
         }
         let answer = IdempotencyLedger.Answer(accepted: events.count, version: step?.version ?? slots[index].version)
         if let claim = idempotency {
             self.idempotency.record(key: claim.key, fingerprint: claim.fingerprint, answer: answer, at: now)
         }
-        let changed = step != nil || idempotency != nil || fresh.contains { $0 < eventIDs.count && eventIDs[$0] != nil }
-        return (.applied(answer), step, changed)
+        return (.applied(answer), step, step != nil || idempotency != nil || hasIDs)
     }
 }

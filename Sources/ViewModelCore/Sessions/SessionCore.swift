@@ -69,12 +69,12 @@ public struct SessionCore: Sendable {
         observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)? = nil
     ) throws(SessionRefusal) -> SessionStep {
         guard let index = slot(named: key.name) else { throw .noSuchFeature(key.name) }
-        return try applyEvents(events, slot: index, source: source, at: now, observe: observe)
+        return try applyEvents(events.map { $0 as any Sendable }, slot: index, source: source, at: now, observe: observe)
     }
 
     /// The erased form of ``apply(_:to:source:at:observe:)``.
-    mutating func applyEvents<Event: Sendable>(
-        _ events: [Event], slot index: Int, source: EventSource, at now: Date,
+    mutating func applyEvents(
+        _ events: [any Sendable], slot index: Int, source: EventSource, at now: Date,
         observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)?
     ) throws(SessionRefusal) -> SessionStep {
         if events.count == 1 || observe != nil {
@@ -88,22 +88,22 @@ public struct SessionCore: Sendable {
         return step
     }
 
-    private mutating func applyChecked<Event: Sendable>(
-        _ events: [Event], slot index: Int, source: EventSource, now: Date,
+    private mutating func applyChecked(
+        _ events: [any Sendable], slot index: Int, source: EventSource, now: Date,
         observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)?
     ) throws(SessionRefusal) -> SessionStep {
         var output = StepOutput(observe: observe)
-        for (position, event) in events.enumerated() {
+        for position in events.indices {
             if source == .client {
                 do {
-                    try slots[index].check(first: event)
+                    try slots[index].check(first: events[position])
                 } catch {
                     throw .refused(error, index: position)
                 }
             }
             slots[index].step(
-                erased: event, source: source, causedBy: nil, now: now, settings: settings, counters: &counters,
-                output: &output)
+                erased: events[position], source: source, causedBy: nil, now: now, settings: settings,
+                counters: &counters, output: &output)
         }
         return finish(output, slot: index)
     }
