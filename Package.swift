@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // C shims: only what Swift cannot import directly.
@@ -54,13 +55,23 @@ let package = Package(
         // MVVM plumbing: features as pure state machines, sessions as values and their thin shell. No HTTP.
         .target(
             name: "ViewModelCore",
-            dependencies: ["ViewHostAPI"],
+            dependencies: ["ViewHostAPI", "ViewHostCrypto"],
             swiftSettings: swiftSettings
         ),
 
         // A strict JSON reader and writer for request bodies and small answers (Foundation's cost more than a request).
         .target(
             name: "ViewHostJSON",
+            swiftSettings: swiftSettings
+        ),
+
+        // SHA-256 from the system OpenSSL: token digests and request fingerprints.
+        .target(name: "ViewHostCrypto", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
+
+        // The embedded durable store: sessions, their journals and snapshots in SQLite (through GRDB).
+        .target(
+            name: "SQLiteStorage",
+            dependencies: ["ViewModelCore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
 
@@ -73,7 +84,9 @@ let package = Package(
                 "HTTPTLS",
                 "LoginFeature",
                 "PersonFeature",
+                "SQLiteStorage",
                 "ViewHostAPI",
+                "ViewHostCrypto",
                 "ViewHostJSON",
                 "ViewModelCore",
                 "WeatherFeature",
@@ -92,6 +105,7 @@ let package = Package(
             name: "Server",
             dependencies: [
                 "AppServer",
+                "ViewModelCore",
                 "HTTPCore",
                 "HTTPTLS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -4,6 +4,7 @@
 public import HTTPCore
 public import HTTPTLS
 public import Logging
+import SQLiteStorage
 public import ViewModelCore
 
 /// Builds the server the `viewhost` executable and the tests run, from one configuration.
@@ -17,6 +18,39 @@ public func makeServer(
     configuration: AppConfiguration, logger: Logger, scheduler: (any TimerScheduling)? = nil,
     security: (any TransportSecurity)? = nil
 ) -> HTTPServer {
+    makeApp(configuration: configuration, logger: logger, scheduler: scheduler, security: security).server
+}
+
+/// The server with what outlives a request: its sessions and their durable store.
+public struct ViewHostApp: Sendable {
+    /// The HTTP server, not yet started.
+    public let server: HTTPServer
+    let registry: SessionRegistry
+
+    /// Loads the stored sessions that have pending timers, so those fire without waiting for a request (call once
+    /// the server listens).
+    public func restoreSessionsWithTimers() {
+        registry.restoreSessionsWithTimers()
+    }
+
+    /// Ends the sessions in memory, writes what the store has queued, and closes it (after the server drained).
+    public func close() {
+        registry.close()
+    }
+}
+
+/// Builds the app: ``makeServer(configuration:logger:scheduler:security:)`` with a durable store.
+/// - Parameters:
+///   - configuration: The merged configuration.
+///   - logger: Where errors are logged.
+///   - scheduler: Runs the features' timers; the default runs in real time.
+///   - security: TLS for every connection; nil for plain HTTP.
+///   - storage: Where sessions are kept beyond the process (see ``makeStorage(_:)``); nil keeps them in memory.
+/// - Returns: The app, its server not yet started.
+public func makeApp(
+    configuration: AppConfiguration, logger: Logger, scheduler: (any TimerScheduling)? = nil,
+    security: (any TransportSecurity)? = nil, storage: (any SessionStorage)? = nil
+) -> ViewHostApp {
     let registry = SessionRegistry(
         settings: SessionRegistry.Settings(
             store: SessionStore.Configuration(
@@ -24,12 +58,12 @@ public func makeServer(
             seed: configuration.simulation.seed, logCapacity: configuration.sessions.logCapacity,
             simulationSpeed: configuration.simulation.speed),
         scheduler: scheduler ?? LiveTimerScheduler(),
-        catalog: FeatureCatalog.all(configuration: configuration))
+        catalog: FeatureCatalog.all(configuration: configuration), storage: storage)
     let metrics = AppMetrics()
     let streams = StreamLimiter(maxPerSession: configuration.streams.maxPerSession, maxTotal: configuration.streams.max)
     let serverReference = MetricsRoutes.ServerReference()
     var router = MeteredRouter(metrics: metrics)
-    HealthRoutes.register(on: &router)
+    HealthRoutes.register(on: &router, registry: registry)
     WebRoutes.register(on: &router)
     MetricsRoutes.register(on: &router, metrics: metrics, registry: registry, streams: streams, server: serverReference)
     SessionRoutes.register(on: &router, registry: registry)
@@ -42,7 +76,21 @@ public func makeServer(
     let server = HTTPServer(
         configuration: configuration.http, responder: responder, logger: logger, security: security)
     serverReference.set(server)
-    return server
+    return ViewHostApp(server: server, registry: registry)
+}
+
+/// The durable store `store` names: SQLite in its data directory (made when missing), or nil for the memory store.
+/// - Throws: ``StorageError``: `cannotCreate` (exit 73) when the directory cannot be made or written, `unusable`
+///   (exit 65) when the file is corrupt, not a ViewHost store, or written by a newer version.
+public func makeStorage(_ store: AppConfiguration.Store) throws(StorageError) -> (any SessionStorage)? {
+    switch store.kind {
+    case .memory:
+        return nil
+    case .sqlite:
+        return try SQLiteSessionStorage(
+            directory: store.dataDirectory, sync: SQLiteSessionStorage.Sync(rawValue: store.sync) ?? .full,
+            features: FeatureCatalog.types)
+    }
 }
 
 /// The TLS context for `tls`, or nil when HTTPS is off.

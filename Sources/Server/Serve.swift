@@ -6,6 +6,7 @@ import HTTPTLS
 import Logging
 import ServiceLifecycle
 import UnixSignals
+import ViewModelCore
 
 /// `viewhost serve`: load configuration, start listening, print the readiness line, serve until SIGTERM/SIGINT.
 struct Serve: AsyncParsableCommand {
@@ -36,6 +37,15 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Divide every simulated chat delay by this (config key simulation.speed), e.g. 100.")
     var simulationSpeed: Double?
 
+    @Option(help: "sqlite (durable, the default) or memory (config key store.kind).")
+    var store: String?
+
+    @Option(help: "Directory of the SQLite store, made when missing (config key store.dataDir; default data).")
+    var dataDir: String?
+
+    @Option(help: "full (acknowledged events survive power loss, the default) or normal (a process crash) (store.sync).")
+    var sync: String?
+
     func run() async throws {
         var flags: [String: String] = [:]
         flags["host"] = host
@@ -45,6 +55,9 @@ struct Serve: AsyncParsableCommand {
         flags["weather.provider"] = weatherProvider
         flags["tls.certificatePath"] = tlsCertificate
         flags["tls.keyPath"] = tlsKey
+        flags["store.kind"] = store
+        flags["store.dataDir"] = dataDir
+        flags["store.sync"] = sync
         let sources = AppConfiguration.Sources(
             flags: flags, environment: ProcessInfo.processInfo.environment,
             filePath: config ?? "Config/viewhost.json", fileIsRequired: config != nil)
@@ -71,7 +84,14 @@ struct Serve: AsyncParsableCommand {
         } catch {
             Self.fail("viewhost: \(error)", code: error.exitCode)
         }
-        let server = makeServer(configuration: configuration, logger: logger, security: tls)
+        let storage: (any SessionStorage)?
+        do {
+            storage = try makeStorage(configuration.store)
+        } catch {
+            Self.fail("viewhost: \(error)", code: error.exitCode)
+        }
+        let app = makeApp(configuration: configuration, logger: logger, security: tls, storage: storage)
+        let server = app.server
         do {
             try server.start()
         } catch {
@@ -80,6 +100,8 @@ struct Serve: AsyncParsableCommand {
         // The readiness line (API.md, Process): scripts and tests wait for it and read the real port from it.
         let scheme = server.isSecure ? "https" : "http"
         FileHandle.standardOutput.write(Data("viewhost listening on \(scheme)://\(server.localAddress!)\n".utf8))
+        // Sessions whose timers are due (a bot reply that fell due while the server was down) load now, in order.
+        Task.detached { app.restoreSessionsWithTimers() }
         let group = ServiceGroup(services: [HTTPServerService(server: server)], logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
@@ -95,6 +117,7 @@ struct Serve: AsyncParsableCommand {
             try await tasks.next()  // the service group ends once the server has drained
             tasks.cancelAll()
         }
+        app.close()
     }
 
     /// SIGHUP: read the certificate and key again; a pair that does not work leaves the running one in place.

@@ -119,7 +119,10 @@ public final class ServerProcess {
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
         posix_spawn_file_actions_addclose(&actions, outPipe[0])
         posix_spawn_file_actions_addclose(&actions, errPipe[0])
-        let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        // Servers keep sessions in memory unless a test asks for a store (`--store sqlite --data-dir …` beats
+        // this), so no test writes a `data/` directory where it runs.
+        let merged = ProcessInfo.processInfo.environment.merging(["VIEWHOST_STORE_KIND": "memory"]) { $1 }
+            .merging(environment) { $1 }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {

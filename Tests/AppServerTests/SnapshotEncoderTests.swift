@@ -18,7 +18,7 @@ struct SnapshotEncoderTests {
         let registry = SessionRegistry(
             settings: SessionRegistry.Settings(seed: 7), scheduler: scheduler,
             catalog: FeatureCatalog.all(configuration: configuration))
-        let session = try registry.create(features: nil, timeZone: TimeZone(identifier: "Europe/Berlin")!, locale: "en_US")
+        let session = try registry.create(features: nil, timeZone: TimeZone(identifier: "Europe/Berlin")!, locale: "en_US").session
         var compared = 0
 
         func compareAll() {

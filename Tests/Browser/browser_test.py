@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Browser test of the web front-end: headless Chromium drives the page at / like a user.
 
-It starts `viewhost serve --port 0 --simulation-speed 50`, opens the page, and checks that the page (which renders
+It starts `viewhost serve --port 0 --simulation-speed 50` (SQLite store in a temporary directory), opens the page, and checks that the page (which renders
 only from snapshots and posts only their actions) shows the chat list, creates a chat, sends a message, sees the
 bot's reply arrive over the event stream, changes the weather location, and raises no script or CSP errors.
 Screenshots go to artifacts/screenshots/ (git-ignored).
@@ -153,8 +153,10 @@ def main():
         sys.exit("browser_test: chromium is not installed (apt-get install chromium)")
     os.makedirs(args.out, exist_ok=True)
 
-    server = subprocess.Popen([args.binary, "serve", "--port", "0", "--simulation-speed", "50"], cwd=ROOT,
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    # The default store (SQLite), in a directory of its own: the page is driven against the product as it ships.
+    data = tempfile.mkdtemp(prefix="viewhost-browser-data-")
+    server = subprocess.Popen([args.binary, "serve", "--port", "0", "--simulation-speed", "50", "--data-dir", data],
+                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     profile = tempfile.mkdtemp(prefix="viewhost-chromium-")
     browser = None
     try:
@@ -227,6 +229,7 @@ def main():
                 browser.kill()
         server.terminate()
         server.wait(20)
+        shutil.rmtree(data, ignore_errors=True)
         shutil.rmtree(profile, ignore_errors=True)
 
 

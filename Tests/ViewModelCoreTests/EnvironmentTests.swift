@@ -11,11 +11,11 @@ struct EnvironmentTests {
         #expect(Set(ids).count == 1000)
         #expect(ids.allSatisfy { $0.count == 26 })
         #expect(ids.allSatisfy { $0.allSatisfy { "0123456789abcdefghjkmnpqrstvwxyz".contains($0) } })
-        #expect(SessionToken.random().rawValue.count == 52)
+        #expect(SessionSecret.random().rawValue.count == 52)
     }
 
     @Test func tokenMatchesOnlyItself() {
-        let token = SessionToken("abcdef")
+        let token = SessionToken(secret: SessionSecret("abcdef"))
         #expect(token.matches("abcdef"))
         #expect(!token.matches("abcdeg"))
         #expect(!token.matches("abcde"))

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 import ViewHostAPI
@@ -7,10 +8,24 @@ import ViewModelCore
 struct SessionStoreTests {
     let scheduler = ManualScheduler()
 
+    /// Each session's secret, by id (the session keeps only its digest).
+    final class Secrets: Sendable {
+        let byID = Mutex<[SessionID: String]>([:])
+    }
+
+    let secrets = Secrets()
+
     func makeSession() -> Session {
-        Session(
-            id: .random(), token: .random(), environment: SessionEnvironment(scheduler: scheduler),
+        let secret = SessionSecret.random()
+        let session = Session(
+            id: .random(), token: SessionToken(secret: secret), environment: SessionEnvironment(scheduler: scheduler),
             features: [InitialFeature(Counter.key, state: Counter.State())])
+        secrets.byID.withLock { $0[session.id] = secret.rawValue }
+        return session
+    }
+
+    func secret(of session: Session) -> String {
+        secrets.byID.withLock { $0[session.id]! }
     }
 
     @Test func storeRefusesSessionsPastItsCap() {
@@ -25,16 +40,16 @@ struct SessionStoreTests {
         let store = SessionStore()
         let session = try #require(store.insert(makeSession))
         let other = try #require(store.insert(makeSession))
-        guard case .found(let found) = store.lookup(session.id, token: session.token.rawValue, now: scheduler.now) else {
+        guard case .found(let found) = store.lookup(session.id, token: secret(of: session), now: scheduler.now) else {
             Issue.record("not found")
             return
         }
         #expect(found === session)
-        guard case .notFound = store.lookup(session.id, token: other.token.rawValue, now: scheduler.now) else {
+        guard case .notFound = store.lookup(session.id, token: secret(of: other), now: scheduler.now) else {
             Issue.record("another session's token must not find it")
             return
         }
-        guard case .notFound = store.lookup(SessionID("unknown"), token: session.token.rawValue, now: scheduler.now) else {
+        guard case .notLoaded = store.lookup(SessionID("unknown"), token: secret(of: session), now: scheduler.now) else {
             Issue.record("unknown id")
             return
         }
@@ -44,22 +59,22 @@ struct SessionStoreTests {
         let store = SessionStore(configuration: .init(idleTTL: .seconds(60)))
         let session = try #require(store.insert(makeSession))
         scheduler.advance(by: .seconds(59))
-        guard case .found = store.lookup(session.id, token: session.token.rawValue, now: scheduler.now) else {
+        guard case .found = store.lookup(session.id, token: secret(of: session), now: scheduler.now) else {
             Issue.record("still alive at 59 s")
             return
         }
         scheduler.advance(by: .seconds(60))  // idle again for 60 s since the lookup touched it
-        guard case .expired = store.lookup(session.id, token: session.token.rawValue, now: scheduler.now) else {
+        guard case .expired = store.lookup(session.id, token: secret(of: session), now: scheduler.now) else {
             Issue.record("expired")
             return
         }
         #expect(session.isClosed)
         #expect(store.count == 0)
-        guard case .expired = store.lookup(session.id, token: session.token.rawValue, now: scheduler.now) else {
+        guard case .expired = store.lookup(session.id, token: secret(of: session), now: scheduler.now) else {
             Issue.record("a tombstone answers expired for the own token")
             return
         }
-        guard case .notFound = store.lookup(session.id, token: SessionToken.random().rawValue, now: scheduler.now) else {
+        guard case .notFound = store.lookup(session.id, token: SessionSecret.random().rawValue, now: scheduler.now) else {
             Issue.record("a foreign token learns nothing")
             return
         }
@@ -69,7 +84,7 @@ struct SessionStoreTests {
         let store = SessionStore(configuration: .init(idleTTL: .seconds(10)))
         let sessions = (0..<50).compactMap { _ in store.insert(makeSession) }
         scheduler.advance(by: .seconds(10))
-        #expect(store.expireIdle(now: scheduler.now) == 50)
+        #expect(store.expireIdle(now: scheduler.now).count == 50)
         #expect(store.count == 0)
         #expect(sessions.allSatisfy { $0.isClosed })
     }
@@ -77,11 +92,34 @@ struct SessionStoreTests {
     @Test func deletedSessionIsNotFoundAfterwards() throws {
         let store = SessionStore()
         let session = try #require(store.insert(makeSession))
-        #expect(!store.remove(session.id, token: SessionToken.random().rawValue))
-        #expect(store.remove(session.id, token: session.token.rawValue))
-        guard case .notFound = store.lookup(session.id, token: session.token.rawValue, now: scheduler.now) else {
+        #expect(store.remove(session))
+        #expect(!store.remove(session))
+        guard case .notLoaded = store.lookup(session.id, token: secret(of: session), now: scheduler.now) else {
             Issue.record("deleted sessions are not found")
             return
         }
+    }
+
+    @Test func aSessionHeldByAStreamDoesNotExpire() throws {
+        let store = SessionStore(configuration: .init(idleTTL: .seconds(10)))
+        let session = try #require(store.insert(makeSession))
+        session.hold()
+        scheduler.advance(by: .seconds(60))
+        #expect(store.expireIdle(now: scheduler.now).isEmpty)
+        guard case .found = store.lookup(session.id, token: secret(of: session), now: scheduler.now) else {
+            Issue.record("a held session stays")
+            return
+        }
+        session.release()
+        scheduler.advance(by: .seconds(10))
+        #expect(store.expireIdle(now: scheduler.now).count == 1)
+    }
+
+    @Test func theSessionKeepsOnlyTheDigestOfItsSecret() {
+        let secret = SessionSecret.random()
+        let token = SessionToken(secret: secret)
+        #expect(token.digest.count == 32)
+        #expect(!token.digest.elementsEqual(secret.rawValue.utf8))
+        #expect(token.matches(secret.rawValue))
     }
 }

@@ -164,9 +164,21 @@ private struct ValueLoader {
                 ? nil : "'\(origin)' is not an origin such as https://example.com"
         }
         let weather = try weatherSettings()
+        var store = AppConfiguration.Store()
+        let kind = try string("store.kind", default: store.kind.rawValue) { name in
+            AppConfiguration.Store.Kind(rawValue: name) == nil ? "expected sqlite or memory" : nil
+        }
+        store.kind = AppConfiguration.Store.Kind(rawValue: kind) ?? .sqlite
+        store.dataDirectory = try string("store.dataDir", default: store.dataDirectory) {
+            $0.isEmpty ? "must name a directory" : nil
+        }
+        store.sync = try string("store.sync", default: store.sync) {
+            ["full", "normal"].contains($0) ? nil : "expected full or normal"
+        }
         return AppConfiguration(
             http: http, logLevel: Logger.Level(rawValue: levelName.lowercased()) ?? .info, sessions: sessions,
-            simulation: simulation, streams: streams, cors: cors, weather: weather, tls: try tlsSettings())
+            simulation: simulation, streams: streams, cors: cors, weather: weather, tls: try tlsSettings(),
+            store: store)
     }
 
     /// Both paths or neither: one alone is a mistake worth stopping for, not a reason to serve plain HTTP.

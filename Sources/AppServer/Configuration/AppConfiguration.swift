@@ -19,6 +19,8 @@ public struct AppConfiguration: Sendable {
     public var weather: Weather
     /// HTTPS, when both paths are set.
     public var tls: TLS
+    /// Where sessions are kept.
+    public var store: Store
 
     /// The certificate and key for HTTPS.
     public struct TLS: Sendable, Hashable {
@@ -90,6 +92,27 @@ public struct AppConfiguration: Sendable {
         public init() {}
     }
 
+    /// Where sessions are kept.
+    public struct Store: Sendable, Hashable {
+        /// The kinds of store.
+        public enum Kind: String, Sendable, CaseIterable {
+            /// SQLite in `dataDir`: what was acknowledged survives a restart (the default).
+            case sqlite
+            /// Memory only: sessions end with the process.
+            case memory
+        }
+
+        /// Which store.
+        public var kind = Kind.sqlite
+        /// The SQLite store's directory.
+        public var dataDirectory = "data"
+        /// `full` (survives power loss) or `normal` (survives a process crash).
+        public var sync = "full"
+
+        /// The documented defaults.
+        public init() {}
+    }
+
     /// The simulated other side's pace and randomness.
     public struct Simulation: Sendable, Hashable {
         /// Divides every simulated delay (1 = real time).
@@ -101,12 +124,14 @@ public struct AppConfiguration: Sendable {
         public init() {}
     }
 
-    /// The embedded defaults (the values documented in `Config/README.md`).
+    /// The embedded defaults (the values documented in `Config/README.md`). The store is only opened by
+    /// ``makeStorage(_:)``: an app made in code (tests) keeps nothing on disk unless it passes a storage.
     public init(
         http: HTTPServerConfiguration = HTTPServerConfiguration(), logLevel: Logger.Level = .info,
         sessions: Sessions = Sessions(), simulation: Simulation = Simulation(), streams: Streams = Streams(),
-        cors: CORS = CORS(), weather: Weather = Weather(), tls: TLS = TLS()
+        cors: CORS = CORS(), weather: Weather = Weather(), tls: TLS = TLS(), store: Store = Store()
     ) {
+        self.store = store
         self.weather = weather
         self.tls = tls
         self.streams = streams

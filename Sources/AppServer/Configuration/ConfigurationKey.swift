@@ -71,6 +71,9 @@ extension ConfigurationKey {
         .init(path: "sessions.idleTtlSeconds", kind: .number, defaultJSON: "1800", summary: "Sessions unused this long expire (their own token then gets 410)."),
         .init(path: "sessions.max", kind: .integer, defaultJSON: "200000", summary: "Live sessions past which creating one answers 503 with Retry-After."),
         .init(path: "sessions.logCapacity", kind: .integer, defaultJSON: "256", summary: "Entries each session's data-flow log keeps (a ring)."),
+        .init(path: "store.kind", kind: .string, defaultJSON: "\"sqlite\"", summary: "Where sessions are kept: sqlite (durable, the default) or memory (lost on exit; tests and benchmarks)."),
+        .init(path: "store.dataDir", kind: .string, defaultJSON: "\"data\"", summary: "Directory of the SQLite store (made when missing); relative to the working directory."),
+        .init(path: "store.sync", kind: .string, defaultJSON: "\"full\"", summary: "full: what got 202 survives power loss; normal: it survives a process crash (faster)."),
         .init(path: "simulation.speed", kind: .number, defaultJSON: "1", summary: "Divides every simulated delay of the chat (0.5 s loads, 1.5 s sends, bot replies)."),
         .init(path: "simulation.seed", kind: .integer, defaultJSON: "null", summary: "Seed for repeatable bot choices; null draws a random seed per session."),
     ]

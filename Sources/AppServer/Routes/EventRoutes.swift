@@ -1,4 +1,5 @@
 import Foundation
+import ViewHostCrypto
 import HTTPCore
 import ViewHostJSON
 import ViewModelCore

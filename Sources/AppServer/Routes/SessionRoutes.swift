@@ -6,33 +6,22 @@ import ViewModelCore
 /// `POST /v1/sessions`, `GET /v1/sessions/{id}`, `DELETE /v1/sessions/{id}` (API.md "Sessions").
 enum SessionRoutes {
     static func register(on router: inout MeteredRouter, registry: SessionRegistry) {
-        router.post("/v1/sessions") { request, _ in
+        router.on(.post, "/v1/sessions") { request, _ in
             let options = try SessionOptions.parse(request, catalog: registry.catalog.map(\.name))
-            let session = try registry.create(
+            let created = try registry.create(
                 features: options.features, timeZone: options.timeZone, locale: options.locale)
-            var writer = JSONWriter()
-            writer.beginObject()
-            writer.key("expiresAt")
-            writer.string(registry.expiry(of: session).formatted(.iso8601))
-            writer.key("id")
-            writer.string(session.id.rawValue)
-            writer.key("links")
-            writer.beginObject()
-            let base = "/v1/sessions/\(session.id.rawValue)"
-            for name in (session.featureNames + ["log", "stream"]).sorted() {
-                writer.key(name)
-                writer.string("\(base)/\(name)")
+            // 201 only once the session (and its start) is stored: a token given out must survive a crash.
+            guard let durable = created.durable else { return .response(createdResponse(created, registry: registry)) }
+            return .deferred {
+                do throws(SessionError) {
+                    try await durable.value()
+                    try await created.session.committed()
+                } catch {
+                    registry.store.drop(created.session)
+                    throw AppError.storageUnavailable
+                }
+                return createdResponse(created, registry: registry)
             }
-            writer.endObject()
-            writer.key("token")
-            writer.string(session.token.rawValue)
-            writer.endObject()
-            return HTTPResponse(
-                status: .created, contentType: "application/json", bytes: writer.bytes,
-                headers: [
-                    .location: base, .cacheControl: "no-store",
-                    .setCookie: "viewhost_session=\(session.token.rawValue); HttpOnly; SameSite=Strict; Path=/",
-                ])
         }
 
         router.get("/v1/sessions/:id") { request, context in
@@ -61,12 +50,49 @@ enum SessionRoutes {
                 contentType: "application/json", bytes: writer.bytes, headers: [.cacheControl: "private, no-cache"])
         }
 
-        router.delete("/v1/sessions/:id") { request, context in
-            try registry.delete(request, id: context.parameters["id"] ?? "")
-            return HTTPResponse(
+        router.on(.delete, "/v1/sessions/:id") { request, context in
+            let session = try registry.authenticate(request, id: context.parameters["id"] ?? "")
+            let removed = HTTPResponse(
                 status: .noContent,
                 headers: [.setCookie: "viewhost_session=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0"])
+            guard let durable = try registry.delete(session) else { return .response(removed) }
+            return .deferred {
+                do throws(SessionError) {
+                    try await durable.value()
+                } catch {
+                    throw AppError.storageUnavailable
+                }
+                return removed
+            }
         }
+    }
+
+    /// `201` with the session's id, its secret (given out this once), its expiry and its links.
+    private static func createdResponse(_ created: SessionRegistry.Created, registry: SessionRegistry) -> HTTPResponse {
+        let session = created.session
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("expiresAt")
+        writer.string(registry.expiry(of: session).formatted(.iso8601))
+        writer.key("id")
+        writer.string(session.id.rawValue)
+        writer.key("links")
+        writer.beginObject()
+        let base = "/v1/sessions/\(session.id.rawValue)"
+        for name in (session.featureNames + ["log", "stream"]).sorted() {
+            writer.key(name)
+            writer.string("\(base)/\(name)")
+        }
+        writer.endObject()
+        writer.key("token")
+        writer.string(created.secret.rawValue)
+        writer.endObject()
+        return HTTPResponse(
+            status: .created, contentType: "application/json", bytes: writer.bytes,
+            headers: [
+                .location: base, .cacheControl: "no-store",
+                .setCookie: "viewhost_session=\(created.secret.rawValue); HttpOnly; SameSite=Strict; Path=/",
+            ])
     }
 }
 

@@ -3,8 +3,9 @@ import HTTPCore
 import Synchronization
 import ViewModelCore
 
-/// The app's sessions: creates them with their features, finds them for a request's token, deletes them, and
-/// sweeps idle ones away in the background.
+/// The app's sessions: creates them with their features, finds them for a request's token (loading them from the
+/// durable store when they are not in memory), deletes them, expires idle ones, and keeps the store told of when
+/// each was last used.
 final class SessionRegistry: Sendable {
     /// How sessions are made and kept.
     struct Settings: Sendable {
@@ -14,31 +15,49 @@ final class SessionRegistry: Sendable {
         var logCapacity = 256
         /// How much faster than real time the features' simulated delays pass.
         var simulationSpeed = 1.0
+        /// How often last-access times are written to the durable store.
+        var accessFlushInterval: Duration = .seconds(5)
+    }
+
+    /// A session just made, with the secret its client gets once.
+    struct Created: Sendable {
+        let session: Session
+        let secret: SessionSecret
+        /// Resolved once the session and its start are durable (nil with the memory store).
+        let durable: CommitTicket?
     }
 
     let store: SessionStore
     let scheduler: any TimerScheduling
     let catalog: [FeatureDefinition]
+    /// The durable store; nil keeps sessions in memory only.
+    let storage: (any SessionStorage)?
     private let settings: Settings
     private let environment: SessionEnvironment
     private let ordinal = Atomic<UInt64>(0)
 
     init(
         settings: Settings, scheduler: any TimerScheduling, catalog: [FeatureDefinition],
-        requests: (any RequestRunning)? = nil
+        requests: (any RequestRunning)? = nil, storage: (any SessionStorage)? = nil
     ) {
         self.settings = settings
-        self.store = SessionStore(configuration: settings.store)
+        let store = SessionStore(configuration: settings.store)
+        self.store = store
         self.scheduler = scheduler
         self.catalog = catalog
+        self.storage = storage
+        // A session whose input could not be stored closed itself; dropping it makes the next request load its
+        // durable value.
         environment = SessionEnvironment(
-            scheduler: scheduler, requests: requests ?? FeatureRequestRunners(catalog.compactMap(\.requestRunner)))
+            scheduler: scheduler, requests: requests ?? FeatureRequestRunners(catalog.compactMap(\.requestRunner)),
+            journal: storage, onStorageFailure: { id in store.drop(id: id) })
         startSweeping()
+        if storage != nil { startFlushingAccess() }
     }
 
     /// Creates a session with `features` (all of them when nil) and starts each feature.
     /// - Throws: `AppError.tooManySessions` at the cap.
-    func create(features: [String]?, timeZone: TimeZone, locale: String) throws(AppError) -> Session {
+    func create(features: [String]?, timeZone: TimeZone, locale: String) throws(AppError) -> Created {
         let wanted = features.map { names in catalog.filter { names.contains($0.name) } } ?? catalog
         let number = ordinal.wrappingAdd(1, ordering: .relaxed).newValue
         let random: RandomSource =
@@ -46,32 +65,107 @@ final class SessionRegistry: Sendable {
         let sessionSettings = SessionSettings(
             timeZone: timeZone, locale: locale, simulationSpeed: settings.simulationSpeed,
             logCapacity: settings.logCapacity)
+        let secret = SessionSecret.random()
         guard
             let session = store.insert({
                 Session(
-                    id: .random(), token: .random(), environment: environment, settings: sessionSettings,
-                    random: random, features: wanted.map { $0.initialFeature() })
+                    id: .random(), token: SessionToken(secret: secret), environment: environment,
+                    settings: sessionSettings, random: random, features: wanted.map { $0.initialFeature() })
             })
         else { throw .tooManySessions }
+        var durable: CommitTicket?
+        if let storage {
+            // The row first: the writer stores in order, so the start events' journal entries follow it.
+            let ticket = CommitTicket()
+            storage.create(
+                StoredSession(
+                    id: session.id, token: session.token, createdAt: session.createdAt, lastAccess: session.lastAccess,
+                    core: session.core, journalNumber: 0)
+            ) { stored in ticket.resolve(stored ? .success(()) : .failure(.unavailable)) }
+            durable = ticket
+        }
         for definition in wanted { definition.start(session) }
-        return session
+        return Created(session: session, secret: secret, durable: durable)
     }
 
-    /// The session `id` names, if the request carries its token.
-    /// - Throws: `missingToken` (401), `sessionNotFound` (404) or `sessionExpired` (410).
+    /// The session `id` names, if the request carries its token, loaded from the durable store when it is not in
+    /// memory (once per process: a local read).
+    /// - Throws: `missingToken` (401), `sessionNotFound` (404), `sessionExpired` (410), or `storageUnavailable`
+    ///   (503) when the store cannot be read.
     func authenticate(_ request: HTTPRequest, id: String) throws(AppError) -> Session {
         guard let token = Self.token(of: request) else { throw .missingToken }
-        switch store.lookup(SessionID(id), token: token, now: scheduler.now) {
+        let sessionID = SessionID(id)
+        let now = scheduler.now
+        switch store.lookup(sessionID, token: token, now: now) {
         case .found(let session): return session
         case .expired: throw .sessionExpired
         case .notFound: throw .sessionNotFound
+        case .notLoaded: return try load(sessionID, token: token, now: now)
         }
     }
 
-    /// Deletes session `id` when the request carries its token.
-    func delete(_ request: HTTPRequest, id: String) throws(AppError) {
-        let session = try authenticate(request, id: id)
-        guard store.remove(session.id, token: session.token.rawValue) else { throw .sessionNotFound }
+    private func load(_ id: SessionID, token: String, now: Date) throws(AppError) -> Session {
+        guard let storage, id.rawValue.utf8.count <= 64 else { throw .sessionNotFound }
+        let lookup: StoredLookup
+        do {
+            lookup = try storage.load(id)
+        } catch {
+            throw .storageUnavailable
+        }
+        switch lookup {
+        case .none:
+            throw .sessionNotFound
+        case .expired(let stored):
+            guard stored.matches(token) else { throw .sessionNotFound }
+            store.rememberExpired(id, token: stored, at: now)
+            throw .sessionExpired
+        case .found(let stored):
+            guard stored.token.matches(token) else { throw .sessionNotFound }
+            guard stored.lastAccess.addingTimeInterval(settings.store.idleTTL.seconds) > now else {
+                storage.remove(id, expiredAt: now) { _ in }
+                store.rememberExpired(id, token: stored.token, at: now)
+                throw .sessionExpired
+            }
+            return store.adopt(restore(stored))
+        }
+    }
+
+    /// A live session from its stored value: its timers start (those that fell due while the server was down
+    /// fire at once, in order) and it asks again for what it was waiting for.
+    private func restore(_ stored: StoredSession) -> Session {
+        Session(
+            id: stored.id, token: stored.token, createdAt: stored.createdAt, lastAccess: stored.lastAccess,
+            core: stored.core, journalNumber: stored.journalNumber, environment: environment)
+    }
+
+    /// Loads the stored sessions that have pending timers, so those fire without waiting for a request (at start).
+    func restoreSessionsWithTimers() {
+        guard let storage, let ids = try? storage.sessionsWithTimers() else { return }
+        for id in ids where !store.isLive(id) {
+            guard case .found(let stored)? = try? storage.load(id) else { continue }
+            _ = store.adopt(restore(stored))
+        }
+    }
+
+    /// Deletes `session` (authenticated by its token); its rows go too.
+    /// - Returns: Resolved once the removal is durable (nil with the memory store).
+    func delete(_ session: Session) throws(AppError) -> CommitTicket? {
+        guard store.remove(session) else { throw .sessionNotFound }
+        guard let storage else { return nil }
+        let ticket = CommitTicket()
+        storage.remove(session.id, expiredAt: nil) { removed in
+            ticket.resolve(removed ? .success(()) : .failure(.unavailable))
+        }
+        return ticket
+    }
+
+    /// Whether the store takes writes (`/readyz` says not ready while it does not).
+    var isWritable: Bool { storage?.isWritable ?? true }
+
+    /// Writes what is queued and closes the store (shutdown).
+    func close() {
+        store.removeAll()
+        storage?.close()
     }
 
     /// Marks `session` used now: an open event stream counts as use, so a page that only listens keeps its session.
@@ -117,8 +211,8 @@ final class SessionRegistry: Sendable {
         return nil
     }
 
-    /// Expires idle sessions every quarter of the TTL (at most once a minute). The loop holds the registry only
-    /// while sweeping, so it ends once the registry is released.
+    /// Expires idle sessions every quarter of the TTL (at most once a minute), in memory and in the store. The
+    /// loop holds the registry only while sweeping, so it ends once the registry is released.
     private func startSweeping() {
         let ttl = settings.store.idleTTL
         let interval = min(max(ttl / 4, .milliseconds(100)), .seconds(60))
@@ -126,8 +220,40 @@ final class SessionRegistry: Sendable {
             while true {
                 try? await Task.sleep(for: interval)
                 guard let self else { return }
-                self.store.expireIdle(now: self.scheduler.now)
+                self.sweep()
             }
         }
+    }
+
+    private func sweep() {
+        let now = scheduler.now
+        let expired = store.expireIdle(now: now)
+        guard let storage else { return }
+        for session in expired { storage.remove(session.id, expiredAt: now) { _ in } }
+        flushAccess()
+        let store = store
+        _ = storage.expire(
+            idleBefore: now.addingTimeInterval(-settings.store.idleTTL.seconds),
+            forgetBefore: now.addingTimeInterval(-settings.store.tombstoneTTL.seconds), except: { store.isLive($0) })
+    }
+
+    /// Writes the last-access times that changed, every few seconds (a crash loses at most that much idle time).
+    private func startFlushingAccess() {
+        let interval = settings.accessFlushInterval
+        Task.detached { [weak self] in
+            while true {
+                try? await Task.sleep(for: interval)
+                guard let self else { return }
+                self.flushAccess()
+            }
+        }
+    }
+
+    private func flushAccess() {
+        var changed: [(SessionID, Date)] = []
+        store.forEachSession { session in
+            if let access = session.unpersistedAccess() { changed.append((session.id, access)) }
+        }
+        storage?.recordAccess(changed)
     }
 }

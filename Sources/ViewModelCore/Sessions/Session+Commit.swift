@@ -112,7 +112,8 @@ public final class CommitTicket: Sendable {
 
     private let state = Mutex(State.waiting([]))
 
-    init() {}
+    /// A ticket nobody resolved yet.
+    public init() {}
 
     /// Waits for the commit.
     /// - Throws: ``SessionError/unavailable`` when the store could not keep the input.
@@ -132,7 +133,8 @@ public final class CommitTicket: Sendable {
         try result.get()
     }
 
-    func resolve(_ result: Result<Void, SessionError>) {
+    /// Resolves the ticket (the first call wins) and wakes whoever waits.
+    public func resolve(_ result: Result<Void, SessionError>) {
         let waiters = state.withLock { state -> [CheckedContinuation<Result<Void, SessionError>, Never>] in
             guard case .waiting(let waiters) = state else { return [] }
             state = .done(result)

@@ -8,6 +8,14 @@ extension Session {
         lastAccessMilliseconds.store(Int64(date.timeIntervalSince1970 * 1000), ordering: .relaxed)
     }
 
+    /// When the session was last used, if that is later than the last time this was asked (the durable store is
+    /// told of it now and then, not on every request).
+    public func unpersistedAccess() -> Date? {
+        let access = lastAccessMilliseconds.load(ordering: .relaxed)
+        let persisted = persistedAccessMilliseconds.exchange(access, ordering: .relaxed)
+        return access > persisted ? Date(timeIntervalSince1970: Double(access) / 1000) : nil
+    }
+
     /// When the session was last used.
     public var lastAccess: Date {
         Date(timeIntervalSince1970: Double(lastAccessMilliseconds.load(ordering: .relaxed)) / 1000)

@@ -72,6 +72,8 @@ public final class Session: Sendable {
     let environment: SessionEnvironment
     let shell: Mutex<Shell>
     let lastAccessMilliseconds: Atomic<Int64>
+    /// The last access time the durable store was told of.
+    let persistedAccessMilliseconds: Atomic<Int64>
     /// Open event streams and waiting long polls: while any is held, the session does not expire.
     let holds = Atomic<Int>(0)
     /// `shell.closed`, readable without the lock (streams ask on every write).
@@ -100,8 +102,9 @@ public final class Session: Sendable {
         let versions = Dictionary(uniqueKeysWithValues: core.featureNames.map { ($0, core.version(of: $0) ?? 1) })
         self.shell = Mutex(
             Shell(core: core, appliedNumber: journalNumber, committedNumber: journalNumber, committedVersions: versions))
-        self.lastAccessMilliseconds = Atomic(
-            Int64((lastAccess ?? environment.scheduler.now).timeIntervalSince1970 * 1000))
+        let access = Int64((lastAccess ?? environment.scheduler.now).timeIntervalSince1970 * 1000)
+        self.lastAccessMilliseconds = Atomic(access)
+        self.persistedAccessMilliseconds = Atomic(access)
         let requests = shell.withLock { shell -> [PendingRequest] in
             for timer in core.pendingTimers.sorted(by: { ($0.dueAt, $0.id) < ($1.dueAt, $1.id) }) {
                 startTimer(timer, in: &shell)

@@ -36,8 +36,10 @@ public final class SessionStore: Sendable {
         case found(Session)
         /// The session expired; the token was its own.
         case expired
-        /// No such session, or the token is another session's: never say which.
+        /// The session is here, but the token is another session's: never say so (answer as not found).
         case notFound
+        /// Not in memory (a durable store may hold it).
+        case notLoaded
     }
 
     private struct Tombstone {
@@ -101,8 +103,8 @@ public final class SessionStore: Sendable {
                 session.touch(at: now)
                 return (.found(session), nil)
             }
-            if let tombstone = shard.tombstones[id], tombstone.token.matches(token) { return (.expired, nil) }
-            return (.notFound, nil)
+            if let tombstone = shard.tombstones[id] { return (tombstone.token.matches(token) ? .expired : .notFound, nil) }
+            return (.notLoaded, nil)
         }
         if let expired {
             liveCount.wrappingSubtract(1, ordering: .relaxed)
@@ -111,27 +113,72 @@ public final class SessionStore: Sendable {
         return result
     }
 
-    /// Deletes session `id` if `token` is its own.
-    /// - Returns: Whether it was deleted.
-    public func remove(_ id: SessionID, token: String) -> Bool {
-        let removed = shard(for: id).state.withLock { shard -> Session? in
-            guard let session = shard.sessions[id], session.token.matches(token) else { return nil }
-            shard.sessions[id] = nil
-            return session
-        }
-        guard let removed else { return false }
-        liveCount.wrappingSubtract(1, ordering: .relaxed)
-        removed.close(.deleted)
+    /// Deletes `session` (found by a lookup with its token), and ends it.
+    /// - Returns: Whether it was still here.
+    @discardableResult
+    public func remove(_ session: Session) -> Bool {
+        guard drop(session) else { return false }
+        session.close(.deleted)
         return true
     }
 
-    /// Expires every session idle past the TTL and forgets old tombstones.
-    /// - Returns: How many sessions expired.
+    /// Forgets `session` without ending it or remembering it as expired (it closed itself after a storage failure;
+    /// the next lookup loads its durable value).
     @discardableResult
-    public func expireIdle(now: Date) -> Int {
+    public func drop(_ session: Session) -> Bool {
+        let removed = shard(for: session.id).state.withLock { shard -> Bool in
+            guard shard.sessions[session.id] === session else { return false }
+            shard.sessions[session.id] = nil
+            return true
+        }
+        if removed { liveCount.wrappingSubtract(1, ordering: .relaxed) }
+        return removed
+    }
+
+    /// Forgets the session with `id`, as ``drop(_:)``.
+    public func drop(id: SessionID) {
+        let removed = shard(for: id).state.withLock { $0.sessions.removeValue(forKey: id) }
+        if removed != nil { liveCount.wrappingSubtract(1, ordering: .relaxed) }
+    }
+
+    /// Adds a session loaded from a durable store, unless one with its id is here already (two requests loaded it
+    /// at once): then that one is kept and returned.
+    public func adopt(_ session: Session) -> Session {
+        let (kept, added) = shard(for: session.id).state.withLock { shard -> (Session, Bool) in
+            if let existing = shard.sessions[session.id] { return (existing, false) }
+            shard.sessions[session.id] = session
+            shard.tombstones[session.id] = nil
+            return (session, true)
+        }
+        if added { liveCount.wrappingAdd(1, ordering: .relaxed) } else { session.close(.shutdown) }
+        return kept
+    }
+
+    /// Whether session `id` is in memory.
+    public func isLive(_ id: SessionID) -> Bool {
+        shard(for: id).state.withLock { $0.sessions[id] != nil }
+    }
+
+    /// Calls `body` with every session in memory (one shard locked at a time).
+    public func forEachSession(_ body: (Session) -> Void) {
+        for shard in shards {
+            let sessions = shard.state.withLock { Array($0.sessions.values) }
+            for session in sessions { body(session) }
+        }
+    }
+
+    /// Remembers that `id` expired (its holder gets 410 rather than 404), as a lookup that expires it would.
+    public func rememberExpired(_ id: SessionID, token: SessionToken, at date: Date) {
+        shard(for: id).state.withLock { shard in remember(id: id, token: token, at: date, in: &shard) }
+    }
+
+    /// Expires every session idle past the TTL (not held open by a stream or long poll) and forgets old tombstones.
+    /// - Returns: The sessions that expired (ended already).
+    @discardableResult
+    public func expireIdle(now: Date) -> [Session] {
         let ttl = configuration.idleTTL.seconds
         let tombstoneTTL = configuration.tombstoneTTL.seconds
-        var expiredCount = 0
+        var expiredSessions: [Session] = []
         for shard in shards {
             let expired = shard.state.withLock { shard -> [Session] in
                 var expired: [Session] = []
@@ -151,9 +198,9 @@ public final class SessionStore: Sendable {
             }
             liveCount.wrappingSubtract(expired.count, ordering: .relaxed)
             for session in expired { session.close(.expired) }
-            expiredCount += expired.count
+            expiredSessions += expired
         }
-        return expiredCount
+        return expiredSessions
     }
 
     /// Closes and forgets every session (shutdown).
@@ -184,7 +231,7 @@ public final class SessionStore: Sendable {
 
 extension Duration {
     /// The duration in seconds, as a `TimeInterval`.
-    var seconds: TimeInterval {
+    public var seconds: TimeInterval {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -1,9 +1,13 @@
 import COpenSSL
 
-/// SHA-256 from the system OpenSSL: request fingerprints for idempotency keys, and token hashes.
-enum Digest {
+/// ViewHostCrypto holds the one cryptographic primitive the server needs beyond TLS: SHA-256, from the system
+/// OpenSSL, for the digests of session tokens (a store keeps only the digest) and the fingerprints of requests
+/// that carry an idempotency key.
+///
+/// SHA-256 over byte strings.
+public enum Digest {
     /// The SHA-256 of `parts`, one after another.
-    static func sha256(_ parts: [UInt8]...) -> [UInt8] {
+    public static func sha256(_ parts: [UInt8]...) -> [UInt8] {
         var context = SHA256_CTX()
         SHA256_Init(&context)
         for part in parts {
@@ -15,7 +19,7 @@ enum Digest {
     }
 
     /// `bytes` in lower-case hexadecimal.
-    static func hex(_ bytes: [UInt8]) -> String {
+    public static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(bytes.count * 2)

@@ -1,0 +1,258 @@
+import Dispatch
+import Foundation
+import GRDB
+import Synchronization
+import ViewModelCore
+
+/// The store's one writer: a serial queue that takes every write queued so far and commits them in one
+/// transaction (group commit), then answers each. A session whose write failed is poisoned: its later writes fail
+/// too (so its journal never gets a gap or a write from a value that was dropped) until it is loaded again.
+final class SQLiteWriter: Sendable {
+    enum Operation: Sendable {
+        case create(StoredSession)
+        case append(JournalEntry)
+        case remove(SessionID, expiredAt: Date?)
+        case access([(SessionID, Date)])
+        /// The session was loaded again: its earlier writes are all behind this one, so it may write again.
+        case reset(SessionID)
+    }
+
+    private struct Pending {
+        let operation: Operation
+        let completion: @Sendable (Bool) -> Void
+    }
+
+    private struct State {
+        var queue: [Pending] = []
+        var draining = false
+        var poisoned: Set<SessionID> = []
+        var probing = false
+    }
+
+    /// Commits per batch, for the metrics and BENCHMARKS.md: (batches, entries).
+    let counts = Mutex((batches: 0, entries: 0))
+    private let pool: DatabasePool
+    private let state = Mutex(State())
+    private let queue = DispatchQueue(label: "viewhost.sqlite.writer")
+    private let healthy = Atomic<Bool>(true)
+
+    init(pool: DatabasePool) {
+        self.pool = pool
+    }
+
+    /// Whether the last write succeeded.
+    var isWritable: Bool { healthy.load(ordering: .acquiring) }
+
+    /// Queues `operation`; `completion` is called once with whether it is durable.
+    func enqueue(_ operation: Operation, completion: @escaping @Sendable (Bool) -> Void) {
+        let start = state.withLock { state -> Bool in
+            state.queue.append(Pending(operation: operation, completion: completion))
+            guard !state.draining else { return false }
+            state.draining = true
+            return true
+        }
+        if start { queue.async { self.drain() } }
+    }
+
+    /// Writes everything queued, then stops taking part (shutdown): later writes still queue and are written by
+    /// the next drain, but nothing waits for them.
+    func drainAndStop() {
+        queue.sync {}
+        queue.sync { self.drain() }
+    }
+
+    private func drain() {
+        while true {
+            let batch = state.withLock { state -> [Pending] in
+                let batch = state.queue
+                state.queue.removeAll(keepingCapacity: true)
+                if batch.isEmpty { state.draining = false }
+                return batch
+            }
+            if batch.isEmpty { return }
+            write(batch)
+        }
+    }
+
+    private func write(_ batch: [Pending]) {
+        // Encoded before the transaction, so the write lock is held for the writes alone.
+        let encoded = batch.map { Encoded($0.operation) }
+        var poisoned = state.withLock { $0.poisoned }
+        var results = [Bool](repeating: false, count: batch.count)
+        do {
+            try pool.write { db in
+                for index in batch.indices {
+                    results[index] = try apply(batch[index].operation, encoded[index], db: db, poisoned: &poisoned)
+                }
+            }
+            healthy.store(true, ordering: .releasing)
+            counts.withLock { $0 = ($0.batches + 1, $0.entries + batch.count) }
+        } catch {
+            // The transaction rolled back: nothing of this batch is stored.
+            results = [Bool](repeating: false, count: batch.count)
+            for pending in batch { if let id = pending.operation.session { poisoned.insert(id) } }
+            healthy.store(false, ordering: .releasing)
+            scheduleProbe()
+        }
+        state.withLock { $0.poisoned = poisoned }
+        for (pending, durable) in zip(batch, results) { pending.completion(durable) }
+    }
+
+    /// Applies one operation in the batch's transaction.
+    /// - Returns: Whether it took effect (false, and the session poisoned, when it cannot: a gap, a removed session).
+    private func apply(
+        _ operation: Operation, _ encoded: Encoded, db: Database, poisoned: inout Set<SessionID>
+    ) throws -> Bool {
+        switch operation {
+        case .create(let session):
+            poisoned.remove(session.id)
+            try db.execute(
+                sql: """
+                    INSERT INTO sessions (id, token_digest, created_at, last_access, snapshot, snapshot_number,
+                        last_number, next_due_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (id) DO NOTHING
+                    """,
+                arguments: [
+                    session.id.rawValue, Data(session.token.digest), session.createdAt.timeIntervalSince1970,
+                    session.lastAccess.timeIntervalSince1970, encoded.snapshot, session.journalNumber,
+                    session.journalNumber, session.core.pendingTimers.map(\.dueAt).min()?.timeIntervalSince1970,
+                ])
+            return db.changesCount == 1
+        case .append(let entry):
+            guard !poisoned.contains(entry.session) else { return false }
+            try db.execute(
+                sql: """
+                    UPDATE sessions SET last_number = ?1, last_access = max(last_access, ?2), next_due_at = ?3,
+                        snapshot = coalesce(?4, snapshot),
+                        snapshot_number = CASE WHEN ?4 IS NULL THEN snapshot_number ELSE ?1 END
+                    WHERE id = ?5 AND last_number = ?1 - 1 AND expired_at IS NULL
+                    """,
+                arguments: [
+                    entry.number, entry.lastAccess.timeIntervalSince1970, entry.nextDueAt?.timeIntervalSince1970,
+                    encoded.snapshot, entry.session.rawValue,
+                ])
+            guard db.changesCount == 1 else {
+                poisoned.insert(entry.session)
+                return false
+            }
+            if encoded.snapshot != nil {
+                // The snapshot holds everything up to this entry: the journal before it is no longer needed.
+                try db.execute(
+                    sql: "DELETE FROM journal WHERE session_id = ? AND number < ?",
+                    arguments: [entry.session.rawValue, entry.number])
+            } else {
+                try db.execute(
+                    sql: "INSERT INTO journal (session_id, number, input) VALUES (?, ?, ?)",
+                    arguments: [entry.session.rawValue, entry.number, encoded.input])
+            }
+            return true
+        case .remove(let id, let expiredAt):
+            poisoned.insert(id)
+            try db.execute(sql: "DELETE FROM journal WHERE session_id = ?", arguments: [id.rawValue])
+            if let expiredAt {
+                try db.execute(
+                    sql: """
+                        UPDATE sessions SET expired_at = ?, snapshot = NULL, next_due_at = NULL WHERE id = ?
+                        """, arguments: [expiredAt.timeIntervalSince1970, id.rawValue])
+            } else {
+                try db.execute(sql: "DELETE FROM sessions WHERE id = ?", arguments: [id.rawValue])
+            }
+            return true
+        case .access(let times):
+            for (id, at) in times {
+                try db.execute(
+                    sql: "UPDATE sessions SET last_access = ?1 WHERE id = ?2 AND last_access < ?1 AND expired_at IS NULL",
+                    arguments: [at.timeIntervalSince1970, id.rawValue])
+            }
+            return true
+        case .reset(let id):
+            poisoned.remove(id)
+            return true
+        }
+    }
+
+    /// Expires idle stored sessions that are not in memory, forgets old tombstones, and returns free pages.
+    func expire(idleBefore cutoff: Date, forgetBefore: Date, except live: @Sendable (SessionID) -> Bool) -> Int {
+        do {
+            return try pool.write { db in
+                let idle = try String.fetchAll(
+                    db, sql: "SELECT id FROM sessions WHERE expired_at IS NULL AND last_access < ?",
+                    arguments: [cutoff.timeIntervalSince1970]
+                ).filter { !live(SessionID($0)) }
+                for id in idle {
+                    try db.execute(sql: "DELETE FROM journal WHERE session_id = ?", arguments: [id])
+                    try db.execute(
+                        sql: "UPDATE sessions SET expired_at = last_access, snapshot = NULL, next_due_at = NULL WHERE id = ?",
+                        arguments: [id])
+                }
+                try db.execute(
+                    sql: "DELETE FROM sessions WHERE expired_at IS NOT NULL AND expired_at < ?",
+                    arguments: [forgetBefore.timeIntervalSince1970])
+                try db.execute(sql: "PRAGMA incremental_vacuum")
+                return idle.count
+            }
+        } catch {
+            return 0
+        }
+    }
+
+    /// While writes fail, tries one small write every two seconds, so the store says it is writable again as soon
+    /// as the disk takes writes (readiness follows it).
+    private func scheduleProbe() {
+        let start = state.withLock { state -> Bool in
+            guard !state.probing else { return false }
+            state.probing = true
+            return true
+        }
+        guard start else { return }
+        queue.asyncAfter(deadline: .now() + 2) { self.probe() }
+    }
+
+    private func probe() {
+        state.withLock { $0.probing = false }
+        guard !isWritable else { return }
+        do {
+            try pool.write { db in
+                try db.execute(
+                    sql: "INSERT INTO heartbeat (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at",
+                    arguments: [Date().timeIntervalSince1970])
+            }
+            healthy.store(true, ordering: .releasing)
+        } catch {
+            scheduleProbe()
+        }
+    }
+}
+
+/// An operation's JSON, made before the transaction.
+private struct Encoded {
+    let input: Data?
+    let snapshot: Data?
+
+    init(_ operation: SQLiteWriter.Operation) {
+        let encoder = JSONEncoder()
+        switch operation {
+        case .create(let session):
+            input = nil
+            snapshot = try? encoder.encode(session.core)
+        case .append(let entry):
+            input = try? encoder.encode(entry.input)
+            snapshot = entry.snapshot.flatMap { try? encoder.encode($0) }
+        case .remove, .access, .reset:
+            input = nil
+            snapshot = nil
+        }
+    }
+}
+
+extension SQLiteWriter.Operation {
+    /// The session a create or append writes.
+    var session: SessionID? {
+        switch self {
+        case .create(let session): session.id
+        case .append(let entry): entry.session
+        case .remove, .access, .reset: nil
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// The store seam: where sessions are kept beyond the process. Three kinds exist: none (the memory store; sessions
+/// live and die with the process), SQLite (the embedded default) and PostgreSQL (several nodes). A storage sees
+/// session rows (id, token digest, times), journal records and whole-value snapshots, never feature types
+/// (features never see the storage); it decodes a stored value with the ``FeatureTypes`` it was made with.
+///
+/// Contract, besides ``SessionJournal``'s:
+/// - ``create(_:completion:)`` and ``remove(_:expiredAt:completion:)`` are ordered with the journal's entries:
+///   a session's row exists before its first entry is stored, and nothing of it is stored after its removal.
+/// - ``load(_:)`` returns the newest durable value: the last snapshot with every later journal record replayed.
+///   It may block briefly (a local read); callers keep it off hot paths (a session is loaded once per process).
+/// - Errors while serving never crash: a write that fails is reported to its completion, and ``isWritable`` is
+///   false until a write succeeds again.
+public protocol SessionStorage: SessionJournal {
+    /// Stores a new session (its value before any journal entry); calls `completion` once with whether it is
+    /// durable.
+    func create(_ session: StoredSession, completion: @escaping @Sendable (Bool) -> Void)
+
+    /// The stored session `id`.
+    /// - Throws: ``StorageError`` when it cannot be read (the storage is unreadable, or the record is not ours).
+    func load(_ id: SessionID) throws(StorageError) -> StoredLookup
+
+    /// Removes session `id`'s value and journal. With `expiredAt`, its token digest is kept as a tombstone (so
+    /// its holder is told it expired) for a day; without, nothing is kept (a deleted session is not found).
+    func remove(_ id: SessionID, expiredAt: Date?, completion: @escaping @Sendable (Bool) -> Void)
+
+    /// Records when sessions were last used (written behind, batched; a crash may lose the last few seconds).
+    func recordAccess(_ times: [(SessionID, Date)])
+
+    /// Expires the stored sessions last used before `cutoff` that are not in memory (the caller expires those),
+    /// and forgets tombstones older than `forgetBefore`.
+    /// - Returns: How many sessions expired.
+    func expire(idleBefore cutoff: Date, forgetBefore: Date, except live: @Sendable (SessionID) -> Bool) -> Int
+
+    /// The sessions that have pending timers (a restart loads them at once, so their timers fire).
+    func sessionsWithTimers() throws(StorageError) -> [SessionID]
+
+    /// Whether the last write succeeded (false after a disk-full or I/O error, until a write succeeds again).
+    var isWritable: Bool { get }
+
+    /// Writes what is queued and closes the storage (shutdown).
+    func close()
+}
+
+/// A session as a storage keeps it.
+public struct StoredSession: Sendable {
+    /// Its id.
+    public let id: SessionID
+    /// The digest of its secret.
+    public let token: SessionToken
+    /// When it was made.
+    public let createdAt: Date
+    /// When it was last used.
+    public let lastAccess: Date
+    /// Its value.
+    public let core: SessionCore
+    /// The number of the last journal record `core` includes.
+    public let journalNumber: Int
+
+    /// Creates a stored session.
+    public init(
+        id: SessionID, token: SessionToken, createdAt: Date, lastAccess: Date, core: SessionCore, journalNumber: Int
+    ) {
+        self.id = id
+        self.token = token
+        self.createdAt = createdAt
+        self.lastAccess = lastAccess
+        self.core = core
+        self.journalNumber = journalNumber
+    }
+}
+
+/// What a storage holds for a session id.
+public enum StoredLookup: Sendable {
+    /// The session.
+    case found(StoredSession)
+    /// The session expired; its token digest is kept so its holder can be told so.
+    case expired(SessionToken)
+    /// Nothing.
+    case none
+}
+
+/// Why a storage cannot be used, with a one-line reason naming the file.
+public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The data directory is missing and cannot be made, or cannot be written (exit 73).
+    case cannotCreate(path: String, reason: String)
+    /// The file is not a ViewHost store, is corrupt, or was written by a newer version (exit 65).
+    case unusable(path: String, reason: String)
+    /// A read or write failed while serving.
+    case failed(reason: String)
+
+    public var description: String {
+        switch self {
+        case .cannotCreate(let path, let reason): "cannot use data directory \(path): \(reason)"
+        case .unusable(let path, let reason): "\(path): \(reason)"
+        case .failed(let reason): "storage failed: \(reason)"
+        }
+    }
+}
