@@ -13,7 +13,7 @@ FROM swift:6.3-bookworm AS build
 # scripts/run.sh's REQUIRED_PACKAGES, less curl (only used there to try the server out).
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update \
-    && apt-get install -y --no-install-recommends libssl-dev zlib1g-dev pkg-config libcurl4-openssl-dev \
+    && apt-get install -y --no-install-recommends libssl-dev zlib1g-dev libsqlite3-dev pkg-config libcurl4-openssl-dev \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /build
@@ -36,15 +36,21 @@ RUN swift build -c release --product viewhost --static-swift-stdlib \
 FROM debian:bookworm-slim
 
 # The shared libraries ldd lists beyond libc6 and libgcc-s1 (which every Debian image has): libstdc++, zlib (gzip),
-# libssl3 (HTTPS with --tls-cert/--tls-key), and libcurl, which FoundationNetworking links for the open-meteo and
+# libssl3 (HTTPS with --tls-cert/--tls-key), libsqlite3 (the session store), and libcurl, which FoundationNetworking links for the open-meteo and
 # weatherbit providers. ca-certificates lets those
 # providers verify TLS; tzdata gives sessions their IANA time zones (`"timeZone":"Europe/Tallinn"`).
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update \
-    && apt-get install -y --no-install-recommends libstdc++6 zlib1g libssl3 libcurl4 ca-certificates tzdata \
+    && apt-get install -y --no-install-recommends libstdc++6 zlib1g libssl3 libsqlite3-0 libcurl4 ca-certificates \
+        tzdata \
     && rm -rf /var/lib/apt/lists/*
 
-RUN useradd --user-group --system --create-home --home-dir /app --shell /usr/sbin/nologin viewhost
+RUN useradd --user-group --system --create-home --home-dir /app --shell /usr/sbin/nologin viewhost \
+    && install -d -o viewhost -g viewhost -m 0750 /var/lib/viewhost
+
+# Sessions are kept in SQLite here; mount a volume so they outlive the container.
+ENV VIEWHOST_STORE_DATA_DIR=/var/lib/viewhost
+VOLUME ["/var/lib/viewhost"]
 
 # The working directory holds Config/, so the default `--config Config/viewhost.json` resolves.
 WORKDIR /app

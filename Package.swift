@@ -182,6 +182,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "SQLiteStorageTests",
+            dependencies: [
+                "SQLiteStorage", "ViewModelCore", "ViewHostAPI", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+        .testTarget(
             name: "ServerTests",
             dependencies: ["Server", "TestSupport"],
             swiftSettings: swiftSettings

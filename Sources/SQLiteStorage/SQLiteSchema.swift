@@ -8,7 +8,8 @@ import GRDB
 ///   due (so a restart loads the sessions that have something to do). An expired session keeps only a tombstone:
 ///   its digest and `expired_at`.
 /// - `journal`: the inputs after the snapshot, by session and number.
-/// - `heartbeat`: one row the writer rewrites to find out whether the disk takes writes again after a failure.
+/// - `heartbeat`: one row the writer rewrites, with `reserve` as large as a busy batch of events, to find out
+///   whether the disk takes writes again after a failure.
 enum SQLiteSchema {
     /// `PRAGMA application_id` of a ViewHost store ("VHST"): a file with another id is not ours.
     static let applicationID: Int32 = 0x5648_5354
@@ -39,7 +40,7 @@ enum SQLiteSchema {
                     CREATE INDEX sessions_by_due ON sessions (next_due_at) WHERE next_due_at IS NOT NULL;
                     CREATE INDEX sessions_by_access ON sessions (last_access) WHERE expired_at IS NULL;
                     CREATE INDEX sessions_by_expiry ON sessions (expired_at) WHERE expired_at IS NOT NULL;
-                    CREATE TABLE heartbeat (id INTEGER PRIMARY KEY CHECK (id = 1), at REAL NOT NULL);
+                    CREATE TABLE heartbeat (id INTEGER PRIMARY KEY CHECK (id = 1), at REAL NOT NULL, reserve BLOB);
                     """)
         }
         return migrator

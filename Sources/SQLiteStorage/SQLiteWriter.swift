@@ -15,6 +15,14 @@ final class SQLiteWriter: Sendable {
         case access([(SessionID, Date)])
         /// The session was loaded again: its earlier writes are all behind this one, so it may write again.
         case reset(SessionID)
+
+        /// Whether it writes a session or its journal (not only access times or bookkeeping).
+        var isJournalWrite: Bool {
+            switch self {
+            case .create, .append, .remove: true
+            case .access, .reset: false
+            }
+        }
     }
 
     private struct Pending {
@@ -85,7 +93,9 @@ final class SQLiteWriter: Sendable {
                     results[index] = try apply(batch[index].operation, encoded[index], db: db, poisoned: &poisoned)
                 }
             }
-            healthy.store(true, ordering: .releasing)
+            // Access times are tiny writes that may fit where events do not: only what the store exists for
+            // (sessions and their journals) says that it takes writes again.
+            if batch.contains(where: \.operation.isJournalWrite) { healthy.store(true, ordering: .releasing) }
             counts.withLock { $0 = ($0.batches + 1, $0.entries + batch.count) }
         } catch {
             // The transaction rolled back: nothing of this batch is stored.
@@ -209,14 +219,21 @@ final class SQLiteWriter: Sendable {
         queue.asyncAfter(deadline: .now() + 2) { self.probe() }
     }
 
+    /// What the probe writes: a busy batch's worth (16 pages), so a disk with room for a heartbeat but not for
+    /// events does not count as writable.
+    static let probeBytes = 65_536
+
     private func probe() {
         state.withLock { $0.probing = false }
         guard !isWritable else { return }
         do {
             try pool.write { db in
                 try db.execute(
-                    sql: "INSERT INTO heartbeat (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at",
-                    arguments: [Date().timeIntervalSince1970])
+                    sql: """
+                        INSERT INTO heartbeat (id, at, reserve) VALUES (1, ?1, zeroblob(?2))
+                        ON CONFLICT (id) DO UPDATE SET at = excluded.at, reserve = excluded.reserve
+                        """,
+                    arguments: [Date().timeIntervalSince1970, Self.probeBytes])
             }
             healthy.store(true, ordering: .releasing)
         } catch {

@@ -59,9 +59,15 @@ public final class ServerProcess {
 
     /// Runs `viewhost` with `arguments` to completion and returns its exit status and output.
     public static func run(
-        _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(20)
+        _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(20),
+        launcher: [String] = []
     ) throws -> (status: Int32, stdout: String, stderr: String) {
-        try run(executable: try binaryPath(), arguments, environment: environment, timeout: timeout)
+        guard let program = launcher.first else {
+            return try run(executable: try binaryPath(), arguments, environment: environment, timeout: timeout)
+        }
+        return try run(
+            executable: program, launcher.dropFirst() + [try binaryPath()] + arguments, environment: environment,
+            timeout: timeout)
     }
 
     /// Runs another program (`openssl`, `curl`, `gzip`; found on PATH when `executable` has no slash) with
@@ -80,10 +86,18 @@ public final class ServerProcess {
     ///   - arguments: Command-line arguments (add `--port 0`).
     ///   - environment: Extra environment variables.
     ///   - timeout: How long to wait for the readiness line.
+    ///   - launcher: A program that execs `viewhost` in its own place, with its arguments (`["prlimit",
+    ///     "--fsize=65536", "--"]`, `["setpriv", "--reuid=65534", …]`), so ``pid`` is the server's.
     public convenience init(
-        arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(20)
+        arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(20),
+        launcher: [String] = []
     ) throws {
-        try self.init(executable: try Self.binaryPath(), spawning: arguments, environment: environment)
+        let binary = try Self.binaryPath()
+        if let program = launcher.first {
+            try self.init(executable: program, spawning: launcher.dropFirst() + [binary] + arguments, environment: environment)
+        } else {
+            try self.init(executable: binary, spawning: arguments, environment: environment)
+        }
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while ContinuousClock.now < deadline {
             let text = String(decoding: collectedOutput, as: UTF8.self)

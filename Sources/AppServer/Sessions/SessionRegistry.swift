@@ -126,16 +126,20 @@ final class SessionRegistry: Sendable {
                 store.rememberExpired(id, token: stored.token, at: now)
                 throw .sessionExpired
             }
-            return store.adopt(restore(stored))
+            return adopt(stored)
         }
     }
 
     /// A live session from its stored value: its timers start (those that fell due while the server was down
     /// fire at once, in order) and it asks again for what it was waiting for.
-    private func restore(_ stored: StoredSession) -> Session {
-        Session(
+    /// Two requests may load the same session at once: only the copy the store keeps starts.
+    private func adopt(_ stored: StoredSession) -> Session {
+        let restored = Session(
             id: stored.id, token: stored.token, createdAt: stored.createdAt, lastAccess: stored.lastAccess,
-            core: stored.core, journalNumber: stored.journalNumber, environment: environment)
+            core: stored.core, journalNumber: stored.journalNumber, environment: environment, startsNow: false)
+        let kept = store.adopt(restored)
+        if kept === restored { restored.start() }
+        return kept
     }
 
     /// Loads the stored sessions that have pending timers, so those fire without waiting for a request (at start).
@@ -143,7 +147,7 @@ final class SessionRegistry: Sendable {
         guard let storage, let ids = try? storage.sessionsWithTimers() else { return }
         for id in ids where !store.isLive(id) {
             guard case .found(let stored)? = try? storage.load(id) else { continue }
-            _ = store.adopt(restore(stored))
+            _ = adopt(stored)
         }
     }
 

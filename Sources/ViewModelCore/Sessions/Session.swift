@@ -89,9 +89,10 @@ public final class Session: Sendable {
     ///   - core: Its value.
     ///   - journalNumber: The number of the last journal record `core` includes (0 for a new session).
     ///   - environment: Scheduler, request runner and journal.
+    ///   - startsNow: Whether its timers start now; else ``start()`` starts them.
     public init(
         id: SessionID, token: SessionToken, createdAt: Date? = nil, lastAccess: Date? = nil, core: SessionCore,
-        journalNumber: Int = 0, environment: SessionEnvironment
+        journalNumber: Int = 0, environment: SessionEnvironment, startsNow: Bool = true
     ) {
         self.id = id
         self.token = token
@@ -105,11 +106,18 @@ public final class Session: Sendable {
         let access = Int64((lastAccess ?? environment.scheduler.now).timeIntervalSince1970 * 1000)
         self.lastAccessMilliseconds = Atomic(access)
         self.persistedAccessMilliseconds = Atomic(access)
+        if startsNow { start() }
+    }
+
+    /// Starts the timers of the core the session was made with (those already due fire at once, in order) and
+    /// asks again for what it was waiting for. A restored session starts once it is the one kept in memory, so a
+    /// copy loaded at the same time never fires them too.
+    public func start() {
         let requests = shell.withLock { shell -> [PendingRequest] in
-            for timer in core.pendingTimers.sorted(by: { ($0.dueAt, $0.id) < ($1.dueAt, $1.id) }) {
+            for timer in shell.core.pendingTimers.sorted(by: { ($0.dueAt, $0.id) < ($1.dueAt, $1.id) }) {
                 startTimer(timer, in: &shell)
             }
-            return core.pendingRequests
+            return shell.core.pendingRequests
         }
         deliver(Effects(requests: requests))
     }

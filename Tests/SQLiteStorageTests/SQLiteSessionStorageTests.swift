@@ -1,0 +1,223 @@
+import Foundation
+import SQLiteStorage
+import Synchronization
+import Testing
+import TestSupport
+@testable import ViewModelCore
+
+/// The SQLite store on its own: what a session applied comes back after the storage is opened again, byte for
+/// byte; snapshots bound the journal; removed and expired sessions leave what they should; and files that are not
+/// a sound ViewHost store are refused with a reason.
+@Suite(.timeLimit(.minutes(1)))
+struct SQLiteSessionStorageTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("viewhost-sqlite-\(UUID().uuidString)").path
+    let scheduler = ManualScheduler()
+
+    func open() throws(StorageError) -> SQLiteSessionStorage {
+        try SQLiteSessionStorage(directory: directory, sync: .full, features: Tally.types)
+    }
+
+    /// A session on `storage`, stored, with its secret.
+    func makeSession(_ storage: SQLiteSessionStorage) async throws -> (Session, SessionSecret) {
+        let secret = SessionSecret.random()
+        let session = Session(
+            id: .random(), token: SessionToken(secret: secret),
+            environment: SessionEnvironment(scheduler: scheduler, journal: storage), random: .seeded(3),
+            features: [InitialFeature(Tally.key, state: Tally.State())])
+        let stored = CommitTicket()
+        storage.create(
+            StoredSession(
+                id: session.id, token: session.token, createdAt: session.createdAt, lastAccess: session.lastAccess,
+                core: session.core, journalNumber: 0)
+        ) { stored.resolve($0 ? .success(()) : .failure(.unavailable)) }
+        try await stored.value()
+        return (session, secret)
+    }
+
+    @Test func whatWasAppliedComesBackAfterReopening() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let storage = try open()
+        let (session, secret) = try await makeSession(storage)
+        for amount in 1...10 {
+            let (_, durable) = try session.submit(
+                Submission(events: [Tally.Event.add(amount)], idempotency: (key: "k\(amount)", fingerprint: "f")),
+                to: Tally.key)
+            try await durable?.value()
+        }
+        try session.send([.addLater(100, .seconds(30))], to: Tally.key)
+        try await session.committed()
+        storage.close()
+        let reopened = try open()
+        guard case .found(let stored) = try reopened.load(session.id) else {
+            Issue.record("the session is gone")
+            return
+        }
+        #expect(stored.core == session.core)
+        #expect(stored.journalNumber == 11)
+        #expect(stored.token.matches(secret.rawValue))
+        #expect(stored.core.pendingTimers.count == 1)
+        #expect(stored.core.idempotency.lookup(key: "k3", fingerprint: "f", now: scheduler.now) == .replay(.init(accepted: 1, version: 4)))
+        #expect(try reopened.sessionsWithTimers() == [session.id])
+    }
+
+    @Test func snapshotsKeepTheJournalShort() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let storage = try open()
+        let (session, _) = try await makeSession(storage)
+        for _ in 0..<(Session.snapshotInterval * 2 + 5) { try session.send([.add(1)], to: Tally.key) }
+        try await session.committed()
+        guard case .found(let stored) = try storage.load(session.id) else {
+            Issue.record("the session is gone")
+            return
+        }
+        #expect(stored.core == session.core)
+        #expect(try SQLiteTestQueries.journalRows(in: directory, of: session.id) == 5)
+    }
+
+    @Test func anEntryOutOfOrderIsRefusedAndPoisonsItsSessionUntilItIsLoaded() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let storage = try open()
+        let (session, _) = try await makeSession(storage)
+        let input = SessionInput.timer(id: 1, at: .now)
+        let results = Mutex<[Bool]>([])
+        let done = CommitTicket()
+        for number in [2, 1] {  // 2 before 1: a gap
+            storage.append(
+                JournalEntry(session: session.id, number: number, input: input, snapshot: nil, nextDueAt: nil, lastAccess: .now)
+            ) { durable in
+                let count = results.withLock { results -> Int in
+                    results.append(durable)
+                    return results.count
+                }
+                if count == 2 { done.resolve(.success(())) }
+            }
+        }
+        try await done.value()
+        #expect(results.withLock { $0 } == [false, false])  // 1 failed too: the session is poisoned
+        _ = try storage.load(session.id)  // loading it again lets it write
+        let after = CommitTicket()
+        storage.append(
+            JournalEntry(session: session.id, number: 1, input: input, snapshot: nil, nextDueAt: nil, lastAccess: .now)
+        ) { after.resolve($0 ? .success(()) : .failure(.unavailable)) }
+        try await after.value()
+    }
+
+    @Test func removedSessionsLeaveNothingAndExpiredOnesATombstone() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let storage = try open()
+        let (deleted, _) = try await makeSession(storage)
+        let (expired, secret) = try await makeSession(storage)
+        for (session, expiredAt) in [(deleted, nil), (expired, Date.now)] as [(Session, Date?)] {
+            let removed = CommitTicket()
+            storage.remove(session.id, expiredAt: expiredAt) { removed.resolve($0 ? .success(()) : .failure(.unavailable)) }
+            try await removed.value()
+        }
+        guard case .none = try storage.load(deleted.id) else {
+            Issue.record("a deleted session is not found")
+            return
+        }
+        guard case .expired(let token) = try storage.load(expired.id) else {
+            Issue.record("an expired session is remembered as expired")
+            return
+        }
+        #expect(token.matches(secret.rawValue))
+        #expect(try SQLiteTestQueries.journalRows(in: directory, of: expired.id) == 0)
+    }
+
+    @Test func idleStoredSessionsExpireUnlessTheyAreInMemory() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let storage = try open()
+        let (idle, _) = try await makeSession(storage)
+        let (live, _) = try await makeSession(storage)
+        let expired = storage.expire(
+            idleBefore: .now.addingTimeInterval(60), forgetBefore: .distantPast, except: { $0 == live.id })
+        #expect(expired == 1)
+        guard case .expired = try storage.load(idle.id) else {
+            Issue.record("idle expired")
+            return
+        }
+        guard case .found = try storage.load(live.id) else {
+            Issue.record("live stays")
+            return
+        }
+    }
+
+    @Test func anUnwritableDirectoryIsRefusedWithItsReason() throws {
+        #expect(throws: StorageError.cannotCreate(path: "/dev/null/data", reason: "it is missing and cannot be made: Not a directory")) {
+            try SQLiteSessionStorage(directory: "/dev/null/data", sync: .full, features: Tally.types)
+        }
+    }
+
+    @Test(arguments: ["corrupt", "foreign", "newer"])
+    func aFileThatIsNotASoundStoreIsRefusedNamingIt(kind: String) throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = directory + "/" + SQLiteSessionStorage.fileName
+        switch kind {
+        case "corrupt": try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: path))
+        case "foreign": try SQLiteTestQueries.execute("CREATE TABLE t (x); INSERT INTO t VALUES (1);", at: path)
+        default:
+            _ = try open()
+            try SQLiteTestQueries.execute("INSERT INTO grdb_migrations (identifier) VALUES ('v99: from the future')", at: path)
+        }
+        do {
+            _ = try open()
+            Issue.record("a \(kind) file was opened")
+        } catch {
+            guard case .unusable(let named, let reason) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(named == path)
+            let expected = ["corrupt": "file is not a database", "foreign": "not a ViewHost store", "newer": "newer ViewHost"]
+            #expect(reason.contains(expected[kind]!), "\(reason)")
+        }
+    }
+
+    /// `Fixtures/store-vN.sqlite` is a store as schema version N wrote it, holding one Tally session that applied
+    /// `add(1)`, `add(2)` and `add(3)` (made with `SQLiteMaintenance.backup` of such a store). Every schema change
+    /// adds the file of the version it replaces.
+    @Test func everyEarlierSchemaVersionOpensAndKeepsItsSessions() throws {
+        let folder = try #require(Bundle.module.resourceURL).appendingPathComponent("Fixtures")
+        let fixtures = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "sqlite" }
+        #expect(!fixtures.isEmpty)
+        for fixture in fixtures {
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                atPath: fixture.path, toPath: directory + "/" + SQLiteSessionStorage.fileName)
+            let storage = try open()
+            #expect(try storage.sessionCount() == 1, "\(fixture.lastPathComponent)")
+            let id = try #require(try SQLiteTestQueries.firstSessionID(in: directory))
+            guard case .found(let stored) = try storage.load(id) else {
+                Issue.record("\(fixture.lastPathComponent): its session does not load")
+                continue
+            }
+            #expect(stored.core.state(of: Tally.key)?.count == 6)
+        }
+    }
+
+    @Test func backupCopiesAConsistentStoreAndCheckFindsItSound() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let storage = try open()
+        let (session, _) = try await makeSession(storage)
+        try session.send([.add(1)], to: Tally.key)
+        try await session.committed()
+        let copy = directory + "-copy.sqlite"
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        #expect(try SQLiteMaintenance.backup(directory: directory, to: copy) == 1)
+        #expect(try SQLiteMaintenance.check(directory: directory) == 1)
+        #expect(throws: StorageError.self) { try SQLiteMaintenance.backup(directory: directory, to: copy) }
+        let restored = directory + "-restored"
+        defer { try? FileManager.default.removeItem(atPath: restored) }
+        try FileManager.default.createDirectory(atPath: restored, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: copy, toPath: restored + "/" + SQLiteSessionStorage.fileName)
+        let reopened = try SQLiteSessionStorage(directory: restored, sync: .full, features: Tally.types)
+        guard case .found(let stored) = try reopened.load(session.id) else {
+            Issue.record("the backup lacks the session")
+            return
+        }
+        #expect(stored.core == session.core)
+    }
+}
