@@ -195,6 +195,10 @@ public final class SQLiteSessionStorage: SessionStorage {
 
     public var isWritable: Bool { writer.isWritable }
 
+    public var commitCounts: (commits: Int, writes: Int) {
+        writer.counts.withLock { ($0.batches, $0.entries) }
+    }
+
     public func close() {
         writer.drainAndStop()
     }

@@ -46,7 +46,11 @@ struct DurabilityProcessTests {
                                 shared.port.withLock { $0 }, "POST", "/v1/sessions/\(session.id)/person/events",
                                 token: session.token, body: Self.person("n\(number)"),
                                 headers: ["Idempotency-Key": "event-\(number)"], timeout: .seconds(5))
-                            if let response, response.status == 202 { break }
+                            if let response, response.status == 202 {
+                                let version = ProcessHTTP.json(response)?["version"] as? Int ?? 0
+                                shared.acknowledged.withLock { $0[session.id] = max($0[session.id] ?? 0, version) }
+                                break
+                            }
                             if let response, response.status != 503 {
                                 shared.unexpected.withLock { $0.append("\(response.status) \(response.text)") }
                                 return
@@ -58,10 +62,17 @@ struct DurabilityProcessTests {
             }
             for _ in 0..<5 {
                 try await Task.sleep(for: .milliseconds(Int.random(in: 150...400)))
+                let acknowledged = shared.acknowledged.withLock { $0 }
                 server.send(signal: SIGKILL)
                 _ = try server.waitForExit()
                 server = try start()
                 shared.port.withLock { $0 = server.port }
+                for session in sessions {
+                    let response = try await ProcessHTTP.request(
+                        server.port, "GET", "/v1/sessions/\(session.id)/person", token: session.token)
+                    let version = ProcessHTTP.json(response)?["version"] as? Int ?? -1
+                    #expect(version >= acknowledged[session.id] ?? 0, "no version goes backwards after a restart")
+                }
             }
             try await group.waitForAll()
         }
@@ -72,8 +83,17 @@ struct DurabilityProcessTests {
             #expect(snapshot["version"] as? Int == session.firstVersion + eventsPerClient)
             #expect(snapshot["firstName"] as? String == "n\(eventsPerClient - 1)", "\(snapshot)")
         }
+        // Group commit: the store's counters say how many writes shared each commit.
+        let metrics = try await ProcessHTTP.request(server.port, "GET", "/metrics").text
+        let commits = Self.counter("viewhost_store_commits_total", in: metrics)
+        let writes = Self.counter("viewhost_store_writes_total", in: metrics)
+        #expect(commits > 0 && writes >= commits, "\(commits) commits, \(writes) writes")
         server.send(signal: SIGTERM)
         #expect(try server.waitForExit() == 0)
+    }
+
+    static func counter(_ name: String, in metrics: String) -> Int {
+        metrics.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Int($0.split(separator: " ")[1]) } ?? 0
     }
 
     /// The bot's reply is a timer in the journal: killed right after the message was accepted and started again
@@ -156,6 +176,8 @@ struct DurabilityProcessTests {
     final class Shared: Sendable {
         let port: Mutex<Int>
         let unexpected = Mutex<[String]>([])
+        /// The highest version each session's events were answered with.
+        let acknowledged = Mutex<[String: Int]>([:])
 
         init(port: Int) { self.port = Mutex(port) }
     }

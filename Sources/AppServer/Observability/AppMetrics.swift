@@ -61,6 +61,10 @@ final class AppMetrics: Sendable {
     private let liveSessions: Gauge
     private let openStreams: Gauge
     private let acceptedEvents = Mutex<[String: Counter]>([:])
+    private let storeCommits: Counter
+    private let storeWrites: Counter
+    /// The store's counts last reported, so the counters grow by the difference.
+    private let reportedStore = Mutex((commits: 0, writes: 0))
 
     init() {
         openConnections = registry.makeGauge(
@@ -79,6 +83,24 @@ final class AppMetrics: Sendable {
             descriptor: .init(
                 namespace: "viewhost", subsystem: "streams", metricName: "open", unitName: "count",
                 helpText: "Open server-sent event streams."))
+        storeCommits = registry.makeCounter(
+            descriptor: .init(
+                namespace: "viewhost", subsystem: "store", metricName: "commits", unitName: "total",
+                helpText: "Transactions the durable store committed (each one fsync with store.sync full)."))
+        storeWrites = registry.makeCounter(
+            descriptor: .init(
+                namespace: "viewhost", subsystem: "store", metricName: "writes", unitName: "total",
+                helpText: "Session and journal writes those transactions carried (group commit shares one)."))
+    }
+
+    /// Brings the store's counters up to the durable store's own counts.
+    func storeCounts(commits: Int, writes: Int) {
+        let growth = reportedStore.withLock { reported in
+            defer { reported = (max(reported.commits, commits), max(reported.writes, writes)) }
+            return (max(0, commits - reported.commits), max(0, writes - reported.writes))
+        }
+        storeCommits.increment(by: Int64(growth.0))
+        storeWrites.increment(by: Int64(growth.1))
     }
 
     /// Collectors for one route.

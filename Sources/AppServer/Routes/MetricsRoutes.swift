@@ -21,6 +21,7 @@ enum MetricsRoutes {
     ) {
         router.get("/metrics") { _, _ in
             let live = server.value
+            if let counts = registry.commitCounts { metrics.storeCounts(commits: counts.commits, writes: counts.writes) }
             let body = metrics.exposition(
                 connections: live?.openConnectionCount ?? 0, accepted: live?.acceptedConnectionCount ?? 0,
                 sessions: registry.store.count, streams: streams.openCount)

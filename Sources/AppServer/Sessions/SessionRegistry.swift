@@ -166,6 +166,9 @@ final class SessionRegistry: Sendable {
     /// Whether the store takes writes (`/readyz` says not ready while it does not).
     var isWritable: Bool { storage?.isWritable ?? true }
 
+    /// The durable store's commits and writes (nil with the memory store).
+    var commitCounts: (commits: Int, writes: Int)? { storage?.commitCounts }
+
     /// Writes what is queued and closes the store (shutdown).
     func close() {
         store.removeAll()

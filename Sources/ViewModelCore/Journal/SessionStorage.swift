@@ -39,6 +39,9 @@ public protocol SessionStorage: SessionJournal {
     /// Whether the last write succeeded (false after a disk-full or I/O error, until a write succeeds again).
     var isWritable: Bool { get }
 
+    /// Transactions committed and writes they carried since start: writes per commit is what group commit saves.
+    var commitCounts: (commits: Int, writes: Int) { get }
+
     /// Writes what is queued and closes the storage (shutdown).
     func close()
 }
