@@ -15,7 +15,7 @@ public struct ChatState: Codable, Equatable, Sendable {
     /// What the Chats screen was last told to show.
     var chatList: ChatListViewModelInputs = .notStarted
     /// The navigation stack, bottom (the Chats screen) first, with what each screen shows.
-    var screens: [ChatScreenEntry] = [.chatList]
+    var screens = Self.initialScreens
     /// The simulated other side.
     var simulation = SimulationState()
     /// The push banners received.
@@ -25,6 +25,9 @@ public struct ChatState: Codable, Equatable, Sendable {
     public init(configuration: ChatConfiguration = ChatConfiguration()) {
         model = ChatModel(configuration: configuration)
     }
+
+    /// A new session's stack, shared by every new session until it navigates (copy on write).
+    private static let initialScreens: [ChatScreenEntry] = [.chatList]
 
     /// The session's limits.
     var configuration: ChatConfiguration { model.configuration }

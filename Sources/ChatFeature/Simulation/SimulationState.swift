@@ -10,7 +10,9 @@ struct SimulationState: Codable, Equatable, Sendable {
     var activeConversations: [String] = []
     /// The comments not yet used in this round, as positions in ``BotReplies/comments`` (quirk fixed: the
     /// original's pool was `static`, shared by every contact and every user).
-    var comments = Array(BotReplies.comments.indices)
+    var comments = Self.allComments
+    /// Shared by every new session until its bot first speaks (copy on write): one array, not one per session.
+    private static let allComments = Array(BotReplies.comments.indices)
     /// The comments used this round, as positions, in the order they were said.
     var usedComments: [Int] = []
 }

@@ -107,6 +107,7 @@ struct FeatureSlot<F: Feature>: Equatable, Sendable {
         for timer in context.cancelled where timers.removeValue(forKey: timer.value) != nil {
             output.timersCancelled.append(timer.value)
         }
+        if timers.isEmpty { timers = [:] }
         for request in context.requests {
             let id = counters.nextTimerID
             counters.nextTimerID += 1
@@ -118,8 +119,11 @@ struct FeatureSlot<F: Feature>: Equatable, Sendable {
     }
 
     /// Takes the pending timer `id` out, if it is this feature's.
+    /// An emptied table gives its storage back: most sessions sit idle with no timer pending.
     mutating func removeTimer(_ id: Int) -> PendingTimer<F.Event>? {
-        timers.removeValue(forKey: id)
+        let timer = timers.removeValue(forKey: id)
+        if timers.isEmpty { timers = [:] }
+        return timer
     }
 }
 
@@ -205,6 +209,7 @@ extension FeatureSlot: AnyFeatureSlot {
     ) -> Bool {
         guard let index = requests.firstIndex(where: { $0.id == id }) else { return false }
         let work = requests.remove(at: index)
+        if requests.isEmpty { requests = [] }
         step(
             Self.typed(event), source: .provider, causedBy: work.causedBy, now: now, settings: settings,
             counters: &counters, output: &output)

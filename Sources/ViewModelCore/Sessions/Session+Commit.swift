@@ -19,12 +19,13 @@ extension Session {
     ) -> Commit {
         for timer in step?.timersStarted ?? [] { startTimer(timer, in: &shell) }
         for id in step?.timersCancelled ?? [] { shell.timers.removeValue(forKey: id)?.cancel() }
+        if shell.timers.isEmpty { shell.timers = [:] }  // idle sessions keep no table
         let effects = Effects(changes: step?.changes ?? [], requests: step?.requests ?? [])
         // A step changes one feature: its version after the step is the one readers may see once it is durable.
         let versions = step.flatMap { $0.changes.isEmpty ? nil : [$0.feature: $0.version] } ?? [:]
-        guard environment.journal != nil else {
-            if let step, !step.changes.isEmpty { shell.committedVersions[step.feature] = step.version }
-            return Commit(effects: effects, entry: nil, ticket: nil)
+        guard environment.journal != nil else { return Commit(effects: effects, entry: nil, ticket: nil) }
+        if let step, let first = step.changes.first?.versions[step.feature], shell.uncommitted[step.feature] == nil {
+            shell.uncommitted[step.feature] = first - 1  // each change bumps the version by one
         }
         shell.appliedNumber += 1
         shell.inputsSinceSnapshot += 1
@@ -68,7 +69,15 @@ extension Session {
                 return ([], failed)
             }
             shell.committedNumber = number
-            for commit in done { shell.committedVersions.merge(commit.versions) { _, new in new } }
+            if shell.pending.isEmpty {
+                shell.uncommitted = [:]
+            } else {
+                for commit in done {
+                    for (feature, version) in commit.versions where shell.uncommitted[feature] != nil {
+                        shell.uncommitted[feature] = version
+                    }
+                }
+            }
             return (Array(done), [])
         }
         for commit in done {

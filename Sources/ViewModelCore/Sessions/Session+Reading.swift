@@ -8,12 +8,14 @@ import ViewHostAPI
 extension Session {
     /// The newest durable version of each feature.
     public var versions: [String: Int] {
-        shell.withLock { $0.committedVersions }
+        shell.withLock { shell in
+            Dictionary(uniqueKeysWithValues: shell.core.featureNames.map { ($0, shell.committedVersion(of: $0) ?? 1) })
+        }
     }
 
     /// The newest durable version of `feature`, or nil when there is no such feature.
     public func version(of feature: String) -> Int? {
-        shell.withLock { $0.committedVersions[feature] }
+        shell.withLock { $0.committedVersion(of: feature) }
     }
 
     /// The newest session-wide sequence number.
@@ -43,7 +45,7 @@ extension Session {
         of feature: String, make: (Int, any ViewModel) -> Value
     ) -> Representation<Value> {
         let current = shell.withLock { shell -> Representation<Value>? in
-            guard let committed = shell.committedVersions[feature], let version = shell.core.version(of: feature),
+            guard let committed = shell.committedVersion(of: feature), let version = shell.core.version(of: feature),
                 let sequence = shell.core.lastChangeSequence(of: feature)
             else { return .missing }
             if let cached = shell.caches.representation(of: feature, version: committed, as: Value.self) {
@@ -53,7 +55,7 @@ extension Session {
         }
         if let current { return current }
         let made = shell.withLock { shell -> (Int, Int, any ViewModel)? in
-            guard let version = shell.core.version(of: feature), shell.committedVersions[feature] == version,
+            guard let version = shell.core.version(of: feature), shell.committedVersion(of: feature) == version,
                 let sequence = shell.core.lastChangeSequence(of: feature)
             else { return nil }
             let core = shell.core

@@ -29,8 +29,15 @@ public final class Session: Sendable {
         /// The journal number of the last input applied, and of the last one known durable.
         var appliedNumber: Int
         var committedNumber: Int
-        /// Per feature, the version readers may see (the newest durable one).
-        var committedVersions: [String: Int]
+        /// The version readers may see of each feature that has changes not yet durable (its newest durable
+        /// one). Empty whenever everything applied is durable, which is most of the time: then readers see the
+        /// core's versions, and an idle session keeps no table.
+        var uncommitted: [String: Int] = [:]
+
+        /// The newest durable version of `feature`.
+        func committedVersion(of feature: String) -> Int? {
+            uncommitted[feature] ?? core.version(of: feature)
+        }
         var pending: [PendingCommit] = []
         /// Idempotency keys whose request is applied but not durable yet (a retry gets `409`).
         var keysInFlight: Set<String> = []
@@ -100,9 +107,7 @@ public final class Session: Sendable {
         self.featureNames = core.featureNames
         self.settings = core.settings
         self.environment = environment
-        let versions = Dictionary(uniqueKeysWithValues: core.featureNames.map { ($0, core.version(of: $0) ?? 1) })
-        self.shell = Mutex(
-            Shell(core: core, appliedNumber: journalNumber, committedNumber: journalNumber, committedVersions: versions))
+        self.shell = Mutex(Shell(core: core, appliedNumber: journalNumber, committedNumber: journalNumber))
         let access = Int64((lastAccess ?? environment.scheduler.now).timeIntervalSince1970 * 1000)
         self.lastAccessMilliseconds = Atomic(access)
         self.persistedAccessMilliseconds = Atomic(access)
@@ -197,9 +202,9 @@ public final class Session: Sendable {
     func fireTimer(_ id: Int) {
         let now = environment.scheduler.now
         let commit = shell.withLock { shell -> Commit? in
-            guard !shell.closed, shell.timers.removeValue(forKey: id) != nil,
-                let step = shell.core.fireTimer(id, at: now, observe: shell.observer)
-            else { return nil }
+            guard !shell.closed, shell.timers.removeValue(forKey: id) != nil else { return nil }
+            if shell.timers.isEmpty { shell.timers = [:] }  // idle sessions keep no table
+            guard let step = shell.core.fireTimer(id, at: now, observe: shell.observer) else { return nil }
             return record({ .timer(id: id, at: now) }, step: step, key: nil, waited: false, in: &shell)
         }
         if let commit { complete(commit) }
