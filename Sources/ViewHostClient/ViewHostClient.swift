@@ -2,7 +2,7 @@ import Foundation
 import ViewHostAPI
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A client of one ViewHost server: creates sessions, or reopens one from its id and token.
@@ -41,6 +41,7 @@ public struct ViewHostClient: Sendable {
     ///   - timeZone: Its IANA time zone, such as `Europe/Tallinn` (nil: UTC).
     ///   - locale: Its locale, such as `en_US` (nil: the server's default).
     /// - Returns: The session, holding its id and token (keep both to reopen it later).
+    /// - Throws: ``ViewHostError``: `422` for an unknown feature or time zone, `503` when the server is full.
     @concurrent
     public func createSession(
         features: [String]? = nil, timeZone: String? = nil, locale: String? = nil
@@ -82,7 +83,8 @@ enum JSONValue: Encodable {
         do {
             return try encoder.encode(value)
         } catch {
-            throw ViewHostError(kind: .invalidRequest, title: "invalid request", detail: "the body does not encode: \(error)")
+            throw ViewHostError(
+                kind: .invalidRequest, title: "invalid request", detail: "the body does not encode: \(error)")
         }
     }
 }

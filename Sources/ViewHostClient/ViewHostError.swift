@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Every failure of the client, as one type: a problem answer of the server (RFC 9457, with its status, title,
@@ -104,7 +104,8 @@ extension ViewHostError {
             return .cancelled
         }
         if let error = error as? ViewHostError { return error }
-        return ViewHostError(kind: .transport, title: "transport", detail: (error as? URLError)?.localizedDescription ?? "\(error)")
+        return ViewHostError(
+            kind: .transport, title: "transport", detail: (error as? URLError)?.localizedDescription ?? "\(error)")
     }
 
     /// The task was cancelled.

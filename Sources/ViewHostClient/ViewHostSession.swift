@@ -2,7 +2,7 @@ import Foundation
 import ViewHostAPI
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// One session on the server: read its snapshots, send its features' intents, invoke the actions its snapshots
@@ -56,7 +56,9 @@ public final class ViewHostSession: Sendable {
 
     /// One conditional read: the snapshot when newer than `known` (or when nothing is known), nil on `304`.
     /// With `wait`, a long poll: the server holds the request until a newer version exists or the wait ends.
-    func fetch(feature: String, ifNoneMatch known: RawSnapshot?, wait: Duration?) async throws(ViewHostError) -> RawSnapshot? {
+    func fetch(feature: String, ifNoneMatch known: RawSnapshot?, wait: Duration?) async throws(ViewHostError)
+        -> RawSnapshot?
+    {
         let query = wait.map { [URLQueryItem(name: "wait", value: String(Int($0.seconds.rounded(.up))))] } ?? []
         var request = transport.request("GET", try transport.url(path("/\(feature)"), query: query), token: token)
         if let known { request.setValue(known.etag, forHTTPHeaderField: "If-None-Match") }
@@ -80,7 +82,8 @@ public final class ViewHostSession: Sendable {
     /// The session's features and their versions (`GET /v1/sessions/{id}`).
     @concurrent
     public func info() async throws(ViewHostError) -> SessionInfo {
-        let (data, _) = try await transport.expecting([200], transport.request("GET", try transport.url(path()), token: token))
+        let (data, _) = try await transport.expecting(
+            [200], transport.request("GET", try transport.url(path()), token: token))
         return try transport.decode(SessionInfo.self, from: data, status: 200)
     }
 
@@ -150,7 +153,8 @@ public final class ViewHostSession: Sendable {
             } catch {
                 failures += 1
                 guard error.isRetryable, failures < configuration.sendAttempts else { throw error }
-                let wait = error.retryAfter.map { Duration.seconds($0) }
+                let wait =
+                    error.retryAfter.map { Duration.seconds($0) }
                     ?? configuration.sendBackoff.delay(afterFailures: failures, random: configuration.random())
                 try await transport.sleep(wait)
             }
@@ -168,6 +172,7 @@ public final class ViewHostSession: Sendable {
     /// ``ViewHostError`` when the session ends (``ViewHostError/Kind/sessionEnded``) or the server refuses it
     /// for good (`401`, `404`, `410`).
     /// - Parameter features: The features to follow (nil: all of the session's).
+    /// - Returns: The changes, oldest first.
     public func changes(features: [String]? = nil) -> AsyncThrowingStream<ViewHostChange, any Error> {
         let (changes, continuation) = AsyncThrowingStream.makeStream(of: ViewHostChange.self)
         let feed = ChangeFeed(session: self, features: features)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import ViewHostAPI
 import ViewHostClient
 
@@ -93,8 +93,9 @@ struct ChangeStreamTests {
         #expect(change.version == 2)
         #expect(change.sequence == nil)
         #expect(try change.decode(LoginSnapshot.self).passwordValid)
-        #expect(try await TestServer.requestCount(
-            port: server.port, route: "/v1/sessions/:id/stream", method: "GET", status: 429) >= 1)
+        #expect(
+            try await TestServer.requestCount(
+                port: server.port, route: "/v1/sessions/:id/stream", method: "GET", status: 429) >= 1)
     }
 
     @Test func endsWithTheSession() async throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 import ViewHostAPI
 import ViewHostClient
 
@@ -28,7 +28,8 @@ struct ClientCommandTests {
     /// A server, and a session made by `session new --json`, in the environment the other commands read.
     private func newSession(_ server: ServerProcess, features: [String]) async throws -> [String: String] {
         let base = ["VIEWHOST_SERVER": "http://127.0.0.1:\(server.port)"]
-        let created = try await client(["session", "new", "--json"] + features.flatMap { ["--feature", $0] }, environment: base)
+        let created = try await client(
+            ["session", "new", "--json"] + features.flatMap { ["--feature", $0] }, environment: base)
         try #require(created.status == 0, "\(created)")
         let fields = try JSONDecoder().decode([String: String].self, from: Data(created.stdout.utf8))
         #expect(Set(fields.keys) == ["id", "token", "expiresAt"])
@@ -54,7 +55,8 @@ struct ClientCommandTests {
         let sent = try await client(["send", "login", "setUsername", "value=annabelle"], environment: environment)
         #expect(sent.status == 0)
         #expect(sent.stdout == "accepted 1 event; login version 2\n")
-        let sentJSON = try await client(["send", "login", "setPassword", "value=secret123", "--json"], environment: environment)
+        let sentJSON = try await client(
+            ["send", "login", "setPassword", "value=secret123", "--json"], environment: environment)
         #expect(sentJSON.stdout == #"{"accepted":1,"version":3}"# + "\n")
 
         let got = try await client(["get", "login"], environment: environment)
@@ -74,12 +76,13 @@ struct ClientCommandTests {
 
         let actions = try await client(["actions", "login"], environment: environment)
         #expect(actions.status == 0)
-        #expect(actions.stdout == """
-            login        send login login
-            setPassword  send login setPassword  value={value}
-            setUsername  send login setUsername  value={value}
+        #expect(
+            actions.stdout == """
+                login        send login login
+                setPassword  send login setPassword  value={value}
+                setUsername  send login setUsername  value={value}
 
-            """)
+                """)
 
         let watched = try await client(["watch", "login", "--limit", "1"], environment: environment)
         #expect(watched.status == 0)
@@ -126,11 +129,12 @@ struct ClientCommandTests {
         let unknown = try await client(["send", "login", "fly"], environment: environment)
         #expect(unknown.status == 65)
         #expect(unknown.stdout == "")
-        #expect(unknown.stderr == """
-            viewhost: 422 Unprocessable Content: Unknown event type 'fly'; allowed types: setUsername, setPassword, login. \
-            (allowed: setUsername, setPassword, login)
+        #expect(
+            unknown.stderr == """
+                viewhost: 422 Unprocessable Content: Unknown event type 'fly'; allowed types: setUsername, setPassword, login. \
+                (allowed: setUsername, setPassword, login)
 
-            """)
+                """)
 
         let refused = try await client(["send", "login", "login"], environment: environment)
         #expect(refused.status == 75)
@@ -144,7 +148,8 @@ struct ClientCommandTests {
         let wrongToken = try await client(["get", "login", "--token", "nope"], environment: environment)
         #expect(wrongToken.status == 67)
 
-        let noSession = try await client(["get", "login"], environment: ["VIEWHOST_SERVER": environment["VIEWHOST_SERVER"]!])
+        let noSession = try await client(
+            ["get", "login"], environment: ["VIEWHOST_SERVER": environment["VIEWHOST_SERVER"]!])
         #expect(noSession.status == 64)
         #expect(noSession.stderr.hasPrefix("viewhost: no session: give --session ID or set VIEWHOST_SESSION"))
 
@@ -152,7 +157,8 @@ struct ClientCommandTests {
         #expect(badField.status == 64)
         #expect(badField.stderr == "viewhost: 'value' is not key=value\n")
 
-        let unreachable = try await client(["get", "login", "--server", "http://127.0.0.1:1"], environment: environment)
+        let unreachable = try await client(
+            ["get", "login", "--server", "http://127.0.0.1:1"], environment: environment)
         #expect(unreachable.status == 69)
         #expect(unreachable.stderr.hasPrefix("viewhost: transport: "))
         #expect(unreachable.stderr.split(separator: "\n").count == 1)

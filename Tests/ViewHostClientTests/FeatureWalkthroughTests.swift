@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import ViewHostAPI
 import ViewHostClient
 
@@ -58,7 +58,9 @@ struct FeatureWalkthroughTests {
         #expect(weather.actions.changeLocation.prompt?.title == "Choose location")
 
         try await session.perform(weather.actions.changeLocation, filling: ["location": "Tokyo"])
-        weather = try await changes.next(WeatherSnapshot.self) { $0.status == .ready && $0.locationName.hasPrefix("Tokyo") }
+        weather = try await changes.next(WeatherSnapshot.self) {
+            $0.status == .ready && $0.locationName.hasPrefix("Tokyo")
+        }
         #expect(try await session.snapshot(WeatherSnapshot.self).locationName == weather.locationName)
     }
 
@@ -69,7 +71,9 @@ struct FeatureWalkthroughTests {
         #expect(login.loginEnabled == false)
         #expect(login.actions.login.isEnabled == false)
 
-        let receipt = try await session.send([LoginIntent.setUsername(value: "annabelle"), .setPassword(value: "secret123")])
+        let receipt = try await session.send([
+            LoginIntent.setUsername(value: "annabelle"), .setPassword(value: "secret123"),
+        ])
         #expect(receipt.accepted == 2)
         #expect(receipt.version == login.version + 2)
         login = try await session.snapshot(LoginSnapshot.self)

@@ -1,11 +1,12 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import ViewHostAPI
+
 @testable import ViewHostClient
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Every problem status the server answers comes back as one ``ViewHostError`` with its status, title, detail and,
@@ -44,7 +45,8 @@ struct ProblemDecodingTests {
         #expect(unknown.fieldErrors == [.init(field: "type", message: "must be one of the allowed types")])
         #expect(unknown.description.hasPrefix("422 Unprocessable Content: Unknown event type 'fly'"))
 
-        let missing = try #require(await failure { try await session.send(feature: "login", event: ["type": "setUsername"]) })
+        let missing = try #require(
+            await failure { try await session.send(feature: "login", event: ["type": "setUsername"]) })
         #expect(missing.status == 422)
         #expect(missing.fieldErrors.map(\.field) == ["value"])
     }
@@ -65,9 +67,10 @@ struct ProblemDecodingTests {
         let noToken = try #require(await failure { _ = try await client.session(id: session.id, token: "").info() })
         #expect(noToken.status == 401, "\(noToken)")
 
-        let badFilter = try #require(await failure {
-            for try await _ in session.changes(features: ["nope"]) {}
-        })
+        let badFilter = try #require(
+            await failure {
+                for try await _ in session.changes(features: ["nope"]) {}
+            })
         #expect(badFilter.status == 400)
         #expect(badFilter.fieldErrors.map(\.field) == ["features"])
 
@@ -82,10 +85,12 @@ struct ProblemDecodingTests {
         let client = TestServer.client(port: server.port, sendAttempts: 1)
         let session = try await client.createSession(features: ["person"])
 
-        let large = try #require(await failure {
-            try await session.send(
-                PersonIntent.setPerson(firstName: String(repeating: "a", count: 600), lastName: "b", birthdate: "2000-01-01"))
-        })
+        let large = try #require(
+            await failure {
+                try await session.send(
+                    PersonIntent.setPerson(
+                        firstName: String(repeating: "a", count: 600), lastName: "b", birthdate: "2000-01-01"))
+            })
         #expect(large.status == 413)
 
         try await Task.sleep(for: .milliseconds(2500))
@@ -105,7 +110,9 @@ struct ProblemDecodingTests {
     }
 
     @Test func problemsTheServerRarelySendsDecodeTheSameWay() throws {
-        let body = Data(#"{"detail":"This session already has 8 open streams; close one first.","status":429,"title":"Too Many Requests","type":"about:blank"}"#.utf8)
+        let body = Data(
+            #"{"detail":"This session already has 8 open streams; close one first.","status":429,"title":"Too Many Requests","type":"about:blank"}"#
+                .utf8)
         let response = HTTPURLResponse(
             url: URL(string: "http://127.0.0.1/")!, statusCode: 429, httpVersion: "HTTP/1.1",
             headerFields: ["Retry-After": "5"])

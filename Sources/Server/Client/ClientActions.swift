@@ -33,10 +33,11 @@ struct ClientActions: AsyncParsableCommand {
             let width = offered.map(\.path.count).max() ?? 0
             for offer in offered {
                 let fields = offer.action.fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-                let line = [
-                    offer.path.padding(toLength: width, withPad: " ", startingAt: 0),
-                    "send \(feature) \(offer.action.event)",
-                ] + fields + (offer.action.isEnabled ? [] : ["(disabled)"])
+                let line =
+                    [
+                        offer.path.padding(toLength: width, withPad: " ", startingAt: 0),
+                        "send \(feature) \(offer.action.event)",
+                    ] + fields + (offer.action.isEnabled ? [] : ["(disabled)"])
                 print(line.joined(separator: "  "))
             }
         }

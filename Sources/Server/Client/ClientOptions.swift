@@ -31,7 +31,8 @@ struct ClientOptions: ParsableArguments {
     /// The chosen session, reopened from its id and token.
     func openSession() throws -> ViewHostSession {
         guard let id = session ?? Self.environment["VIEWHOST_SESSION"], !id.isEmpty else {
-            throw ClientFailure.usage("no session: give --session ID or set VIEWHOST_SESSION (see 'viewhost client session new')")
+            throw ClientFailure.usage(
+                "no session: give --session ID or set VIEWHOST_SESSION (see 'viewhost client session new')")
         }
         guard let token = token ?? Self.environment["VIEWHOST_TOKEN"], !token.isEmpty else {
             throw ClientFailure.usage("no token: give --token TOKEN or set VIEWHOST_TOKEN")

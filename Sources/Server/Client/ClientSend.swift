@@ -26,7 +26,9 @@ struct ClientSend: AsyncParsableCommand {
                     throw ClientFailure.usage("'\(field)' is not key=value")
                 }
                 let key = String(field[..<equals])
-                guard key != "type" else { throw ClientFailure.usage("the event type is the EVENT argument, not type=") }
+                guard key != "type" else {
+                    throw ClientFailure.usage("the event type is the EVENT argument, not type=")
+                }
                 body[key] = String(field[field.index(after: equals)...])
             }
             let receipt = try await options.openSession().send(feature: feature, event: body)

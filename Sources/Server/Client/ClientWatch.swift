@@ -36,7 +36,8 @@ struct ClientWatch: AsyncParsableCommand {
 
     private func line(for change: ViewHostChange) -> String {
         if options.json {
-            let head = #"{"feature":"\#(change.feature)","sequence":\#(change.sequence.map(String.init) ?? "null"),"snapshot":"#
+            let head =
+                #"{"feature":"\#(change.feature)","sequence":\#(change.sequence.map(String.init) ?? "null"),"snapshot":"#
             return head + String(decoding: change.json, as: UTF8.self) + #","version":\#(change.version)}"#
         }
         let summary = SnapshotSummary.line(feature: change.feature, json: change.json)

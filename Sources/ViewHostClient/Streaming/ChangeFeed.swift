@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The loop behind ``ViewHostSession/changes(features:)``: one event stream after another, resumed with
@@ -96,7 +96,8 @@ struct ChangeFeed: Sendable {
         let query = features.map { [URLQueryItem(name: "features", value: $0.joined(separator: ","))] } ?? []
         var request: URLRequest
         do {
-            request = transport.request("GET", try transport.url(session.path("/stream"), query: query), token: session.token)
+            request = transport.request(
+                "GET", try transport.url(session.path("/stream"), query: query), token: session.token)
         } catch {
             return .fatal(error)
         }
@@ -166,7 +167,9 @@ struct ChangeFeed: Sendable {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for feature in names {
                     group.addTask {
-                        try await poll(feature, rounds: max(1, Int((period / wait).rounded(.up))), wait: wait, progress, continuation)
+                        try await poll(
+                            feature, rounds: max(1, Int((period / wait).rounded(.up))), wait: wait, progress,
+                            continuation)
                     }
                 }
                 try await group.waitForAll()
@@ -188,14 +191,17 @@ struct ChangeFeed: Sendable {
                 RawSnapshot(feature: feature, version: $0, etag: "\"\($0)\"", json: Data())
             }
             do {
-                if let snapshot = try await session.fetch(feature: feature, ifNoneMatch: known, wait: known == nil ? nil : wait) {
-                    let change = ViewHostChange(feature: feature, version: snapshot.version, sequence: nil, json: snapshot.json)
+                if let snapshot = try await session.fetch(
+                    feature: feature, ifNoneMatch: known, wait: known == nil ? nil : wait)
+                {
+                    let change = ViewHostChange(
+                        feature: feature, version: snapshot.version, sequence: nil, json: snapshot.json)
                     if progress.claim(change) { continuation.yield(change) }
                 } else {
                     remaining -= 1
                 }
                 failures = 0
-            } catch where error.kind == .transport {
+            } catch  where error.kind == .transport {
                 failures += 1
                 remaining -= 1
                 try await transport.sleep(

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// One streamed response (an event stream), read as it arrives: its head, then its body in chunks.
@@ -29,7 +29,9 @@ final class EventStreamConnection: NSObject, URLSessionDataDelegate, @unchecked 
 
     /// Starts `request` and returns its parts as they arrive; the stream finishes when the response ends, and
     /// throws when the connection fails.
-    static func open(_ request: URLRequest, configuration: URLSessionConfiguration) -> AsyncThrowingStream<Part, any Error> {
+    static func open(_ request: URLRequest, configuration: URLSessionConfiguration) -> AsyncThrowingStream<
+        Part, any Error
+    > {
         let (parts, continuation) = AsyncThrowingStream.makeStream(of: Part.self)
         let delegate = EventStreamConnection(continuation: continuation)
         let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
@@ -43,7 +45,11 @@ final class EventStreamConnection: NSObject, URLSessionDataDelegate, @unchecked 
     /// The head, once: from the first chunk or the completion, whichever comes first (`didReceive response`
     /// is not used, as its completion handler's type differs between the two Foundations).
     private func sendHead(of task: URLSessionTask) {
-        guard headSent.withLock({ sent in defer { sent = true }; return !sent }) else { return }
+        guard
+            headSent.withLock({ sent in
+                defer { sent = true }; return !sent
+            })
+        else { return }
         if let response = task.response as? HTTPURLResponse { continuation.yield(.head(response)) }
     }
 

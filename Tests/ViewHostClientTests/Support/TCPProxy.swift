@@ -4,7 +4,7 @@ import Synchronization
 import TestSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A loopback TCP forwarder between a client and a server that a test can cut: ``dropConnections()`` ends every
@@ -102,12 +102,18 @@ final class TCPProxy: Sendable {
             let count = buffer.withUnsafeMutableBytes { recv(source, $0.baseAddress, $0.count, 0) }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { break }
-            if response, state.withLock({ state in defer { state.dropNextResponse = false }; return state.dropNextResponse }) {
+            if response,
+                state.withLock({ state in
+                    defer { state.dropNextResponse = false }; return state.dropNextResponse
+                })
+            {
                 break
             }
             var sent = 0
             while sent < count {
-                let written = buffer.withUnsafeBytes { send(destination, $0.baseAddress! + sent, count - sent, Int32(MSG_NOSIGNAL)) }
+                let written = buffer.withUnsafeBytes {
+                    send(destination, $0.baseAddress! + sent, count - sent, Int32(MSG_NOSIGNAL))
+                }
                 if written < 0, errno == EINTR { continue }
                 guard written > 0 else { break loop }
                 sent += written

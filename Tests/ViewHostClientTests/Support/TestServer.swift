@@ -4,7 +4,7 @@ import ViewHostAPI
 import ViewHostClient
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Starting the real `viewhost` binary for the client's tests, and the client set up for tests: short waits
