@@ -17,7 +17,8 @@ enum ClientFailure: Error {
                 return
             }
             var line = "viewhost: \(error)"
-            if !error.allowed.isEmpty { line += " (allowed: \(error.allowed.joined(separator: ", ")))" }
+            let allowed = error.allowed.joined(separator: ", ")
+            if !allowed.isEmpty, !error.detail.contains(allowed) { line += " (allowed: \(allowed))" }
             printError(line)
             throw ExitCode(exitCode(for: error))
         } catch ClientFailure.usage(let message) {

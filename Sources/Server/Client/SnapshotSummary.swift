@@ -17,7 +17,8 @@ enum SnapshotSummary {
                 case .chat(let contact): "chat(\(contact))"
                 }
             }
-            return "\(screens.joined(separator: " > ")); \(chat.chatList.chats.count) chats; badge \(chat.badge)"
+            let chats = chat.chatList.chats.count
+            return "\(screens.joined(separator: " > ")); \(chats) chat\(chats == 1 ? "" : "s"); badge \(chat.badge)"
         case WeatherSnapshot.feature:
             guard let weather = try? change.decode(WeatherSnapshot.self) else { return "" }
             return "\(weather.locationName): \(weather.summary) (\(weather.status.rawValue))"
