@@ -12,9 +12,11 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "ViewHost",
-    platforms: [.macOS(.v15)],
+    // iOS 17 for ViewHostClient (and ViewHostAPI), which use nothing newer; the server's targets need macOS 15.
+    platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .executable(name: "viewhost", targets: ["Server"]),
+        .library(name: "ViewHostClient", targets: ["ViewHostClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -51,6 +53,9 @@ let package = Package(
 
         // The wire contract: snapshot view models and client intents, shared by the server's features and the client.
         .target(name: "ViewHostAPI", swiftSettings: swiftSettings),
+
+        // The Swift client: URLSession (FoundationNetworking on Linux) and the wire types, nothing of the server.
+        .target(name: "ViewHostClient", dependencies: ["ViewHostAPI"], swiftSettings: swiftSettings),
 
         // MVVM plumbing: features as pure state machines, sessions as values and their thin shell. No HTTP.
         .target(
@@ -108,6 +113,8 @@ let package = Package(
                 "ViewModelCore",
                 "HTTPCore",
                 "HTTPTLS",
+                "ViewHostAPI",
+                "ViewHostClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -191,6 +198,12 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: ["Server", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        // The client and `viewhost client` against the real binary (Server builds it) on port 0.
+        .testTarget(
+            name: "ViewHostClientTests",
+            dependencies: ["ViewHostClient", "ViewHostAPI", "Server", "TestSupport", "CSystemShim"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -8,7 +8,7 @@ struct ViewHostCommand: AsyncParsableCommand {
         commandName: "viewhost",
         abstract: "Hosts per-session MVVM view models over HTTP/1.1 and serves their snapshots as JSON.",
         version: "viewhost \(ViewHostVersion.current)",
-        subcommands: [Serve.self, Backup.self, Check.self],
+        subcommands: [Serve.self, Backup.self, Check.self, ClientCommand.self],
         defaultSubcommand: Serve.self
     )
 }

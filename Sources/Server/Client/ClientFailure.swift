@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import ViewHostClient
+
+/// How `viewhost client` fails: one line on stderr and a sysexits(3) status.
+enum ClientFailure: Error {
+    /// A usage error the parser cannot see (no session, a malformed `key=value`): exit 64.
+    case usage(String)
+
+    /// Runs `body`; a failure prints one line (`viewhost: 409 Conflict: …`) and exits with its status.
+    static func reporting(_ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch let error as ViewHostError {
+            if error.kind == .sessionEnded {
+                printError("viewhost: \(error.detail)")
+                return
+            }
+            var line = "viewhost: \(error)"
+            let allowed = error.allowed.joined(separator: ", ")
+            if !allowed.isEmpty, !error.detail.contains(allowed) { line += " (allowed: \(allowed))" }
+            printError(line)
+            throw ExitCode(exitCode(for: error))
+        } catch ClientFailure.usage(let message) {
+            printError("viewhost: \(message)")
+            throw ExitCode(64)
+        }
+    }
+
+    /// The sysexits(3) status for `error`.
+    static func exitCode(for error: ViewHostError) -> Int32 {
+        switch error.kind {
+        case .problem:
+            switch error.status ?? 0 {
+            case 400, 413, 415, 422: 65  // EX_DATAERR: the input was refused
+            case 401, 403: 77  // EX_NOPERM
+            case 404, 410: 67  // EX_NOUSER: no such session (or it expired)
+            case 409, 429, 503: 75  // EX_TEMPFAIL: the state or the server may allow it later
+            default: 69  // EX_UNAVAILABLE
+            }
+        case .transport: 69  // EX_UNAVAILABLE
+        case .invalidResponse: 76  // EX_PROTOCOL
+        case .invalidRequest: 64  // EX_USAGE
+        case .sessionEnded, .cancelled: 0
+        }
+    }
+
+    /// Writes `line` and a newline to stderr.
+    static func printError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import ViewHostClient
+
+/// `viewhost client send FEATURE EVENT [key=value …]`: posts one event.
+struct ClientSend: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "send", abstract: "Send one event to a feature, such as 'send chat openChat contact=John'.")
+
+    @OptionGroup var options: ClientOptions
+
+    @Argument(help: "The feature: chat, weather, login or person.")
+    var feature: String
+
+    @Argument(help: "The event type, such as addChat (see 'viewhost client actions FEATURE').")
+    var event: String
+
+    @Argument(help: "The event's fields, as key=value.")
+    var fields: [String] = []
+
+    func run() async throws {
+        try await ClientFailure.reporting {
+            var body = ["type": event]
+            for field in fields {
+                guard let equals = field.firstIndex(of: "="), equals != field.startIndex else {
+                    throw ClientFailure.usage("'\(field)' is not key=value")
+                }
+                let key = String(field[..<equals])
+                guard key != "type" else {
+                    throw ClientFailure.usage("the event type is the EVENT argument, not type=")
+                }
+                body[key] = String(field[field.index(after: equals)...])
+            }
+            let receipt = try await options.openSession().send(feature: feature, event: body)
+            if options.json {
+                print(String(decoding: try JSONEncoder.sorted.encode(receipt), as: UTF8.self))
+            } else {
+                print(
+                    "accepted \(receipt.accepted) event\(receipt.accepted == 1 ? "" : "s"); \(feature) version \(receipt.version)"
+                        + (receipt.replayed ? " (replayed)" : ""))
+            }
+        }
+    }
+}

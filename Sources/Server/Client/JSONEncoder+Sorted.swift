@@ -1,0 +1,10 @@
+import Foundation
+
+extension JSONEncoder {
+    /// Sorted keys, slashes as they are: stable output for scripts.
+    static var sorted: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The loop behind ``ViewHostSession/changes(features:)``: one event stream after another, resumed with
+/// `Last-Event-ID`; long polls while streams are refused; each feature's version delivered at most once.
+struct ChangeFeed: Sendable {
+    let session: ViewHostSession
+    let features: [String]?
+
+    /// How one stream ended.
+    enum StreamEnd {
+        /// The connection failed or ended; `progress` says whether it delivered an event first.
+        case dropped(progress: Bool)
+        /// The server sent its final `ended` event with this reason (`deleted`, `expired`, `shutdown`).
+        case ended(reason: String)
+        /// Streams are refused for now (`429`, `503`): long poll instead.
+        case refused(ViewHostError)
+        /// Nothing to retry: the session is gone or the token wrong, or the task was cancelled.
+        case fatal(ViewHostError)
+    }
+
+    /// What the feed keeps between streams.
+    final class Progress: Sendable {
+        /// The last `id:` received: the stream resumes after it.
+        let lastEventID = Locked<String?>(nil)
+        /// The server's `retry:`, the least wait before reconnecting.
+        let retry = Locked<Duration>(.zero)
+        /// feature → the newest version delivered.
+        private let delivered = Locked<[String: Int]>([:])
+
+        /// Whether `change` is newer than what was delivered of its feature; marks it delivered if so.
+        func claim(_ change: ViewHostChange) -> Bool {
+            delivered.withLock { delivered in
+                guard change.version > delivered[change.feature, default: -1] else { return false }
+                delivered[change.feature] = change.version
+                return true
+            }
+        }
+
+        /// The newest version delivered of `feature`.
+        func version(of feature: String) -> Int? {
+            delivered.withLock { $0[feature] }
+        }
+    }
+
+    private var transport: HTTPTransport { session.transport }
+    private var configuration: ViewHostClient.Configuration { session.transport.configuration }
+
+    func run(into continuation: AsyncThrowingStream<ViewHostChange, any Error>.Continuation) async {
+        let progress = Progress()
+        var failures = 0
+        while !Task.isCancelled {
+            switch await stream(progress, continuation) {
+            case .fatal(let error):
+                continuation.finish(throwing: error.kind == .cancelled ? nil : error)
+                return
+            case .ended(let reason) where reason != "shutdown":
+                continuation.finish(
+                    throwing: ViewHostError(
+                        kind: .sessionEnded, title: "session ended", detail: "the session was \(reason)"))
+                return
+            case .ended:
+                failures = 1  // the server is stopping: come back after the least wait, then back off
+            case .dropped(let delivered):
+                failures = delivered ? 1 : failures + 1
+            case .refused(let refusal):
+                let period = max(configuration.fallbackPeriod, .seconds(refusal.retryAfter ?? 0))
+                do {
+                    try await longPoll(for: period, progress, continuation)
+                } catch {
+                    continuation.finish(throwing: error.kind == .cancelled ? nil : error)
+                    return
+                }
+                failures = 0
+                continue
+            }
+            let wait = max(
+                configuration.reconnectBackoff.delay(afterFailures: failures, random: configuration.random()),
+                progress.retry.withLock { $0 })
+            do {
+                try await transport.sleep(wait)
+            } catch {
+                break
+            }
+        }
+        continuation.finish()
+    }
+
+    /// One event stream, read until it ends.
+    private func stream(
+        _ progress: Progress, _ continuation: AsyncThrowingStream<ViewHostChange, any Error>.Continuation
+    ) async -> StreamEnd {
+        let query = features.map { [URLQueryItem(name: "features", value: $0.joined(separator: ","))] } ?? []
+        var request: URLRequest
+        do {
+            request = transport.request(
+                "GET", try transport.url(session.path("/stream"), query: query), token: session.token)
+        } catch {
+            return .fatal(error)
+        }
+        request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
+        if let id = progress.lastEventID.withLock({ $0 }) { request.setValue(id, forHTTPHeaderField: "Last-Event-ID") }
+        var parser = ServerSentEventParser()
+        var head: HTTPURLResponse?
+        var refusalBody = Data()
+        var delivered = false
+        do {
+            let parts = EventStreamConnection.open(
+                request, configuration: HTTPTransport.sessionConfiguration(configuration))
+            for try await part in parts {
+                switch part {
+                case .head(let response):
+                    head = response
+                case .body(let data) where head?.statusCode != 200:
+                    refusalBody.append(data)
+                case .body(let data):
+                    for event in parser.feed(data) {
+                        if event.event == "ended" { return .ended(reason: Self.reason(of: event)) }
+                        progress.lastEventID.withLock { $0 = event.id }
+                        guard let change = Self.change(from: event) else { continue }
+                        delivered = true
+                        if progress.claim(change) { continuation.yield(change) }
+                    }
+                    if let retry = parser.retry { progress.retry.withLock { $0 = .milliseconds(retry) } }
+                }
+            }
+        } catch {
+            return Task.isCancelled ? .fatal(.cancelled) : .dropped(progress: delivered)
+        }
+        if Task.isCancelled { return .fatal(.cancelled) }
+        guard let head, head.statusCode != 200 else { return .dropped(progress: delivered) }
+        let problem = ViewHostError.problem(status: head.statusCode, body: refusalBody, headers: head)
+        switch head.statusCode {
+        case 429, 503: return .refused(problem)
+        case 500, 502, 504: return .dropped(progress: false)
+        default: return .fatal(problem)
+        }
+    }
+
+    /// A change from a stream event (`event:` the feature, `data:` its snapshot, `id:` the sequence).
+    static func change(from event: ServerSentEvent) -> ViewHostChange? {
+        struct Envelope: Decodable { let version: Int }
+        guard let feature = event.event, let json = event.data.data(using: .utf8),
+            let version = try? JSONDecoder().decode(Envelope.self, from: json).version
+        else { return nil }
+        return ViewHostChange(feature: feature, version: version, sequence: event.id.flatMap { Int($0) }, json: json)
+    }
+
+    /// The reason of a final `ended` event (`{"reason":"deleted"}`).
+    static func reason(of event: ServerSentEvent) -> String {
+        struct Ended: Decodable { let reason: String }
+        return (try? JSONDecoder().decode(Ended.self, from: Data(event.data.utf8)))?.reason ?? "ended"
+    }
+
+    /// Long polls every followed feature for about `period`, delivering what changes.
+    private func longPoll(
+        for period: Duration, _ progress: Progress,
+        _ continuation: AsyncThrowingStream<ViewHostChange, any Error>.Continuation
+    ) async throws(ViewHostError) {
+        let names: [String]
+        if let features { names = features } else { names = try await session.info().features.keys.sorted() }
+        let wait = min(configuration.longPollWait, period)
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for feature in names {
+                    group.addTask {
+                        try await poll(
+                            feature, rounds: max(1, Int((period / wait).rounded(.up))), wait: wait, progress,
+                            continuation)
+                    }
+                }
+                try await group.waitForAll()
+            }
+        } catch {
+            throw .transport(error)
+        }
+    }
+
+    /// Long polls one feature `rounds` times (a `200` does not use up a round).
+    private func poll(
+        _ feature: String, rounds: Int, wait: Duration, _ progress: Progress,
+        _ continuation: AsyncThrowingStream<ViewHostChange, any Error>.Continuation
+    ) async throws(ViewHostError) {
+        var remaining = rounds
+        var failures = 0
+        while remaining > 0 {
+            let known = progress.version(of: feature).map {
+                RawSnapshot(feature: feature, version: $0, etag: "\"\($0)\"", json: Data())
+            }
+            do {
+                if let snapshot = try await session.fetch(
+                    feature: feature, ifNoneMatch: known, wait: known == nil ? nil : wait)
+                {
+                    let change = ViewHostChange(
+                        feature: feature, version: snapshot.version, sequence: nil, json: snapshot.json)
+                    if progress.claim(change) { continuation.yield(change) }
+                } else {
+                    remaining -= 1
+                }
+                failures = 0
+            } catch  where error.kind == .transport {
+                failures += 1
+                remaining -= 1
+                try await transport.sleep(
+                    configuration.reconnectBackoff.delay(afterFailures: failures, random: configuration.random()))
+            }
+        }
+    }
+}

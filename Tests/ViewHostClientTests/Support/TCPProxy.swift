@@ -1,0 +1,161 @@
+import CSystemShim
+import Foundation
+import Synchronization
+import TestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A loopback TCP forwarder between a client and a server that a test can cut: ``dropConnections()`` ends every
+/// open connection (as a network failure would), ``dropNextResponse()`` swallows the next bytes the server sends
+/// and cuts that connection (the server did the work, the client never hears of it), ``upstreamPort`` can move
+/// to a restarted server. One thread per direction per connection; test traffic is small.
+final class TCPProxy: Sendable {
+    private struct State {
+        var upstreamPort: Int
+        var open: [ObjectIdentifier: Link] = [:]
+        var dropNextResponse = false
+        var closed = false
+    }
+
+    /// The port clients connect to.
+    let port: Int
+    private let listener: Int32
+    private let state: Mutex<State>
+
+    /// Listens on a free loopback port and forwards to `upstreamPort`.
+    init(upstreamPort: Int) throws {
+        state = Mutex(State(upstreamPort: upstreamPort))
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && listen(fd, 64) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard fd >= 0, bound else {
+            if fd >= 0 { Glibc.close(fd) }
+            throw HTTPTestClient.ClientError.connectFailed(errno)
+        }
+        listener = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+        Thread.detachNewThread { [self] in acceptLoop() }
+    }
+
+    /// Where new connections go (a restarted server's port).
+    var upstreamPort: Int {
+        get { state.withLock { $0.upstreamPort } }
+        set { state.withLock { $0.upstreamPort = newValue } }
+    }
+
+    /// Ends every open connection, in both directions.
+    func dropConnections() {
+        // Under the lock: a link leaves `open` (and closes its sockets) under it too, so no socket number cut here
+        // can belong to a newer connection.
+        state.withLock { state in state.open.values.forEach { $0.cut() } }
+    }
+
+    /// The next bytes a server sends on any connection are not forwarded: that connection is cut instead.
+    func dropNextResponse() {
+        state.withLock { $0.dropNextResponse = true }
+    }
+
+    /// Stops listening and cuts every connection.
+    func close() {
+        state.withLock { $0.closed = true }
+        shutdown(listener, Int32(SHUT_RDWR))
+        dropConnections()
+    }
+
+    deinit {
+        Glibc.close(listener)
+    }
+
+    private func acceptLoop() {
+        while true {
+            let client = accept(listener, nil, nil)
+            if client < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            let upstream = try? HTTPTestClient.connectedSocket(port: upstreamPort)
+            guard let upstream, !state.withLock({ $0.closed }) else {
+                Glibc.close(client)
+                if let upstream { Glibc.close(upstream) }
+                continue
+            }
+            let link = Link(client: client, upstream: upstream)
+            state.withLock { $0.open[ObjectIdentifier(link)] = link }
+            Thread.detachNewThread { [self] in pump(link, from: link.client, to: link.upstream, response: false) }
+            Thread.detachNewThread { [self] in pump(link, from: link.upstream, to: link.client, response: true) }
+        }
+    }
+
+    private func pump(_ link: Link, from source: Int32, to destination: Int32, response: Bool) {
+        var buffer = [UInt8](repeating: 0, count: 16384)
+        loop: while true {
+            let count = buffer.withUnsafeMutableBytes { recv(source, $0.baseAddress, $0.count, 0) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            if response,
+                state.withLock({ state in
+                    defer { state.dropNextResponse = false }; return state.dropNextResponse
+                })
+            {
+                break
+            }
+            var sent = 0
+            while sent < count {
+                let written = buffer.withUnsafeBytes {
+                    send(destination, $0.baseAddress! + sent, count - sent, Int32(MSG_NOSIGNAL))
+                }
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { break loop }
+                sent += written
+            }
+        }
+        link.cut()
+        state.withLock { state in
+            if link.finishOneSide() {
+                state.open.removeValue(forKey: ObjectIdentifier(link))
+                link.closeBoth()
+            }
+        }
+    }
+}
+
+/// One forwarded connection: its two sockets, closed once both directions have stopped.
+private final class Link: Sendable {
+    let client: Int32
+    let upstream: Int32
+    private let running = Mutex(2)
+
+    init(client: Int32, upstream: Int32) {
+        self.client = client
+        self.upstream = upstream
+    }
+
+    /// Stops both directions (the sockets stay open until both pumps are done with them).
+    func cut() {
+        shutdown(client, Int32(SHUT_RDWR))
+        shutdown(upstream, Int32(SHUT_RDWR))
+    }
+
+    /// Notes that one direction stopped; true for the second one.
+    func finishOneSide() -> Bool {
+        running.withLock { count in
+            count -= 1
+            return count == 0
+        }
+    }
+
+    func closeBoth() {
+        Glibc.close(client)
+        Glibc.close(upstream)
+    }
+}
