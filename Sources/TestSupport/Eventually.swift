@@ -6,12 +6,12 @@
 ///   - interval: The pause between two asks.
 ///   - condition: What should become true.
 public func eventually(
-    timeout: Duration = .seconds(5), interval: Duration = .milliseconds(10), _ condition: () throws -> Bool
+    timeout: Duration = .seconds(5), interval: Duration = .milliseconds(10), _ condition: () async throws -> Bool
 ) async rethrows -> Bool {
     let deadline = ContinuousClock.now.advanced(by: timeout)
     while ContinuousClock.now < deadline {
-        if try condition() { return true }
+        if try await condition() { return true }
         try? await Task.sleep(for: interval)
     }
-    return try condition()
+    return try await condition()
 }

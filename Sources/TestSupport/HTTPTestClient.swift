@@ -127,13 +127,7 @@ public final class HTTPTestClient: @unchecked Sendable {
     /// Runs a blocking wait on a thread of its own: the global Dispatch queues are capped near the core count on
     /// Linux, so parallel tests blocking there would starve each other.
     private func offThread<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread {
-                continuation.resume(with: Swift.Result { try work() })
-            }
-            thread.stackSize = 256 * 1024
-            thread.start()
-        }
+        try await OffThread.run(work)
     }
 
     private func readResponseBlocking(timeout: Duration, headRequest: Bool) throws -> TestResponse {

@@ -9,8 +9,11 @@ import Glibc
 /// signals, exit codes.
 ///
 /// It starts children with `posix_spawn` and reads their output through pipes by hand: Foundation's `Process`
-/// on this toolchain can crash the test process in `run()` (swift-corelibs-foundation#5472).
-public final class ServerProcess {
+/// on this toolchain can crash the test process in `run()` (swift-corelibs-foundation#5472). Every wait (for the
+/// readiness line, for an exit) happens on a thread of its own (``OffThread``), never on the test's task.
+///
+/// `@unchecked Sendable`: one test uses one process, one call at a time.
+public final class ServerProcess: @unchecked Sendable {
     /// Why starting or stopping the process failed.
     public enum ProcessError: Error, CustomStringConvertible {
         case binaryNotFound([String])
@@ -61,11 +64,11 @@ public final class ServerProcess {
     public static func run(
         _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(20),
         launcher: [String] = []
-    ) throws -> (status: Int32, stdout: String, stderr: String) {
+    ) async throws -> (status: Int32, stdout: String, stderr: String) {
         guard let program = launcher.first else {
-            return try run(executable: try binaryPath(), arguments, environment: environment, timeout: timeout)
+            return try await run(executable: try binaryPath(), arguments, environment: environment, timeout: timeout)
         }
-        return try run(
+        return try await run(
             executable: program, launcher.dropFirst() + [try binaryPath()] + arguments, environment: environment,
             timeout: timeout)
     }
@@ -75,9 +78,9 @@ public final class ServerProcess {
     public static func run(
         executable: String, _ arguments: [String], environment: [String: String] = [:],
         timeout: Duration = .seconds(20)
-    ) throws -> (status: Int32, stdout: String, stderr: String) {
+    ) async throws -> (status: Int32, stdout: String, stderr: String) {
         let child = try ServerProcess(executable: executable, spawning: arguments, environment: environment)
-        let status = try child.waitForExit(timeout: timeout)
+        let status = try await child.waitForExit(timeout: timeout)
         return (status, String(decoding: child.collectedOutput, as: UTF8.self), child.standardErrorText())
     }
 
@@ -91,13 +94,18 @@ public final class ServerProcess {
     public convenience init(
         arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(20),
         launcher: [String] = []
-    ) throws {
+    ) async throws {
         let binary = try Self.binaryPath()
         if let program = launcher.first {
             try self.init(executable: program, spawning: launcher.dropFirst() + [binary] + arguments, environment: environment)
         } else {
             try self.init(executable: binary, spawning: arguments, environment: environment)
         }
+        try await OffThread.run { try self.waitForReadiness(timeout: timeout) }
+    }
+
+    /// Reads output until the readiness line; kills the process and throws when it exits first or `timeout` passes.
+    private func waitForReadiness(timeout: Duration) throws {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while ContinuousClock.now < deadline {
             let text = String(decoding: collectedOutput, as: UTF8.self)
@@ -115,7 +123,7 @@ public final class ServerProcess {
             _ = pump(timeoutMilliseconds: 50)
         }
         kill(pid, SIGKILL)
-        _ = try? waitForExit(timeout: .seconds(5))
+        _ = try? waitForExitBlocking(timeout: .seconds(5))
         throw ProcessError.noReadinessLine(output: String(decoding: collectedOutput + collectedErrors, as: UTF8.self))
     }
 
@@ -173,7 +181,11 @@ public final class ServerProcess {
     }
 
     /// Waits for the process to exit; returns its exit status (128 + signal when a signal ended it).
-    public func waitForExit(timeout: Duration = .seconds(20)) throws -> Int32 {
+    public func waitForExit(timeout: Duration = .seconds(20)) async throws -> Int32 {
+        try await OffThread.run { try self.waitForExitBlocking(timeout: timeout) }
+    }
+
+    private func waitForExitBlocking(timeout: Duration) throws -> Int32 {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while ContinuousClock.now < deadline {
             if let status = reap() {
@@ -216,6 +228,3 @@ public final class ServerProcess {
         return exitStatus
     }
 }
-
-@available(*, unavailable)
-extension ServerProcess: Sendable {}

@@ -8,15 +8,15 @@ public struct TestCertificates: Sendable {
     public var keyPath: String { directory.appendingPathComponent("key.pem").path }
 
     /// A new folder with `cert.pem` and `key.pem` for `CN=localhost`.
-    public init(serial: Int = 1) throws {
+    public init(serial: Int = 1) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("viewhost-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try Self.make(serial: serial, certificate: certificatePath, key: keyPath)
+        try await Self.make(serial: serial, certificate: certificatePath, key: keyPath)
     }
 
     /// Writes a new pair to the given paths (replacing what is there).
-    public static func make(serial: Int, certificate: String, key: String) throws {
-        let result = try ServerProcess.run(
+    public static func make(serial: Int, certificate: String, key: String) async throws {
+        let result = try await ServerProcess.run(
             executable: "openssl",
             [
                 "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",

@@ -9,7 +9,7 @@ import TestSupport
 /// handshakes, a clear answer to plain HTTP, and no harm from clients that vanish.
 @Suite struct TLSConnectionTests {
     @Test func keepAliveAndPipeliningOverTLS() async throws {
-        let server = try TLSTestServer()
+        let server = try await TLSTestServer()
         let port = server.port
         let texts = try await blocking {
             let client = try TLSTestClient(port: port)
@@ -26,7 +26,7 @@ import TestSupport
     }
 
     @Test func largeBodyArrivesWhole() async throws {
-        let server = try TLSTestServer()
+        let server = try await TLSTestServer()
         let port = server.port
         let body = try await blocking {
             let client = try TLSTestClient(port: port)
@@ -39,7 +39,7 @@ import TestSupport
     }
 
     @Test func stalledHandshakeIsClosedAndBlocksNobody() async throws {
-        let server = try TLSTestServer(
+        let server = try await TLSTestServer(
             timeouts: HTTPTimeouts(lingeringClose: .milliseconds(100), handshake: .milliseconds(400)))
         let stalled = try HTTPTestClient(port: server.port)
         try stalled.send([0x16, 0x03, 0x01, 0x00])  // the start of a record header, then nothing
@@ -50,14 +50,14 @@ import TestSupport
             return try other.readResponse().status
         }
         #expect(status == 200)
-        let started = ContinuousClock.now
-        #expect(await stalled.waitForClose(timeout: .seconds(5)))
-        #expect(started.duration(to: .now) < .seconds(4))
+        // Every other timeout is 10 s or more, so a close within 8 s can only be the handshake timeout's: no
+        // wall-clock assertion needed (one failed under load at 4.5 s).
+        #expect(await stalled.waitForClose(timeout: .seconds(8)))
         await server.stop()
     }
 
     @Test func silentClientIsClosedByTheHandshakeTimeout() async throws {
-        let server = try TLSTestServer(
+        let server = try await TLSTestServer(
             timeouts: HTTPTimeouts(lingeringClose: .milliseconds(100), handshake: .milliseconds(300)))
         let silent = try HTTPTestClient(port: server.port)
         #expect(await silent.waitForClose(timeout: .seconds(5)))
@@ -66,7 +66,7 @@ import TestSupport
     }
 
     @Test func plainHTTPToTheTLSPortGets400InPlainText() async throws {
-        let server = try TLSTestServer()
+        let server = try await TLSTestServer()
         let client = try HTTPTestClient(port: server.port)
         try client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
         let response = try await client.readResponse()
@@ -79,7 +79,7 @@ import TestSupport
     }
 
     @Test func garbageInsteadOfAHandshakeIsClosed() async throws {
-        let server = try TLSTestServer()
+        let server = try await TLSTestServer()
         let client = try HTTPTestClient(port: server.port)
         try client.send([0x00, 0xFF, 0x13, 0x37])
         #expect(await client.waitForClose())
@@ -88,7 +88,7 @@ import TestSupport
     }
 
     @Test func clientResetMidResponseLeavesTheServerServing() async throws {
-        let server = try TLSTestServer()
+        let server = try await TLSTestServer()
         let port = server.port
         try await blocking {
             let client = try TLSTestClient(port: port)
@@ -107,7 +107,7 @@ import TestSupport
     }
 
     @Test func shutdownDrainsTLSConnections() async throws {
-        let server = try TLSTestServer()
+        let server = try await TLSTestServer()
         let port = server.port
         let client = try await blocking {
             let client = try TLSTestClient(port: port)

@@ -6,8 +6,8 @@ import TestSupport
 
 /// Loading and reloading the certificate and key: every failure names the file and keeps what worked.
 @Suite struct TLSContextTests {
-    @Test func missingFileIsNamedWithExitCode66() throws {
-        let certificates = try TestCertificates()
+    @Test func missingFileIsNamedWithExitCode66() async throws {
+        let certificates = try await TestCertificates()
         defer { certificates.remove() }
         let missing = certificates.directory.appendingPathComponent("nope.pem").path
         #expect(throws: TLSError.unreadableFile(path: missing, reason: "no such file")) {
@@ -20,9 +20,9 @@ import TestSupport
         }
     }
 
-    @Test func mismatchedPairIsRefusedWithExitCode78() throws {
-        let first = try TestCertificates(serial: 1)
-        let second = try TestCertificates(serial: 2)
+    @Test func mismatchedPairIsRefusedWithExitCode78() async throws {
+        let first = try await TestCertificates(serial: 1)
+        let second = try await TestCertificates(serial: 2)
         defer {
             first.remove()
             second.remove()
@@ -40,8 +40,8 @@ import TestSupport
         #expect(error?.exitCode == 78)
     }
 
-    @Test func garbageCertificateIsNamed() throws {
-        let certificates = try TestCertificates()
+    @Test func garbageCertificateIsNamed() async throws {
+        let certificates = try await TestCertificates()
         defer { certificates.remove() }
         try Data("not a certificate\n".utf8).write(to: URL(fileURLWithPath: certificates.certificatePath))
         let error = #expect(throws: TLSError.self) {
@@ -57,7 +57,7 @@ import TestSupport
     }
 
     @Test func reloadSwapsThePairWithoutDroppingOpenConnections() async throws {
-        let server = try TLSTestServer()
+        let server = try await TLSTestServer()
         let port = server.port
         let open = try await blocking {
             let client = try TLSTestClient(port: port)
@@ -66,7 +66,7 @@ import TestSupport
             return client
         }
         #expect(open.peerSerial == 1)
-        try TestCertificates.make(
+        try await TestCertificates.make(
             serial: 2, certificate: server.certificates.certificatePath, key: server.certificates.keyPath)
         try server.tls.reload()
         let (newSerial, oldStillServes) = try await blocking {
@@ -80,9 +80,9 @@ import TestSupport
     }
 
     @Test func badReloadKeepsTheOldPair() async throws {
-        let server = try TLSTestServer()
+        let server = try await TLSTestServer()
         let before = server.tls.certificateSummary
-        let other = try TestCertificates(serial: 9)
+        let other = try await TestCertificates(serial: 9)
         defer { other.remove() }
         // A new certificate whose key is elsewhere: the pair no longer matches.
         try FileManager.default.removeItem(atPath: server.certificates.certificatePath)

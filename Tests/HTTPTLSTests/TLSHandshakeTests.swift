@@ -10,7 +10,7 @@ import TestSupport
 @Suite struct TLSHandshakeTests {
     @Test(arguments: [(TLS1_2_VERSION, "TLSv1.2"), (TLS1_3_VERSION, "TLSv1.3")])
     func versionHandshakesAndServesWithALPN(version: Int32, name: String) async throws {
-        let server = try TLSTestServer()
+        let server = try await TLSTestServer()
         let port = server.port
         let (negotiated, alpn, status, text) = try await blocking {
             let client = try TLSTestClient(port: port, versions: version...version)
@@ -26,7 +26,7 @@ import TestSupport
     }
 
     @Test func clientOfferingOnlyH2GetsNoALPNButIsServed() async throws {
-        let server = try TLSTestServer()
+        let server = try await TLSTestServer()
         let port = server.port
         let (alpn, status) = try await blocking {
             let client = try TLSTestClient(port: port, alpn: ["h2"])
@@ -40,8 +40,8 @@ import TestSupport
 
     @Test(arguments: ["-tls1_2", "-tls1_3"])
     func opensslClientHandshakes(flag: String) async throws {
-        let server = try TLSTestServer()
-        let result = try sClient([flag, "-alpn", "http/1.1"], port: server.port)
+        let server = try await TLSTestServer()
+        let result = try await sClient([flag, "-alpn", "http/1.1"], port: server.port)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("ALPN protocol: http/1.1"), "\(result.stdout)")
         #expect(result.stdout.contains("Compression: NONE"))
@@ -57,8 +57,8 @@ import TestSupport
     /// is the server's).
     @Test(arguments: ["-tls1_1", "-tls1"])
     func oldVersionsAreRefused(flag: String) async throws {
-        let server = try TLSTestServer()
-        let result = try sClient([flag, "-cipher", "DEFAULT@SECLEVEL=0"], port: server.port)
+        let server = try await TLSTestServer()
+        let result = try await sClient([flag, "-cipher", "DEFAULT@SECLEVEL=0"], port: server.port)
         #expect(result.status != 0)
         #expect(
             result.stderr.contains("protocol version") || result.stderr.contains("unsupported protocol")
@@ -68,7 +68,7 @@ import TestSupport
     }
 
     @Test func renegotiationIsRefused() async throws {
-        let server = try TLSTestServer()
+        let server = try await TLSTestServer()
         let port = server.port
         let (renegotiated, status) = try await blocking {
             let client = try TLSTestClient(port: port, versions: TLS1_2_VERSION...TLS1_2_VERSION)
@@ -85,9 +85,9 @@ import TestSupport
     }
 
     @Test func curlWithTLS12AndTLS13() async throws {
-        let server = try TLSTestServer()
+        let server = try await TLSTestServer()
         for flags in [["--tlsv1.2", "--tls-max", "1.2"], ["--tlsv1.3"]] {
-            let result = try ServerProcess.run(
+            let result = try await ServerProcess.run(
                 executable: "curl",
                 ["-sS", "-v", "--insecure"] + flags + ["https://127.0.0.1:\(server.port)/hello"])
             #expect(result.status == 0, "\(result.stderr)")
@@ -99,7 +99,7 @@ import TestSupport
 
     @Test(arguments: [TLS1_2_VERSION, TLS1_3_VERSION])
     func sessionsResume(version: Int32) async throws {
-        let server = try TLSTestServer()
+        let server = try await TLSTestServer()
         let port = server.port
         let resumed = try await blocking {
             let first = try TLSTestClient(port: port, versions: version...version)
@@ -116,8 +116,8 @@ import TestSupport
         await server.stop()
     }
 
-    private func sClient(_ flags: [String], port: Int) throws -> (status: Int32, stdout: String, stderr: String) {
-        try ServerProcess.run(
+    private func sClient(_ flags: [String], port: Int) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await ServerProcess.run(
             executable: "openssl", ["s_client", "-connect", "127.0.0.1:\(port)", "-no_ign_eof"] + flags)
     }
 }

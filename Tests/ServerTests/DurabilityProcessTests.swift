@@ -14,8 +14,8 @@ import Glibc
 struct DurabilityProcessTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("viewhost-durable-\(UUID().uuidString)").path
 
-    func start(_ extra: [String] = [], launcher: [String] = []) throws -> ServerProcess {
-        try ServerProcess(
+    func start(_ extra: [String] = [], launcher: [String] = []) async throws -> ServerProcess {
+        try await ServerProcess(
             arguments: ["serve", "--port", "0", "--store", "sqlite", "--data-dir", directory] + extra, launcher: launcher)
     }
 
@@ -28,7 +28,7 @@ struct DurabilityProcessTests {
     /// ends at its first version plus 25, and the last name is the last one sent.
     @Test func killNineLosesNothingThatWasAcknowledgedAndRetriesApplyOnce() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        var server = try start()
+        var server = try await start()
         let shared = Shared(port: server.port)
         var sessions: [(id: String, token: String, firstVersion: Int)] = []
         for _ in 0..<4 {
@@ -64,8 +64,8 @@ struct DurabilityProcessTests {
                 try await Task.sleep(for: .milliseconds(Int.random(in: 150...400)))
                 let acknowledged = shared.acknowledged.withLock { $0 }
                 server.send(signal: SIGKILL)
-                _ = try server.waitForExit()
-                server = try start()
+                _ = try await server.waitForExit()
+                server = try await start()
                 shared.port.withLock { $0 = server.port }
                 for session in sessions {
                     let response = try await ProcessHTTP.request(
@@ -89,7 +89,7 @@ struct DurabilityProcessTests {
         let writes = Self.counter("viewhost_store_writes_total", in: metrics)
         #expect(commits > 0 && writes >= commits, "\(commits) commits, \(writes) writes")
         server.send(signal: SIGTERM)
-        #expect(try server.waitForExit() == 0)
+        #expect(try await server.waitForExit() == 0)
     }
 
     static func counter(_ name: String, in metrics: String) -> Int {
@@ -100,7 +100,7 @@ struct DurabilityProcessTests {
     /// after the reply fell due, the server sends it at start, with its log entry.
     @Test func aBotReplyThatFellDueWhileTheServerWasDownArrivesAfterStart() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        var server = try start(["--simulation-speed", "10"])
+        var server = try await start(["--simulation-speed", "10"])
         let (id, token) = try await ProcessHTTP.createSession(server.port, features: ["chat"])
         let events = "/v1/sessions/\(id)/chat/events"
         #expect(try await ProcessHTTP.request(server.port, "POST", events, token: token, body: #"{"type":"appear"}"#).status == 202)
@@ -114,10 +114,10 @@ struct DurabilityProcessTests {
         #expect(try await ProcessHTTP.request(server.port, "POST", events, token: token, body: #"{"type":"openChat","contact":"John"}"#).status == 202)
         #expect(try await ProcessHTTP.request(server.port, "POST", events, token: token, body: #"{"type":"send","text":"Are you there?"}"#).status == 202)
         server.send(signal: SIGKILL)
-        _ = try server.waitForExit()
+        _ = try await server.waitForExit()
         try await Task.sleep(for: .milliseconds(2500))  // sent 0.15 s, read ≤ 0.45 s, reply ≤ 1.4 s later (speed 10)
 
-        server = try start(["--simulation-speed", "10"])
+        server = try await start(["--simulation-speed", "10"])
         var messages: [[String: Any]] = []
         var chat: TestResponse?
         for _ in 0..<100 where messages.count < 3 {
@@ -135,14 +135,14 @@ struct DurabilityProcessTests {
         #expect(sequence == sequence.sorted() && Set(sequence).count == sequence.count)
         #expect(entries.contains { $0["source"] as? String == "simulator" }, "\(log.text)")
         server.send(signal: SIGTERM)
-        #expect(try server.waitForExit() == 0)
+        #expect(try await server.waitForExit() == 0)
     }
 
     /// Sequence numbers and versions go on after a restart: a stream resumed with `Last-Event-ID` gets only the
     /// change made after it, and a long poll with the old `ETag` waits instead of answering the same version.
     @Test func streamsAndLongPollsResumeAcrossARestart() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        var server = try start()
+        var server = try await start()
         let (id, token) = try await ProcessHTTP.createSession(server.port, features: ["person"])
         let stream = try HTTPTestClient(port: server.port)
         try stream.send("GET /v1/sessions/\(id)/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n\r\n")
@@ -154,8 +154,8 @@ struct DurabilityProcessTests {
         let etag = try #require(before.header("ETag"))
 
         server.send(signal: SIGKILL)
-        _ = try server.waitForExit()
-        server = try start()
+        _ = try await server.waitForExit()
+        server = try await start()
         let unchanged = try await ProcessHTTP.request(
             server.port, "GET", "/v1/sessions/\(id)/person?wait=1", token: token, headers: ["If-None-Match": etag])
         #expect(unchanged.status == 304)
@@ -168,7 +168,7 @@ struct DurabilityProcessTests {
         #expect(!after.contains("Before"), "only what changed since \(lastID): \(after)")
         #expect(Self.eventIDs(in: after) == [lastID + 1])
         server.send(signal: SIGTERM)
-        #expect(try server.waitForExit() == 0)
+        #expect(try await server.waitForExit() == 0)
     }
 
     /// What the clients of the kill test share with the test: the server's current port, and answers they did
@@ -189,8 +189,8 @@ struct DurabilityProcessTests {
     }
 
     /// A data directory that cannot be made, or cannot be written: exit 73 with one line naming it.
-    @Test func aDataDirectoryThatCannotBeUsedExits73() throws {
-        let missing = try ServerProcess.run(["serve", "--port", "0", "--store", "sqlite", "--data-dir", "/proc/viewhost/data"])
+    @Test func aDataDirectoryThatCannotBeUsedExits73() async throws {
+        let missing = try await ServerProcess.run(["serve", "--port", "0", "--store", "sqlite", "--data-dir", "/proc/viewhost/data"])
         #expect(missing.status == 73)
         #expect(missing.stderr.split(separator: "\n").count == 1)
         #expect(missing.stderr.contains("/proc/viewhost/data"), "\(missing.stderr)")
@@ -200,22 +200,22 @@ struct DurabilityProcessTests {
         // Root may write anywhere: as root the server runs as nobody, for whom the directory is read-only.
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: directory)
         let launcher = getuid() == 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"] : []
-        let readOnly = try ServerProcess.run(
+        let readOnly = try await ServerProcess.run(
             ["serve", "--port", "0", "--store", "sqlite", "--data-dir", directory], launcher: launcher)
         #expect(readOnly.status == 73, "\(readOnly.stderr)")
         #expect(readOnly.stderr.contains("not writable"), "\(readOnly.stderr)")
     }
 
     /// A file that is not a sound store: exit 65 naming the file, never a crash.
-    @Test func aCorruptStoreExits65NamingTheFile() throws {
+    @Test func aCorruptStoreExits65NamingTheFile() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let file = directory + "/viewhost.sqlite"
         try Data(repeating: 0x2A, count: 16_384).write(to: URL(fileURLWithPath: file))
-        let result = try ServerProcess.run(["serve", "--port", "0", "--store", "sqlite", "--data-dir", directory])
+        let result = try await ServerProcess.run(["serve", "--port", "0", "--store", "sqlite", "--data-dir", directory])
         #expect(result.status == 65)
         #expect(result.stderr.contains(file), "\(result.stderr)")
-        let check = try ServerProcess.run(["check", "--data-dir", directory])
+        let check = try await ServerProcess.run(["check", "--data-dir", directory])
         #expect(check.status == 65)
         #expect(check.stderr.contains(file), "\(check.stderr)")
     }
@@ -224,7 +224,7 @@ struct DurabilityProcessTests {
     /// reads go on; `/readyz` says not ready until a write succeeds again, and then events are kept again.
     @Test func aFullDiskRefusesEventsWith503UntilSpaceComesBack() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let server = try start(["--sync", "normal"], launcher: ["prlimit", "--fsize=262144:unlimited", "--"])
+        let server = try await start(["--sync", "normal"], launcher: ["prlimit", "--fsize=262144:unlimited", "--"])
         let (id, token) = try await ProcessHTTP.createSession(server.port, features: ["person"])
         let events = "/v1/sessions/\(id)/person/events"
         let padding = String(repeating: "x", count: 40)
@@ -243,7 +243,7 @@ struct DurabilityProcessTests {
         #expect(ProcessHTTP.json(read)?["firstName"] as? String == "n\(acknowledged - 1)\(padding)")
         #expect(try await ProcessHTTP.request(server.port, "GET", "/readyz").status == 503)
 
-        _ = try ServerProcess.run(executable: "prlimit", ["--pid", String(server.pid), "--fsize=unlimited:unlimited"])
+        _ = try await ServerProcess.run(executable: "prlimit", ["--pid", String(server.pid), "--fsize=unlimited:unlimited"])
         var ready = false
         for _ in 0..<100 where !ready {
             ready = try await ProcessHTTP.request(server.port, "GET", "/readyz").status == 200
@@ -252,11 +252,11 @@ struct DurabilityProcessTests {
         #expect(ready, "ready again once a write succeeds")
         #expect(try await ProcessHTTP.request(server.port, "POST", events, token: token, body: Self.person("again")).status == 202)
         server.send(signal: SIGTERM)
-        #expect(try server.waitForExit() == 0)
-        let restarted = try start()
+        #expect(try await server.waitForExit() == 0)
+        let restarted = try await start()
         let kept = try await ProcessHTTP.request(restarted.port, "GET", "/v1/sessions/\(id)/person", token: token)
         #expect(ProcessHTTP.json(kept)?["firstName"] as? String == "again")
         restarted.send(signal: SIGTERM)
-        #expect(try restarted.waitForExit() == 0)
+        #expect(try await restarted.waitForExit() == 0)
     }
 }

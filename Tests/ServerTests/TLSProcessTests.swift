@@ -10,13 +10,13 @@ struct TLSProcessTests {
     static let signalTimeout: Duration = .seconds(20)
 
     @Test func httpsReadinessLineAndCurl() async throws {
-        let certificates = try TestCertificates()
+        let certificates = try await TestCertificates()
         defer { certificates.remove() }
-        let server = try ServerProcess(arguments: [
+        let server = try await ServerProcess(arguments: [
             "serve", "--port", "0", "--tls-cert", certificates.certificatePath, "--tls-key", certificates.keyPath,
         ])
         #expect(server.readinessLine == "viewhost listening on https://127.0.0.1:\(server.port)")
-        let result = try ServerProcess.run(
+        let result = try await ServerProcess.run(
             executable: "curl", ["-sS", "--insecure", "https://127.0.0.1:\(server.port)/healthz"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains(#""status":"ok""#))
@@ -24,26 +24,26 @@ struct TLSProcessTests {
         try plain.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(try await plain.readResponse().status == 400)
         server.send(signal: SIGTERM)
-        #expect(try server.waitForExit() == 0)
+        #expect(try await server.waitForExit() == 0)
     }
 
     @Test func sighupReloadsThePairAndABadPairKeepsTheOld() async throws {
-        let certificates = try TestCertificates(serial: 1)
+        let certificates = try await TestCertificates(serial: 1)
         defer { certificates.remove() }
-        let server = try ServerProcess(arguments: [
+        let server = try await ServerProcess(arguments: [
             "serve", "--port", "0", "--tls-cert", certificates.certificatePath, "--tls-key", certificates.keyPath,
         ])
-        #expect(try servedSerial(port: server.port) == "01")
-        try TestCertificates.make(serial: 2, certificate: certificates.certificatePath, key: certificates.keyPath)
+        #expect(try await servedSerial(port: server.port) == "01")
+        try await TestCertificates.make(serial: 2, certificate: certificates.certificatePath, key: certificates.keyPath)
         server.send(signal: SIGHUP)
         #expect(try await eventually(timeout: Self.signalTimeout, interval: .milliseconds(100)) {
-            try servedSerial(port: server.port) == "02"
+            try await servedSerial(port: server.port) == "02"
         })
         #expect(await eventually(timeout: Self.signalTimeout) {
             server.standardErrorText().contains("reloaded the TLS certificate")
         })
 
-        let other = try TestCertificates(serial: 3)
+        let other = try await TestCertificates(serial: 3)
         defer { other.remove() }
         try FileManager.default.removeItem(atPath: certificates.certificatePath)
         try FileManager.default.copyItem(atPath: other.certificatePath, toPath: certificates.certificatePath)
@@ -51,16 +51,16 @@ struct TLSProcessTests {
         #expect(await eventually(timeout: Self.signalTimeout) {
             server.standardErrorText().contains("TLS reload failed")
         })
-        #expect(try servedSerial(port: server.port) == "02")
+        #expect(try await servedSerial(port: server.port) == "02")
         server.send(signal: SIGTERM)
-        #expect(try server.waitForExit() == 0)
+        #expect(try await server.waitForExit() == 0)
     }
 
-    @Test func missingCertificateExits66NamingTheFile() throws {
-        let certificates = try TestCertificates()
+    @Test func missingCertificateExits66NamingTheFile() async throws {
+        let certificates = try await TestCertificates()
         defer { certificates.remove() }
         let missing = certificates.directory.appendingPathComponent("missing.pem").path
-        let result = try ServerProcess.run([
+        let result = try await ServerProcess.run([
             "serve", "--port", "0", "--tls-cert", missing, "--tls-key", certificates.keyPath,
         ])
         #expect(result.status == 66)
@@ -68,27 +68,27 @@ struct TLSProcessTests {
         #expect(result.stderr.contains(missing))
     }
 
-    @Test func mismatchedKeyExits78AndOneTLSFlagAloneToo() throws {
-        let first = try TestCertificates(serial: 1)
-        let second = try TestCertificates(serial: 2)
+    @Test func mismatchedKeyExits78AndOneTLSFlagAloneToo() async throws {
+        let first = try await TestCertificates(serial: 1)
+        let second = try await TestCertificates(serial: 2)
         defer {
             first.remove()
             second.remove()
         }
-        let mismatched = try ServerProcess.run([
+        let mismatched = try await ServerProcess.run([
             "serve", "--port", "0", "--tls-cert", first.certificatePath, "--tls-key", second.keyPath,
         ])
         #expect(mismatched.status == 78)
         #expect(mismatched.stderr.contains(second.keyPath))
-        let alone = try ServerProcess.run(["serve", "--port", "0", "--tls-cert", first.certificatePath])
+        let alone = try await ServerProcess.run(["serve", "--port", "0", "--tls-cert", first.certificatePath])
         #expect(alone.status == 78)
         #expect(alone.stderr.contains("tls.keyPath"))
     }
 
     /// The serial number (hex) of the certificate the server presents, read with `openssl s_client` and
     /// `openssl x509`.
-    private func servedSerial(port: Int) throws -> String {
-        let handshake = try ServerProcess.run(
+    private func servedSerial(port: Int) async throws -> String {
+        let handshake = try await ServerProcess.run(
             executable: "openssl", ["s_client", "-connect", "127.0.0.1:\(port)", "-no_ign_eof"])
         guard let start = handshake.stdout.range(of: "-----BEGIN CERTIFICATE-----"),
             let end = handshake.stdout.range(of: "-----END CERTIFICATE-----")
@@ -97,7 +97,7 @@ struct TLSProcessTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("served-\(UUID()).pem")
         try Data(pem.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let serial = try ServerProcess.run(executable: "openssl", ["x509", "-in", file.path, "-noout", "-serial"])
+        let serial = try await ServerProcess.run(executable: "openssl", ["x509", "-in", file.path, "-noout", "-serial"])
         return serial.stdout.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "serial=", with: "")
     }
 }

@@ -9,7 +9,7 @@ import ViewHostClient
 @Suite(.timeLimit(.minutes(2)))
 struct ChangeStreamTests {
     @Test func currentSnapshotsThenEachChange() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         let session = try await TestServer.client(port: server.port).createSession(features: ["login", "person"])
         var changes = session.changes().makeAsyncIterator()
         var first: [String: ViewHostChange] = [:]
@@ -26,7 +26,7 @@ struct ChangeStreamTests {
     }
 
     @Test func resumesAfterADroppedConnectionWithoutMissingAChange() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         let proxy = try TCPProxy(upstreamPort: server.port)
         defer { proxy.close() }
         let session = try await TestServer.client(port: proxy.port).createSession(features: ["login"])
@@ -53,7 +53,7 @@ struct ChangeStreamTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let durable = ["--store", "sqlite", "--data-dir", directory.path]
         let environment = ["VIEWHOST_STORE_KIND": "sqlite"]
-        var server = try TestServer.start(durable, environment: environment)
+        var server = try await TestServer.start(durable, environment: environment)
         let proxy = try TCPProxy(upstreamPort: server.port)
         defer { proxy.close() }
         let session = try await TestServer.client(port: proxy.port).createSession(features: ["login"])
@@ -65,8 +65,8 @@ struct ChangeStreamTests {
         // Stop the server (the stream ends with `ended: shutdown`), start another on the same store, and change
         // the session there: the client reconnects with Last-Event-ID and gets the change.
         server.send(signal: SIGTERM)
-        #expect(try server.waitForExit() == 0)
-        server = try TestServer.start(durable, environment: environment)
+        #expect(try await server.waitForExit() == 0)
+        server = try await TestServer.start(durable, environment: environment)
         proxy.upstreamPort = server.port
         let direct = TestServer.client(port: server.port).session(id: session.id, token: session.token)
         try await direct.send(LoginIntent.setUsername(value: "restarted"))
@@ -76,7 +76,7 @@ struct ChangeStreamTests {
     }
 
     @Test func fallsBackToLongPollingWhenStreamsAreRefused() async throws {
-        let server = try TestServer.start(environment: ["VIEWHOST_STREAMS_MAX_PER_SESSION": "1"])
+        let server = try await TestServer.start(environment: ["VIEWHOST_STREAMS_MAX_PER_SESSION": "1"])
         let session = try await TestServer.client(port: server.port).createSession(features: ["login"])
         var streamed = session.changes().makeAsyncIterator()
         let first = try #require(try await streamed.next())
@@ -99,7 +99,7 @@ struct ChangeStreamTests {
     }
 
     @Test func endsWithTheSession() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         let session = try await TestServer.client(port: server.port).createSession(features: ["person"])
         var changes = session.changes().makeAsyncIterator()
         _ = try await changes.next()
@@ -114,7 +114,7 @@ struct ChangeStreamTests {
     }
 
     @Test func cancellingTheTaskEndsTheChangesAndTheStream() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         let session = try await TestServer.client(port: server.port).createSession(features: ["person"])
         let started = AsyncStream.makeStream(of: Void.self)
         let follower = Task {

@@ -21,7 +21,7 @@ struct ClientCommandTests {
         _ arguments: [String], environment: [String: String] = [:]
     ) async throws -> (status: Int32, stdout: String, stderr: String) {
         try await Task.detached {
-            try ServerProcess.run(["client"] + arguments, environment: environment)
+            try await ServerProcess.run(["client"] + arguments, environment: environment)
         }.value
     }
 
@@ -37,7 +37,7 @@ struct ClientCommandTests {
     }
 
     @Test func sessionNewPrintsIDTokenAndExports() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         let created = try await client(["session", "new", "--server", "http://127.0.0.1:\(server.port)"])
         #expect(created.status == 0)
         let lines = created.stdout.split(separator: "\n")
@@ -49,7 +49,7 @@ struct ClientCommandTests {
     }
 
     @Test func getSendActionsAndWatch() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         let environment = try await newSession(server, features: ["login", "person"])
 
         let sent = try await client(["send", "login", "setUsername", "value=annabelle"], environment: environment)
@@ -99,12 +99,12 @@ struct ClientCommandTests {
     }
 
     @Test func watchPrintsLiveChanges() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         let environment = try await newSession(server, features: ["login"])
         let finished = Flag()
         let watch = Task.detached {
             defer { finished.set() }
-            return try ServerProcess.run(["client", "watch", "--limit", "2"], environment: environment)
+            return try await ServerProcess.run(["client", "watch", "--limit", "2"], environment: environment)
         }
         // Keep changing the session until the watcher has printed its first snapshot and one change.
         let session = TestServer.client(port: server.port).session(
@@ -123,7 +123,7 @@ struct ClientCommandTests {
     }
 
     @Test func problemsAreOneLineWithASysexitsStatus() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         let environment = try await newSession(server, features: ["login"])
 
         let unknown = try await client(["send", "login", "fly"], environment: environment)

@@ -8,7 +8,7 @@ import ViewHostClient
 @Suite(.timeLimit(.minutes(2)))
 struct FeatureWalkthroughTests {
     @Test func chatThroughIntentsAndOfferedActions() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         let session = try await TestServer.client(port: server.port).createSession(features: ["chat"])
         var changes = session.changes().makeAsyncIterator()
 
@@ -47,7 +47,7 @@ struct FeatureWalkthroughTests {
     }
 
     @Test func weatherChangesLocationAndLoads() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         let session = try await TestServer.client(port: server.port).createSession(features: ["weather"])
         var changes = session.changes().makeAsyncIterator()
         try await session.send(WeatherIntent.changeLocation(location: "Paris"))
@@ -65,7 +65,7 @@ struct FeatureWalkthroughTests {
     }
 
     @Test func loginBatchEnablesTheButton() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         let session = try await TestServer.client(port: server.port).createSession(features: ["login"])
         var login = try await session.snapshot(LoginSnapshot.self)
         #expect(login.loginEnabled == false)
@@ -85,7 +85,7 @@ struct FeatureWalkthroughTests {
     }
 
     @Test func personIsReplaced() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         let session = try await TestServer.client(port: server.port).createSession(features: ["person"])
         let before = try await session.snapshot(PersonSnapshot.self)
         #expect(before.nameText == "Dr. first last")
@@ -99,7 +99,7 @@ struct FeatureWalkthroughTests {
     }
 
     @Test func snapshotsRevalidateWithTheirETag() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         let session = try await TestServer.client(port: server.port).createSession(features: ["person"])
         let route = "/v1/sessions/:id/:feature"
         let first = try await session.snapshot(PersonSnapshot.self)
@@ -115,7 +115,7 @@ struct FeatureWalkthroughTests {
     }
 
     @Test func aSessionReopensFromItsIDAndToken() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         let client = TestServer.client(port: server.port)
         let created = try await client.createSession(features: ["login", "person"])
         try await created.send(LoginIntent.setUsername(value: "reopened"))

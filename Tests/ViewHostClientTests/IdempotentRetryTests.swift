@@ -8,7 +8,7 @@ import ViewHostClient
 @Suite(.timeLimit(.minutes(2)))
 struct IdempotentRetryTests {
     @Test func aSendWhoseAnswerIsLostAppliesOnce() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         let proxy = try TCPProxy(upstreamPort: server.port)
         defer { proxy.close() }
         let session = try await TestServer.client(port: proxy.port).createSession(features: ["chat"])
@@ -33,7 +33,7 @@ struct IdempotentRetryTests {
     }
 
     @Test func separateSendsAreSeparateEvents() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         let session = try await TestServer.client(port: server.port).createSession(features: ["login"])
         let first = try await session.send(LoginIntent.setUsername(value: "same"))
         let second = try await session.send(LoginIntent.setUsername(value: "same"))

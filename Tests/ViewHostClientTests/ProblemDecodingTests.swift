@@ -28,7 +28,7 @@ struct ProblemDecodingTests {
     }
 
     @Test func refusalsOfTheState409And422CarryTheAllowedTypes() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         let session = try await TestServer.client(port: server.port).createSession(features: ["login"])
 
         let disabled = try #require(await failure { try await session.send(LoginIntent.login) })
@@ -52,7 +52,7 @@ struct ProblemDecodingTests {
     }
 
     @Test func sessionAndFeatureProblems() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         let client = TestServer.client(port: server.port)
         let session = try await client.createSession(features: ["person"])
 
@@ -79,7 +79,7 @@ struct ProblemDecodingTests {
     }
 
     @Test func limits410And413() async throws {
-        let server = try TestServer.start(environment: [
+        let server = try await TestServer.start(environment: [
             "VIEWHOST_SESSIONS_IDLE_TTL_SECONDS": "1", "VIEWHOST_LIMITS_MAX_BODY_BYTES": "512",
         ])
         let client = TestServer.client(port: server.port, sendAttempts: 1)
@@ -100,7 +100,7 @@ struct ProblemDecodingTests {
     }
 
     @Test func aFullServer503CarriesRetryAfter() async throws {
-        let server = try TestServer.start(environment: ["VIEWHOST_SESSIONS_MAX": "1"])
+        let server = try await TestServer.start(environment: ["VIEWHOST_SESSIONS_MAX": "1"])
         let client = TestServer.client(port: server.port, sendAttempts: 1)
         _ = try await client.createSession(features: ["person"])
         let full = try #require(await failure { _ = try await client.createSession() })

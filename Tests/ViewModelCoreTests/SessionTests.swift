@@ -28,7 +28,7 @@ struct SessionTests {
 
     @Test func scheduledEventArrivesAfterItsDelayAsATimerEventCausedByItsScheduler() {
         let (session, _) = makeSession()
-        try? session.send([.incrementLater(.milliseconds(500))], to: Counter.key)
+        _ = try? session.send([.incrementLater(.milliseconds(500))], to: Counter.key)
         scheduler.advance(by: .milliseconds(499))
         #expect(session.viewModel(of: Counter.key)?.value.count == 0)
         scheduler.advance(by: .milliseconds(1))
@@ -42,7 +42,7 @@ struct SessionTests {
 
     @Test func effectResultIsAppliedLaterAsAProviderEventCausedByItsRequest() async {
         let (session, _) = makeSession()
-        try? session.send([.fetch(4)], to: Counter.key)
+        _ = try? session.send([.fetch(4)], to: Counter.key)
         #expect(session.viewModel(of: Counter.key)?.value.count == 0)
         #expect(effects.pendingCount == 1)
         await effects.runAll()
@@ -55,7 +55,7 @@ struct SessionTests {
 
     @Test func cancelledTimerNeverFires() {
         let (session, _) = makeSession()
-        try? session.send([.scheduleAndCancel], to: Counter.key)
+        _ = try? session.send([.scheduleAndCancel], to: Counter.key)
         scheduler.advance(by: .seconds(5))
         #expect(session.viewModel(of: Counter.key)?.value.count == 0)
         #expect(scheduler.pendingCount == 0)
@@ -74,7 +74,7 @@ struct SessionTests {
 
     @Test func viewModelIsBuiltLazilyAtMostOncePerVersion() {
         let (session, probe) = makeSession()
-        try? session.send([.increment, .increment, .increment], to: Counter.key)
+        _ = try? session.send([.increment, .increment, .increment], to: Counter.key)
         #expect(Counter.builds.withLock { $0[probe] } == nil)
         _ = session.viewModel(of: Counter.key)
         _ = session.viewModel(of: Counter.key)
@@ -90,7 +90,7 @@ struct SessionTests {
         }
         #expect(session.representation(of: "counter", make: make).ready?.value == "v1")
         #expect(session.representation(of: "counter", make: make).ready?.value == "v1")
-        try? session.send([.increment], to: Counter.key)
+        _ = try? session.send([.increment], to: Counter.key)
         #expect(session.representation(of: "counter", make: make).ready?.value == "v2")
         #expect(made.withLock { $0 } == 2)
         let missing = session.representation(of: "nope", make: make).ready?.value
@@ -100,7 +100,7 @@ struct SessionTests {
     @Test func recordingListenerSeesEveryVersionInOrder() {
         let (session, _) = makeSession()
         let recorder = RecordingListener(session: session, feature: Counter.key)
-        try? session.send([.increment, .nothing, .incrementTwiceNow], to: Counter.key)
+        _ = try? session.send([.increment, .nothing, .incrementTwiceNow], to: Counter.key)
         #expect(recorder.versions == [2, 3])
         #expect(recorder.snapshots.map(\.count) == [1, 3])
     }
@@ -109,14 +109,14 @@ struct SessionTests {
         let first = makeSession(random: .seeded(42)).0
         let second = makeSession(random: .seeded(42)).0
         for session in [first, second] {
-            try? session.send(Array(repeating: .pickRandom, count: 8), to: Counter.key)
+            _ = try? session.send(Array(repeating: .pickRandom, count: 8), to: Counter.key)
         }
         #expect(first.viewModel(of: Counter.key)?.value.picks == second.viewModel(of: Counter.key)?.value.picks)
     }
 
     @Test func logIsABoundedRing() {
         let (session, _) = makeSession(logCapacity: 3)
-        try? session.send(Array(repeating: .increment, count: 5), to: Counter.key)
+        _ = try? session.send(Array(repeating: .increment, count: 5), to: Counter.key)
         let (entries, oldest) = session.log(after: 0)
         #expect(entries.map(\.seq) == [3, 4, 5])
         #expect(oldest == 3)
@@ -127,7 +127,7 @@ struct SessionTests {
         let (session, _) = makeSession()
         async let woken = session.waitForVersion(of: "counter", after: 1, timeout: .seconds(30))
         while true {
-            try? session.send([.increment], to: Counter.key)
+            _ = try? session.send([.increment], to: Counter.key)
             if session.version(of: "counter")! >= 2 { break }
         }
         #expect(await woken != nil)
@@ -135,14 +135,14 @@ struct SessionTests {
 
     @Test func waiterReturnsAtOnceWhenAlreadyNewerAndNilOnTimeout() async {
         let (session, _) = makeSession()
-        try? session.send([.increment], to: Counter.key)
+        _ = try? session.send([.increment], to: Counter.key)
         #expect(await session.waitForVersion(of: "counter", after: 1, timeout: .seconds(30)) == 2)
         #expect(await session.waitForVersion(of: "counter", after: 2, timeout: .milliseconds(20)) == nil)
     }
 
     @Test func closeCancelsTimersAndRefusesEvents() {
         let (session, _) = makeSession()
-        try? session.send([.incrementLater(.seconds(1))], to: Counter.key)
+        _ = try? session.send([.incrementLater(.seconds(1))], to: Counter.key)
         session.close(.deleted)
         #expect(scheduler.pendingCount == 0)
         #expect(throws: SessionError.closed) { try session.send([.increment], to: Counter.key) }
@@ -152,7 +152,7 @@ struct SessionTests {
         let (session, _) = makeSession()
         let seen = Mutex<[SessionChange]>([])
         _ = session.stream.addObserver { change in seen.withLock { $0.append(change) } }
-        try? session.send([.increment, .nothing, .increment], to: Counter.key)
+        _ = try? session.send([.increment, .nothing, .increment], to: Counter.key)
         #expect(seen.withLock { $0 } == [
             SessionChange(sequence: 1, versions: ["counter": 2]), SessionChange(sequence: 3, versions: ["counter": 3]),
         ])
@@ -163,10 +163,10 @@ struct SessionTests {
         let (session, _) = makeSession()
         let seen = Mutex<[SessionChange]>([])
         _ = session.stream.addObserver { change in seen.withLock { $0.append(change) } }
-        try? session.send([.increment], to: Counter.key)
+        _ = try? session.send([.increment], to: Counter.key)
         session.close(.expired)
         session.close(.deleted)
-        try? session.send([.increment], to: Counter.key)
+        _ = try? session.send([.increment], to: Counter.key)
         #expect(seen.withLock { $0 } == [
             SessionChange(sequence: 1, versions: ["counter": 2]), SessionChange(sequence: 1, versions: [:], end: .expired),
         ])

@@ -15,8 +15,8 @@ final class TLSTestServer: Sendable {
     let certificates: TestCertificates
     let port: Int
 
-    init(timeouts: HTTPTimeouts = HTTPTimeouts(lingeringClose: .milliseconds(100), handshake: .seconds(10))) throws {
-        certificates = try TestCertificates()
+    init(timeouts: HTTPTimeouts = HTTPTimeouts(lingeringClose: .milliseconds(100), handshake: .seconds(10))) async throws {
+        certificates = try await TestCertificates()
         tls = try TLSContext(
             configuration: .init(certificatePath: certificates.certificatePath, keyPath: certificates.keyPath))
         var router = Router()

@@ -11,8 +11,8 @@ import ViewHostClient
 /// between retries and reconnects (the server's `retry: 2000` still applies to reconnects).
 enum TestServer {
     /// `viewhost serve --port 0 --simulation-speed 50` with `arguments` and `environment` added.
-    static func start(_ arguments: [String] = [], environment: [String: String] = [:]) throws -> ServerProcess {
-        try ServerProcess(
+    static func start(_ arguments: [String] = [], environment: [String: String] = [:]) async throws -> ServerProcess {
+        try await ServerProcess(
             arguments: ["serve", "--port", "0", "--simulation-speed", "50"] + arguments, environment: environment)
     }
 

@@ -164,7 +164,8 @@ struct OpenMeteoProviderTests {
     @Test func concurrentRequestsForOnePlaceShareOneCall() async throws {
         let gate = Gate()
         let server = try FakeProviderServer(["/v1/forecast": [.held(gate, then: .fixture("open-meteo-forecast"))]])
-        let services = try services(server)
+        // A long timeout: a held call that timed out on a loaded machine would be retried, and counted twice.
+        let services = try services(server, timeout: .seconds(60))
         async let first = services.weather.currentWeather(at: .mcGaheysville)
         async let second = services.weather.currentWeather(at: .mcGaheysville)
         let deadline = ContinuousClock.now.advanced(by: .seconds(10))
