@@ -8,7 +8,8 @@
 set -euo pipefail
 
 # Debian packages the build and the tests need. Later work adds to this one list (openssl, nginx, wrk, chromium, …).
-REQUIRED_PACKAGES=(libssl-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev pkg-config curl openssl chromium)
+REQUIRED_PACKAGES=(libssl-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev pkg-config curl openssl chromium
+    prometheus)  # prometheus: promtool, which lints /metrics
 command -v python3 >/dev/null || REQUIRED_PACKAGES+=(python3)  # the browser test's driver (stdlib only)
 # Seconds Fuzz/run.sh may fuzz for, when it exists.
 FUZZ_SECONDS=20
@@ -66,10 +67,29 @@ if [ -f Fuzz/run.sh ]; then
     fi
 fi
 
+# Contract checks against the real binary (Tests/Contract/): /metrics through `promtool check metrics`.
+bin_dir="$(swift build "${scratch[@]}" --show-bin-path)"
+contract=()
+run_contract_check() {  # NAME COMMAND…: runs one check, counts it, remembers a failure by name
+    local name=$1
+    shift
+    set +e
+    "$@"
+    local status=$?
+    set -e
+    if [ "$status" -eq 0 ]; then
+        passed=$((passed + 1))
+    else
+        contract+=("$name FAILED (status $status)")
+        failed=$((failed + 1))
+    fi
+}
+run_contract_check metrics timeout -k 5 120 python3 Tests/Contract/metrics_lint.py --binary "$bin_dir/viewhost"
+contract_summary="contract checks ${contract[*]:-ok}"
+
 # The web front-end in headless Chromium: chat, bot reply and weather, driven like a user (screenshots go to
 # artifacts/screenshots/, which git ignores).
 set +e
-bin_dir="$(swift build "${scratch[@]}" --show-bin-path)"
 timeout -k 5 300 python3 Tests/Browser/browser_test.py --binary "$bin_dir/viewhost"
 browser_status=$?
 set -e
@@ -86,6 +106,6 @@ if [ "$failed" -gt 0 ]; then
     echo "test.sh: failures (from the swift test log):"
     grep -E '^[^ ]+ (Test [^ ].* (failed|recorded an issue)|Suite [^ ].* failed)' "$log" | grep -v ' Test run with ' | head -40 || true
 fi
-echo "test.sh: swift test status $test_status; $fuzz; $browser; $((SECONDS - started))s"
+echo "test.sh: swift test status $test_status; $fuzz; $contract_summary; $browser; $((SECONDS - started))s"
 echo "summary: $passed passed, $failed failed, $skipped skipped"
-[ "$test_status" -eq 0 ] && [ "$fuzz_status" -eq 0 ] && [ "$browser_status" -eq 0 ]
+[ "$test_status" -eq 0 ] && [ "$fuzz_status" -eq 0 ] && [ "$browser_status" -eq 0 ] && [ ${#contract[@]} -eq 0 ]

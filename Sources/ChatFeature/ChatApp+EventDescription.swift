@@ -75,11 +75,9 @@ extension ChatApp {
         }
     }
 
-    /// At most 32 characters of `value`, so a summary never grows with its payload.
+    /// At most 32 UTF-8 bytes of `value` (cut on a code point), so a summary never grows with its payload.
     private static func short(_ value: String) -> String {
-        // utf8.count is O(1) for native strings; Character counting is not, and texts can be long.
-        guard value.utf8.count > 32, value.count > 32 else { return value }
-        return String(value.prefix(31)) + "…"
+        EventDescription.shortened(value, maxBytes: 32)
     }
 
     private static func quoted(_ value: String) -> String {

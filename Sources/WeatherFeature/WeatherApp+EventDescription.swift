@@ -28,6 +28,6 @@ extension WeatherApp {
     }
 
     private static func quoted(_ text: String) -> String {
-        "\"\(text.prefix(80))\""
+        "\"\(EventDescription.shortened(text, maxBytes: 80))\""
     }
 }

@@ -52,6 +52,18 @@ struct StreamLimitsHTTPTests {
         }
     }
 
+    @Test func theRefusalCountsOneStreamInTheSingular() async throws {
+        try await TestApp.run({ $0.streams.maxPerSession = 1 }) { app in
+            let session = try await app.createQuietSession()
+            let (first, head) = try await connect(app, session)
+            #expect(head.status == 200)
+            let (_, refused) = try await connect(app, session)
+            #expect(refused.status == 429)
+            #expect(try refused.json["detail"].string == "This session already has 1 open stream; close one first.")
+            withExtendedLifetime(first) {}
+        }
+    }
+
     @Test func totalLimitIs503() async throws {
         try await TestApp.run({ $0.streams.max = 3 }) { app in
             let a = try await app.createQuietSession()

@@ -1,4 +1,5 @@
 import ViewHostJSON
+import ViewModelCore
 
 /// One event object of a request body, with typed accessors that fail with the field's path
 /// (`text`, or `[2].text` inside a batch), so a 422 names exactly what is wrong.
@@ -33,21 +34,17 @@ struct EventFields {
         return text
     }
 
-    /// A required string field of at most `maxLength` characters.
-    func string(_ field: String, maxLength: Int) throws(EventDecodingError) -> String {
+    /// A required string field within `limit`.
+    func string(_ field: String, limit: TextLimit) throws(EventDecodingError) -> String {
         let text = try string(field)
-        guard text.count <= maxLength else {
-            throw .invalidValue(path(field), reason: "is longer than \(maxLength) characters")
-        }
+        if let reason = limit.violation(of: text) { throw .invalidValue(path(field), reason: reason) }
         return text
     }
 
-    /// An optional string field of at most `maxLength` characters.
-    func optionalString(_ field: String, maxLength: Int) throws(EventDecodingError) -> String? {
+    /// An optional string field within `limit`.
+    func optionalString(_ field: String, limit: TextLimit) throws(EventDecodingError) -> String? {
         guard let text = try optionalString(field) else { return nil }
-        guard text.count <= maxLength else {
-            throw .invalidValue(path(field), reason: "is longer than \(maxLength) characters")
-        }
+        if let reason = limit.violation(of: text) { throw .invalidValue(path(field), reason: reason) }
         return text
     }
 
@@ -67,7 +64,8 @@ struct EventFields {
     func onlyFields(_ allowed: [String]) throws(EventDecodingError) {
         // A few names each: a linear search beats hashing them into a set on every event.
         for (name, _) in members where name != "type" && name != "id" && !allowed.contains(name) {
-            throw .unexpectedField(path(name), allowed: allowed.sorted())
+            // The name is echoed in the 422, so a name of any length is cut first.
+            throw .unexpectedField(path(EventDescription.shortened(name, maxBytes: 64)), allowed: allowed.sorted())
         }
     }
 }

@@ -15,21 +15,21 @@ extension FeatureDefinition {
         switch type {
         case "create":
             try fields.onlyFields(["contact"])
-            return .create(contact: try fields.string("contact", maxLength: 1024))
+            return .create(contact: try fields.string("contact", limit: .contact))
         case "openChat":
             try fields.onlyFields(["contact"])
-            return .openChat(contact: try fields.string("contact", maxLength: 1024))
+            return .openChat(contact: try fields.string("contact", limit: .contact))
         case "send":
             try fields.onlyFields(["text", "contact"])
             return .send(
-                text: try fields.string("text", maxLength: 4000),
-                contact: try fields.optionalString("contact", maxLength: 1024))
+                text: try fields.string("text", limit: .message),
+                contact: try fields.optionalString("contact", limit: .contact))
         case "userRead":
             try fields.onlyFields(["contact"])
-            return .userRead(contact: try fields.optionalString("contact", maxLength: 1024))
+            return .userRead(contact: try fields.optionalString("contact", limit: .contact))
         case "notificationTap":
             try fields.onlyFields(["contact"])
-            return .notificationTap(contact: try fields.string("contact", maxLength: 1024))
+            return .notificationTap(contact: try fields.string("contact", limit: .contact))
         case "addChat": return try fields.none(.addChat)
         case "back": return try fields.none(.back)
         case "appResignActive": return try fields.none(.appResignActive)

@@ -48,7 +48,9 @@ struct FeatureDefinition: Sendable {
                     do throws(EventDecodingError) {
                         let type = try object.type
                         guard eventTypes.contains(type) else {
-                            throw .unknownType(object.path("type"), type: type, allowed: eventTypes)
+                            throw .unknownType(
+                                object.path("type"), type: EventDescription.shortened(type, maxBytes: 64),
+                                allowed: eventTypes)
                         }
                         events.append(try decode(type, object))
                     } catch {

@@ -12,10 +12,10 @@ extension FeatureDefinition {
         switch type {
         case "setUsername":
             try fields.onlyFields(["value"])
-            intent = .setUsername(value: try fields.string("value", maxLength: 256))
+            intent = .setUsername(value: try fields.string("value", limit: .name))
         case "setPassword":
             try fields.onlyFields(["value"])
-            intent = .setPassword(value: try fields.string("value", maxLength: 256))
+            intent = .setPassword(value: try fields.string("value", limit: .name))
         default:
             intent = try fields.none(.login)
         }

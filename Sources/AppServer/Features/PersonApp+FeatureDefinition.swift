@@ -10,10 +10,10 @@ extension FeatureDefinition {
     ) { _, fields throws(EventDecodingError) in
         try fields.onlyFields(["salutation", "firstName", "lastName", "birthdate"])
         let intent = PersonIntent.setPerson(
-            salutation: try fields.optionalString("salutation", maxLength: 64),
-            firstName: try fields.string("firstName", maxLength: 256),
-            lastName: try fields.string("lastName", maxLength: 256),
-            birthdate: try fields.string("birthdate", maxLength: 64))
+            salutation: try fields.optionalString("salutation", limit: .short),
+            firstName: try fields.string("firstName", limit: .name),
+            lastName: try fields.string("lastName", limit: .name),
+            birthdate: try fields.string("birthdate", limit: .short))
         guard let event = PersonApp.event(for: intent) else {
             throw .invalidValue(
                 fields.path("birthdate"), reason: "must be an ISO 8601 date (1970-01-01) or date-time (1970-01-01T00:00:00Z)")

@@ -14,7 +14,7 @@ extension FeatureDefinition {
             requestRunner: services.requestRunner, startEvents: [.start]
         ) { _, fields throws(EventDecodingError) in
             try fields.onlyFields(["location"])
-            return WeatherApp.event(for: .changeLocation(location: try fields.string("location", maxLength: 200)))
+            return WeatherApp.event(for: .changeLocation(location: try fields.string("location", limit: .location)))
         }
     }
 

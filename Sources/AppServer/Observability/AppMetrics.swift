@@ -69,7 +69,7 @@ final class AppMetrics: Sendable {
     init() {
         openConnections = registry.makeGauge(
             descriptor: .init(
-                namespace: "viewhost", subsystem: "http", metricName: "connections_open", unitName: "count",
+                namespace: "viewhost", subsystem: "http", metricName: "connections_open",
                 helpText: "Open HTTP connections."))
         acceptedConnections = registry.makeCounter(
             descriptor: .init(
@@ -77,11 +77,11 @@ final class AppMetrics: Sendable {
                 helpText: "Connections accepted since start."))
         liveSessions = registry.makeGauge(
             descriptor: .init(
-                namespace: "viewhost", subsystem: "sessions", metricName: "live", unitName: "count",
+                namespace: "viewhost", subsystem: "sessions", metricName: "live",
                 helpText: "Live sessions."))
         openStreams = registry.makeGauge(
             descriptor: .init(
-                namespace: "viewhost", subsystem: "streams", metricName: "open", unitName: "count",
+                namespace: "viewhost", subsystem: "streams", metricName: "open",
                 helpText: "Open server-sent event streams."))
         storeCommits = registry.makeCounter(
             descriptor: .init(

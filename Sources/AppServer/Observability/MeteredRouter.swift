@@ -1,7 +1,8 @@
 import HTTPCore
 
 /// A router that times and counts every request by its route pattern (so `/v1/sessions/:id/chat` is one series,
-/// not one per session), deferred answers included. Requests that match no route count as route `unmatched`.
+/// not one per session), deferred answers included. Requests that match no route count as route `unmatched`;
+/// a `405` counts under the route its path matched.
 struct MeteredRouter: HTTPResponder {
     private(set) var router = Router()
     let metrics: AppMetrics
@@ -68,11 +69,20 @@ struct MeteredRouter: HTTPResponder {
         let start = ContinuousClock.now
         do {
             return try router.respond(to: request, context: context)
-        } catch let error as HTTPError where error.status == .notFound || error.status == .methodNotAllowed {
+        } catch let error as HTTPError where error.status == .methodNotAllowed {
+            // Counted under the route the path matched, with the method (one of a few names, so a client cannot
+            // make a series per made-up method).
+            let method = Self.countedMethods.contains(request.method) ? request.method : HTTPMethod("other")
+            let route = router.matchingPattern(for: request).map { metrics.route($0, method: method) } ?? unmatched
+            route.record(status: error.status.code, since: start)
+            throw error
+        } catch let error as HTTPError where error.status == .notFound {
             unmatched.record(status: error.status.code, since: start)
             throw error
         }
     }
+
+    private static let countedMethods: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options]
 
     private static func status(of error: any Error) -> Int {
         (error as? any HTTPResponseError)?.status.code ?? 500

@@ -69,11 +69,16 @@ enum EventRoutes {
     /// The `Idempotency-Key`, if sent: 1 to 255 visible ASCII characters.
     private static func idempotencyKey(_ request: HTTPRequest) throws(AppError) -> String? {
         guard let key = request.headers[.idempotencyKey] else { return nil }
-        guard (1...maxKeyLength).contains(key.utf8.count), key.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+        guard isKey(key) else {
             throw .invalidField(
                 "Idempotency-Key", reason: "must be 1 to 255 visible ASCII characters", status: .badRequest)
         }
         return key
+    }
+
+    /// Whether `text` is 1 to 255 visible ASCII characters (`^[!-~]{1,255}$`), what keys and event ids take.
+    static func isKey(_ text: String) -> Bool {
+        (1...maxKeyLength).contains(text.utf8.count) && text.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
     }
 
     /// One event object, or an array of 1 to 100 of them, each checked to be an object with an optional string
@@ -95,9 +100,13 @@ enum EventRoutes {
         for (item, prefix) in items {
             guard case .object(let members) = item else { throw .invalidEvent(.notAnObject(String(prefix.dropLast()))) }
             let fields = EventFields(members: members, pathPrefix: prefix)
+            // `null` counts as no id. An id is kept as an idempotency key, so it takes what the header takes.
             if let id = fields.value("id"), id != .null {
-                guard case .string(let text) = id, (1...255).contains(text.utf8.count) else {
-                    throw .invalidEvent(.wrongType(fields.path("id"), expected: "a string of 1 to 255 bytes", got: id.typeName))
+                guard case .string(let text) = id else {
+                    throw .invalidEvent(.wrongType(fields.path("id"), expected: "a string", got: id.typeName))
+                }
+                guard isKey(text) else {
+                    throw .invalidEvent(.invalidValue(fields.path("id"), reason: "must be 1 to 255 visible ASCII characters"))
                 }
             }
             objects.append(fields)

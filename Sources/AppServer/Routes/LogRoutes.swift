@@ -14,8 +14,10 @@ enum LogRoutes {
             let session = try registry.authenticate(request, id: context.parameters["id"] ?? "")
             var since = 0
             if let text = request.queryValue("since") {
-                guard let value = Int(text), value >= 0 else {
-                    throw AppError.invalidField("since", reason: "must be a sequence number (0 or more)", status: .badRequest)
+                guard let value = SequenceNumber.parse(text) else {
+                    throw AppError.invalidField(
+                        "since", reason: "must be a sequence number: 1 to 18 digits (0 to 999999999999999999)",
+                        status: .badRequest)
                 }
                 since = value
             }

@@ -125,14 +125,15 @@ struct SessionOptions {
                 }
                 options.features = names
             case "timeZone":
-                guard case .string(let identifier) = value, let zone = TimeZone(identifier: identifier) else {
+                guard case .string(let identifier) = value, let zone = timeZone(identifier) else {
                     throw .invalidField(
                         "timeZone", reason: "must be an IANA time zone such as Europe/Tallinn", status: .unprocessableContent)
                 }
                 options.timeZone = zone
             case "locale":
-                guard case .string(let locale) = value, (1...35).contains(locale.count),
-                    locale.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") })
+                // Bytes first: the check reads at most 35 of them, whatever the string's length.
+                guard case .string(let locale) = value, (1...35).contains(locale.utf8.count),
+                    locale.utf8.allSatisfy({ isLetterOrDigit($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") })
                 else {
                     throw .invalidField(
                         "locale", reason: "must be a locale identifier such as en_US or zh-Hans", status: .unprocessableContent)
@@ -143,5 +144,20 @@ struct SessionOptions {
             }
         }
         return options
+    }
+
+    /// The zone named by an IANA identifier (`^[A-Za-z0-9_+-]+(/[A-Za-z0-9_+-]+)*$`, at most 64 bytes), if this
+    /// system's time zone database has it; nil for anything else, before Foundation ever sees a long string.
+    static func timeZone(_ identifier: String) -> TimeZone? {
+        let bytes = identifier.utf8
+        guard (1...64).contains(bytes.count), bytes.first != UInt8(ascii: "/"), bytes.last != UInt8(ascii: "/"),
+            !identifier.contains("//"),
+            bytes.allSatisfy({ isLetterOrDigit($0) || "_+-/".utf8.contains($0) })
+        else { return nil }
+        return TimeZone(identifier: identifier)
+    }
+
+    private static func isLetterOrDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 }

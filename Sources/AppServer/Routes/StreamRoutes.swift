@@ -17,7 +17,7 @@ enum StreamRoutes {
                 case .perSession:
                     throw HTTPError(
                         .tooManyRequests,
-                        detail: "This session already has \(limiter.maxPerSession) open streams; close one first.",
+                        detail: "This session already has \(Self.openStreams(limiter.maxPerSession)); close one first.",
                         headers: [.retryAfter: "5"])
                 case .total:
                     throw HTTPError(
@@ -41,28 +41,41 @@ enum StreamRoutes {
         }
     }
 
+    /// "1 open stream", "2 open streams".
+    static func openStreams(_ count: Int) -> String {
+        count == 1 ? "1 open stream" : "\(count) open streams"
+    }
+
+    /// `?features=chat,weather`: one or more of the session's features, comma-separated, nothing else (no empty
+    /// names, no spaces), as the OpenAPI document's `style: form, explode: false` array says.
     private static func selectedFeatures(_ request: HTTPRequest, session: Session) throws(AppError) -> Set<String> {
         guard let list = request.queryValue("features") else { return Set(session.featureNames) }
+        guard list.utf8.count <= 256 else {
+            throw .invalidField("features", reason: "is longer than 256 bytes", status: .badRequest)
+        }
         var selected = Set<String>()
-        for name in list.split(separator: ",").map({ String($0.trimmingOWS()) }) where !name.isEmpty {
+        for name in list.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
             guard session.featureNames.contains(name) else {
                 throw .invalidField(
-                    "features", reason: "names '\(name)', which this session does not have (it has \(session.featureNames.joined(separator: ", ")))",
+                    "features",
+                    reason: "must list one or more of this session's features (\(session.featureNames.joined(separator: ", "))), "
+                        + "comma-separated; '\(name)' is not one",
                     status: .badRequest)
             }
             selected.insert(name)
         }
-        guard !selected.isEmpty else {
-            throw .invalidField("features", reason: "must name at least one feature", status: .badRequest)
-        }
         return selected
     }
 
-    /// `Last-Event-ID` as a sequence number; anything else counts as "never connected" (0: send everything).
+    /// `Last-Event-ID`: the sequence number of the last event a client saw, 1 to 18 digits (`^[0-9]{1,18}$`);
+    /// absent means "never connected" (send everything). Anything else is a 400: a client that sends its own
+    /// ids would otherwise silently get every snapshot again.
     private static func lastEventID(_ request: HTTPRequest) throws(AppError) -> Int {
-        guard let text = request.headers[.lastEventID]?.trimmingOWS(), !text.isEmpty else {
-            return 0
+        guard let text = request.headers[.lastEventID] else { return 0 }
+        guard let value = SequenceNumber.parse(text) else {
+            throw .invalidField(
+                "Last-Event-ID", reason: "must be a sequence number from this stream (1 to 18 digits)", status: .badRequest)
         }
-        return Int(text).map { max(0, $0) } ?? 0
+        return value
     }
 }

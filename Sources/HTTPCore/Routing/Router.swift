@@ -86,6 +86,17 @@ public struct Router: HTTPResponder {
             headers: [.allow: allow])
     }
 
+    /// The pattern of the first route whose pattern matches `request`'s path, whatever its method: the route a
+    /// `405` was meant for (metrics count it there), or nil when no route matches (a `404`).
+    public func matchingPattern(for request: HTTPRequest) -> String? {
+        request.withPathBytes { path in
+            routes.first { route in
+                var parameters = RouteParameters()
+                return route.pattern.match(path, parameters: &parameters)
+            }?.pattern.description
+        }
+    }
+
     /// The `Allow` value: the given methods (or every routed method), with `HEAD` for `GET`, and `OPTIONS`.
     private func allowValue(all: Bool, _ methods: [HTTPMethod]) -> String {
         var names: [String] = []

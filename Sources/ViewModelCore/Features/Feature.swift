@@ -86,9 +86,25 @@ public struct EventDescription: Sendable, Equatable {
     /// A short payload summary, such as `contact=John text="Hi"` (truncated).
     public var summary: String
 
-    /// Creates a description; `summary` is cut to 120 characters.
+    /// Creates a description; `summary` is cut to 120 UTF-8 bytes (see ``shortened(_:maxBytes:)``).
     public init(name: String, summary: String = "") {
         self.name = name
-        self.summary = summary.count > 120 ? String(summary.prefix(119)) + "…" : summary
+        self.summary = Self.shortened(summary, maxBytes: 120)
+    }
+
+    /// `value` itself when it has at most `maxBytes` UTF-8 bytes; otherwise its longest prefix of whole Unicode
+    /// code points within `maxBytes - 1` bytes, then `…`. It cuts on a code point, not a grapheme cluster: one
+    /// "character" of 450,000 combining marks is still cut to a few bytes. Costs O(maxBytes), whatever the length.
+    public static func shortened(_ value: String, maxBytes: Int) -> String {
+        guard value.utf8.count > maxBytes else { return value }
+        var kept = String.UnicodeScalarView()
+        var used = 0
+        for scalar in value.unicodeScalars {
+            let width = UTF8.width(scalar)
+            guard used + width < maxBytes else { break }
+            kept.append(scalar)
+            used += width
+        }
+        return String(kept) + "…"
     }
 }
