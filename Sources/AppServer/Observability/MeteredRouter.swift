@@ -2,19 +2,25 @@ import HTTPCore
 
 /// A router that times and counts every request by its route pattern (so `/v1/sessions/:id/chat` is one series,
 /// not one per session), deferred answers included. Requests that match no route count as route `unmatched`.
+/// Each request also goes to the ``AccessLog`` under the same pattern.
 struct MeteredRouter: HTTPResponder {
     private(set) var router = Router()
     let metrics: AppMetrics
     private let unmatched: AppMetrics.RouteMetrics
 
-    init(metrics: AppMetrics) {
+    /// Where each request is logged (and refusals by a limit), if anywhere.
+    let accessLog: AccessLog?
+
+    init(metrics: AppMetrics, accessLog: AccessLog? = nil) {
         self.metrics = metrics
+        self.accessLog = accessLog
         self.unmatched = metrics.route("unmatched", method: HTTPMethod("any"))
     }
 
     /// Adds a route whose handler may defer.
     mutating func on(_ method: HTTPMethod, _ pattern: String, handler: @escaping HTTPHandler) {
         let route = metrics.route(pattern, method: method)
+        let accessLog = accessLog
         router.on(method, pattern) { request, context in
             let start = ContinuousClock.now
             let result: HTTPHandlerResult
@@ -22,20 +28,26 @@ struct MeteredRouter: HTTPResponder {
                 result = try handler(request, context)
             } catch {
                 route.record(status: Self.status(of: error), since: start)
+                accessLog?.record(.failure(error), request: request, route: pattern, context: context, since: start)
                 throw error
             }
             switch result {
             case .response(let response):
                 route.record(status: response.status.code, since: start)
+                accessLog?.record(.success(response), request: request, route: pattern, context: context, since: start)
                 return result
             case .deferred(let work):
                 return .deferred {
                     do {
                         let response = try await work()
                         route.record(status: response.status.code, since: start)
+                        accessLog?.record(
+                            .success(response), request: request, route: pattern, context: context, since: start)
                         return response
                     } catch {
                         route.record(status: Self.status(of: error), since: start)
+                        accessLog?.record(
+                            .failure(error), request: request, route: pattern, context: context, since: start)
                         throw error
                     }
                 }
@@ -70,6 +82,7 @@ struct MeteredRouter: HTTPResponder {
             return try router.respond(to: request, context: context)
         } catch let error as HTTPError where error.status == .notFound || error.status == .methodNotAllowed {
             unmatched.record(status: error.status.code, since: start)
+            accessLog?.record(.failure(error), request: request, route: "unmatched", context: context, since: start)
             throw error
         }
     }
