@@ -68,6 +68,7 @@ start_server() {   # build tag -> PID PORT
   "$bin" serve --help 2>/dev/null | grep -q -- '--store' && flags=(--store memory)
   echo "\$ $bin serve --port 0 --weather-provider offline ${flags[*]} &   # $build $tag" >> "$COMMANDS"
   (cd "$RUN" && exec env VIEWHOST_SESSIONS_MAX=250000 VIEWHOST_SERVER_MAX_CONNECTIONS=20000 \
+    VIEWHOST_LIMITS_SESSIONS_PER_MINUTE_PER_CLIENT=0 VIEWHOST_LIMITS_EVENTS_PER_SECOND_PER_SESSION=0 VIEWHOST_LOG_ACCESS=false \
     "$bin" serve --port 0 --weather-provider offline "${flags[@]}") > "$RUN/server-$build-$tag.out" 2> "$RUN/server-$build-$tag.err" &
   PID=$!; STARTED+=("$PID")
   for i in $(seq 300); do

@@ -42,6 +42,7 @@ CLIENT="$REPO/.build-bench/release/sse-bench"
 
 LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg)"
 (cd "$RUN" && exec env VIEWHOST_SESSIONS_MAX=200000 VIEWHOST_STREAMS_MAX=20000 VIEWHOST_STREAMS_MAX_PER_SESSION=8 \
+  VIEWHOST_LIMITS_SESSIONS_PER_MINUTE_PER_CLIENT=0 VIEWHOST_LIMITS_EVENTS_PER_SECOND_PER_SESSION=0 \
   VIEWHOST_SERVER_MAX_CONNECTIONS=20000 "$BIN" serve --port "$PORT" --simulation-speed 1 --weather-provider offline \
   --log-level error) > "$RUN/server.out" 2> "$RUN/server.err" &
 PID=$!; PIDS+=("$PID")

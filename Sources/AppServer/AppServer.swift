@@ -62,12 +62,14 @@ public func makeApp(
     let metrics = AppMetrics()
     let streams = StreamLimiter(maxPerSession: configuration.streams.maxPerSession, maxTotal: configuration.streams.max)
     let serverReference = MetricsRoutes.ServerReference()
-    var router = MeteredRouter(metrics: metrics)
+    let limits = RequestRateLimits(configuration.rateLimits, clock: ContinuousClock())
+    var router = MeteredRouter(
+        metrics: metrics, accessLog: AccessLog(logger: logger, isEnabled: configuration.log.access))
     HealthRoutes.register(on: &router, registry: registry)
     WebRoutes.register(on: &router)
     MetricsRoutes.register(on: &router, metrics: metrics, registry: registry, streams: streams, server: serverReference)
-    SessionRoutes.register(on: &router, registry: registry)
-    EventRoutes.register(on: &router, registry: registry, metrics: metrics)
+    SessionRoutes.register(on: &router, registry: registry, limits: limits)
+    EventRoutes.register(on: &router, registry: registry, metrics: metrics, limits: limits)
     // Literal routes before the `/v1/sessions/:id/:feature` pattern, which would match them too.
     StreamRoutes.register(on: &router, registry: registry, limiter: streams, heartbeat: configuration.streams.heartbeat)
     LogRoutes.register(on: &router, registry: registry)

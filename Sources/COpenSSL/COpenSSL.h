@@ -37,6 +37,15 @@ static inline long COpenSSL_CTX_set_num_tickets(SSL_CTX *context, size_t count) 
     return SSL_CTX_set_num_tickets(context, count);
 }
 
+// Session-ticket keys (name, HMAC and AES keys: 80 bytes in OpenSSL 3), so a reloaded context keeps the old keys.
+static inline long COpenSSL_CTX_get_ticket_keys(SSL_CTX *context, unsigned char *keys, long length) {
+    return SSL_CTX_get_tlsext_ticket_keys(context, keys, length);
+}
+
+static inline long COpenSSL_CTX_set_ticket_keys(SSL_CTX *context, unsigned char *keys, long length) {
+    return SSL_CTX_set_tlsext_ticket_keys(context, keys, length);
+}
+
 static inline long COpenSSL_session_reused(SSL *ssl) { return SSL_session_reused(ssl); }
 
 static inline long COpenSSL_CTX_sess_number(SSL_CTX *context) { return SSL_CTX_sess_number(context); }

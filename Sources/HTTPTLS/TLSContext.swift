@@ -16,17 +16,34 @@ public final class TLSContext: TransportSecurity {
     /// The configuration the credentials are read from.
     public let configuration: TLSConfiguration
     private let current: Mutex<ContextBox>
+    /// The first context's session-ticket keys (name, HMAC key, AES key), given to every context made by
+    /// ``reload()``: tickets issued before a reload still decrypt after it. Kept for the process's lifetime.
+    private let ticketKeys: [UInt8]
+    /// The size of OpenSSL 3's ticket key block: a 16-byte key name, a 32-byte HMAC key and a 32-byte AES key.
+    private static let ticketKeyLength = 80
 
     /// Reads the certificate and key and sets up the protocol policy.
     /// - Throws: ``TLSError`` naming the file at fault.
     public init(configuration: TLSConfiguration) throws(TLSError) {
         self.configuration = configuration
-        current = Mutex(try Self.makeContext(configuration))
+        let first = try Self.makeContext(configuration)
+        var keys = [UInt8](repeating: 0, count: Self.ticketKeyLength)
+        guard COpenSSL_CTX_get_ticket_keys(first.context, &keys, keys.count) == 1 else {
+            throw .openSSL(OpenSSLErrorQueue.drain(fallback: "cannot read the session-ticket keys"))
+        }
+        ticketKeys = keys
+        current = Mutex(first)
     }
 
     /// Reads the certificate and key again. On failure the previous pair stays in use and the error says why.
+    /// The session-ticket keys stay the same, so clients resume the sessions they had (a new pair is not a reason
+    /// to make every client do a full handshake again).
     public func reload() throws(TLSError) {
         let fresh = try Self.makeContext(configuration)
+        var keys = ticketKeys
+        guard COpenSSL_CTX_set_ticket_keys(fresh.context, &keys, keys.count) == 1 else {
+            throw .openSSL(OpenSSLErrorQueue.drain(fallback: "cannot set the session-ticket keys"))
+        }
         let previous = current.withLock { box in
             let previous = box
             box = fresh

@@ -25,6 +25,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "trace, debug, info, notice, warning, error or critical (config key logLevel).")
     var logLevel: String?
 
+    @Option(help: "text or json: one JSON object per line, for log collectors (config key log.format).")
+    var logFormat: String?
+
     @Option(help: "offline, open-meteo or weatherbit (config key weather.provider).")
     var weatherProvider: String?
 
@@ -51,6 +54,7 @@ struct Serve: AsyncParsableCommand {
         flags["host"] = host
         flags["port"] = port.map(String.init)
         flags["logLevel"] = logLevel
+        flags["log.format"] = logFormat
         flags["simulation.speed"] = simulationSpeed.map { String($0) }
         flags["weather.provider"] = weatherProvider
         flags["tls.certificatePath"] = tlsCertificate
@@ -68,11 +72,20 @@ struct Serve: AsyncParsableCommand {
             Self.fail("viewhost: \(error)", code: error.exitCode)
         }
         let level = configuration.logLevel
+        let format = configuration.log.format
+        // Every line goes through one writer thread: an event loop that logs (an access line, a refusal) formats
+        // the line and goes on; it never waits for stderr's pipe or file.
+        let writer = LogWriter(fd: STDERR_FILENO) { dropped in
+            LineLogHandler.line(
+                format: format, time: Date(), level: .warning, label: "viewhost",
+                message: "log lines dropped: the output is slower than the log", metadata: ["dropped": "\(dropped)"])
+        }
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = LineLogHandler(label: label, format: format, writer: writer)
             handler.logLevel = level
             return handler
         }
+        defer { writer.flush() }
         let logger = Logger(label: "viewhost")
         // Trap the signals before the readiness line: a SIGTERM sent the moment the line appears must drain the
         // server, not kill it with the default action.

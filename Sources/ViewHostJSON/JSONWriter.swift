@@ -50,6 +50,17 @@ public struct JSONWriter {
         bytes.append(contentsOf: String(value).utf8)
     }
 
+    /// A finite number, in Swift's shortest round-tripping form (`0.25`, `3.0`).
+    public mutating func number(_ value: Double) {
+        separate()
+        bytes.append(contentsOf: "\(value)".utf8)
+    }
+
+    public mutating func boolean(_ value: Bool) {
+        separate()
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
     public mutating func null() {
         separate()
         bytes.append(contentsOf: "null".utf8)

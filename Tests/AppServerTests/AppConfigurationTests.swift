@@ -266,3 +266,43 @@ private struct TemporaryFile {
         try? FileManager.default.removeItem(atPath: path)
     }
 }
+
+/// The keys of issue 16: rate limits and the log's format and access lines.
+struct AbuseAndLogConfigurationTests {
+    @Test func rateLimitsAndLogSettingsLoadFromTheEnvironment() async throws {
+        let environment = [
+            "VIEWHOST_LIMITS_SESSIONS_PER_MINUTE_PER_CLIENT": "5", "VIEWHOST_LIMITS_EVENTS_PER_SECOND_PER_SESSION": "0",
+            "VIEWHOST_LOG_FORMAT": "json", "VIEWHOST_LOG_ACCESS": "false",
+        ]
+        let loaded = try await AppConfiguration.load(
+            from: .init(environment: environment, filePath: "/nonexistent/viewhost.json"))
+        #expect(loaded.rateLimits.sessionsPerMinutePerClient == 5)
+        #expect(loaded.rateLimits.eventsPerSecondPerSession == 0)
+        #expect(loaded.log.format == .json)
+        #expect(loaded.log.access == false)
+    }
+
+    @Test func defaultsAreTheDocumentedOnes() async throws {
+        let loaded = try await AppConfiguration.load(from: .init(filePath: "/nonexistent/viewhost.json"))
+        #expect(loaded.rateLimits.sessionsPerMinutePerClient == 600)
+        #expect(loaded.rateLimits.eventsPerSecondPerSession == 200)
+        #expect(loaded.log.format == .text)
+        #expect(loaded.log.access == true)
+    }
+
+    @Test(arguments: [
+        ("log.format", "xml", "expected text or json"),
+        ("limits.sessionsPerMinutePerClient", "-1", "outside"),
+        ("limits.eventsPerSecondPerSession", "many", "expected an integer"),
+    ])
+    func badValuesAreRefusedWithTheKey(key: String, value: String, reason: String) async throws {
+        do {
+            _ = try await AppConfiguration.load(
+                from: .init(flags: [key: value], filePath: "/nonexistent/viewhost.json"))
+            Issue.record("\(key)=\(value) was accepted")
+        } catch {
+            #expect("\(error)".contains(key), "\(error)")
+            #expect("\(error)".contains(reason) || "\(error)".contains("expected"), "\(error)")
+        }
+    }
+}

@@ -163,6 +163,17 @@ private struct ValueLoader {
             origin == "*" || origin.hasPrefix("http://") || origin.hasPrefix("https://")
                 ? nil : "'\(origin)' is not an origin such as https://example.com"
         }
+        var rateLimits = AppConfiguration.RateLimits()
+        rateLimits.sessionsPerMinutePerClient = try integer(
+            "limits.sessionsPerMinutePerClient", default: rateLimits.sessionsPerMinutePerClient, in: 0...1_000_000)
+        rateLimits.eventsPerSecondPerSession = try integer(
+            "limits.eventsPerSecondPerSession", default: rateLimits.eventsPerSecondPerSession, in: 0...1_000_000)
+        var log = AppConfiguration.Log()
+        log.access = try boolean("log.access", default: log.access)
+        let format = try string("log.format", default: log.format.rawValue) { name in
+            LogFormat(rawValue: name) == nil ? "expected text or json" : nil
+        }
+        log.format = LogFormat(rawValue: format) ?? .text
         let weather = try weatherSettings()
         var store = AppConfiguration.Store()
         let kind = try string("store.kind", default: store.kind.rawValue) { name in
@@ -178,7 +189,7 @@ private struct ValueLoader {
         return AppConfiguration(
             http: http, logLevel: Logger.Level(rawValue: levelName.lowercased()) ?? .info, sessions: sessions,
             simulation: simulation, streams: streams, cors: cors, weather: weather, tls: try tlsSettings(),
-            store: store)
+            store: store, rateLimits: rateLimits, log: log)
     }
 
     /// Both paths or neither: one alone is a mistake worth stopping for, not a reason to serve plain HTTP.

@@ -21,6 +21,32 @@ public struct AppConfiguration: Sendable {
     public var tls: TLS
     /// Where sessions are kept.
     public var store: Store
+    /// Per-client and per-session request rates.
+    public var rateLimits: RateLimits
+    /// How log lines look and whether requests are logged.
+    public var log: Log
+
+    /// Per-client and per-session request rates (`limits.*PerClient`, `limits.*PerSession`); 0 turns one off.
+    public struct RateLimits: Sendable, Hashable {
+        /// Sessions one client address may create per minute.
+        public var sessionsPerMinutePerClient = 600
+        /// Events one session may post per second.
+        public var eventsPerSecondPerSession = 200
+
+        /// The documented defaults.
+        public init() {}
+    }
+
+    /// How log lines look and whether requests are logged.
+    public struct Log: Sendable, Hashable {
+        /// One line per request.
+        public var access = true
+        /// Text or JSON lines.
+        public var format = LogFormat.text
+
+        /// The documented defaults.
+        public init() {}
+    }
 
     /// The certificate and key for HTTPS.
     public struct TLS: Sendable, Hashable {
@@ -129,8 +155,11 @@ public struct AppConfiguration: Sendable {
     public init(
         http: HTTPServerConfiguration = HTTPServerConfiguration(), logLevel: Logger.Level = .info,
         sessions: Sessions = Sessions(), simulation: Simulation = Simulation(), streams: Streams = Streams(),
-        cors: CORS = CORS(), weather: Weather = Weather(), tls: TLS = TLS(), store: Store = Store()
+        cors: CORS = CORS(), weather: Weather = Weather(), tls: TLS = TLS(), store: Store = Store(),
+        rateLimits: RateLimits = RateLimits(), log: Log = Log()
     ) {
+        self.rateLimits = rateLimits
+        self.log = log
         self.store = store
         self.weather = weather
         self.tls = tls

@@ -31,6 +31,8 @@ enum AppError: HTTPResponseError, Sendable {
     case idempotencyKeyInFlight
     /// The store could not keep the request's events: nothing is acknowledged; retry later.
     case storageUnavailable
+    /// A client or session is over its rate (``RequestRateLimits``); the request changed nothing.
+    case rateLimited(String, retryAfter: Duration)
 
     /// The answer for a session's refusal to apply a request's events.
     init(_ error: SessionError, batch: Bool) {
@@ -58,6 +60,7 @@ enum AppError: HTTPResponseError, Sendable {
         case .eventRefused, .idempotencyKeyInFlight: .conflict
         case .idempotencyKeyReused: .unprocessableContent
         case .storageUnavailable: .serviceUnavailable
+        case .rateLimited: .tooManyRequests
         }
     }
 
@@ -67,6 +70,9 @@ enum AppError: HTTPResponseError, Sendable {
         case .tooManySessions: [.retryAfter: "30"]
         case .storageUnavailable: [.retryAfter: "5"]
         case .idempotencyKeyInFlight: [.retryAfter: "1"]
+        case .rateLimited(_, let wait):
+            // Whole seconds, rounded up (RFC 9110 §10.2.3), so a client that waits that long is let in.
+            [.retryAfter: "\(max(1, Int((Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18).rounded(.up))))"]
         case .unsupportedMediaType: ["Accept-Post": "application/json"]
         default: HTTPHeaders()
         }
@@ -118,6 +124,8 @@ enum AppError: HTTPResponseError, Sendable {
             ProblemDetails(
                 status: status,
                 detail: "The server could not store this request, so it was not applied; retry it later (same Idempotency-Key).")
+        case .rateLimited(let detail, _):
+            ProblemDetails(status: status, detail: detail)
         }
     }
 

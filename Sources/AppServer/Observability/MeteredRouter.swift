@@ -2,20 +2,26 @@ import HTTPCore
 
 /// A router that times and counts every request by its route pattern (so `/v1/sessions/:id/chat` is one series,
 /// not one per session), deferred answers included. Requests that match no route count as route `unmatched`;
-/// a `405` counts under the route its path matched.
+/// a `405` counts under the route its path matched. Each request also goes to the ``AccessLog`` under the same
+/// pattern.
 struct MeteredRouter: HTTPResponder {
     private(set) var router = Router()
     let metrics: AppMetrics
     private let unmatched: AppMetrics.RouteMetrics
 
-    init(metrics: AppMetrics) {
+    /// Where each request is logged (and refusals by a limit), if anywhere.
+    let accessLog: AccessLog?
+
+    init(metrics: AppMetrics, accessLog: AccessLog? = nil) {
         self.metrics = metrics
+        self.accessLog = accessLog
         self.unmatched = metrics.route("unmatched", method: HTTPMethod("any"))
     }
 
     /// Adds a route whose handler may defer.
     mutating func on(_ method: HTTPMethod, _ pattern: String, handler: @escaping HTTPHandler) {
         let route = metrics.route(pattern, method: method)
+        let accessLog = accessLog
         router.on(method, pattern) { request, context in
             let start = ContinuousClock.now
             let result: HTTPHandlerResult
@@ -23,20 +29,26 @@ struct MeteredRouter: HTTPResponder {
                 result = try handler(request, context)
             } catch {
                 route.record(status: Self.status(of: error), since: start)
+                accessLog?.record(.failure(error), request: request, route: pattern, context: context, since: start)
                 throw error
             }
             switch result {
             case .response(let response):
                 route.record(status: response.status.code, since: start)
+                accessLog?.record(.success(response), request: request, route: pattern, context: context, since: start)
                 return result
             case .deferred(let work):
                 return .deferred {
                     do {
                         let response = try await work()
                         route.record(status: response.status.code, since: start)
+                        accessLog?.record(
+                            .success(response), request: request, route: pattern, context: context, since: start)
                         return response
                     } catch {
                         route.record(status: Self.status(of: error), since: start)
+                        accessLog?.record(
+                            .failure(error), request: request, route: pattern, context: context, since: start)
                         throw error
                     }
                 }
@@ -73,11 +85,15 @@ struct MeteredRouter: HTTPResponder {
             // Counted under the route the path matched, with the method (one of a few names, so a client cannot
             // make a series per made-up method).
             let method = Self.countedMethods.contains(request.method) ? request.method : HTTPMethod("other")
-            let route = router.matchingPattern(for: request).map { metrics.route($0, method: method) } ?? unmatched
+            let pattern = router.matchingPattern(for: request)
+            let route = pattern.map { metrics.route($0, method: method) } ?? unmatched
             route.record(status: error.status.code, since: start)
+            accessLog?.record(
+                .failure(error), request: request, route: pattern ?? "unmatched", context: context, since: start)
             throw error
         } catch let error as HTTPError where error.status == .notFound {
             unmatched.record(status: error.status.code, since: start)
+            accessLog?.record(.failure(error), request: request, route: "unmatched", context: context, since: start)
             throw error
         }
     }

@@ -12,7 +12,10 @@ enum EventRoutes {
     static let maxEventsPerRequest = 100
     static let maxKeyLength = 255
 
-    static func register(on router: inout MeteredRouter, registry: SessionRegistry, metrics: AppMetrics) {
+    static func register(
+        on router: inout MeteredRouter, registry: SessionRegistry, metrics: AppMetrics,
+        limits: RequestRateLimits<ContinuousClock>
+    ) {
         router.on(.post, "/v1/sessions/:id/:feature/events") { request, context in
             let session = try registry.authenticate(request, id: context.parameters["id"] ?? "")
             let feature = context.parameters["feature"] ?? ""
@@ -21,6 +24,7 @@ enum EventRoutes {
             }
             let key = try idempotencyKey(request)
             let objects = try eventObjects(RequestBody.json(request))
+            try limits.admitEvents(objects.count, session: session.id.rawValue)
             let claim = key.map { (key: $0, fingerprint: fingerprint(of: request)) }
             let (outcome, durable) = try definition.submit(session, objects, claim)
             let count = objects.count

@@ -5,8 +5,11 @@ import ViewModelCore
 
 /// `POST /v1/sessions`, `GET /v1/sessions/{id}`, `DELETE /v1/sessions/{id}` (API.md "Sessions").
 enum SessionRoutes {
-    static func register(on router: inout MeteredRouter, registry: SessionRegistry) {
-        router.on(.post, "/v1/sessions") { request, _ in
+    static func register(
+        on router: inout MeteredRouter, registry: SessionRegistry, limits: RequestRateLimits<ContinuousClock>
+    ) {
+        router.on(.post, "/v1/sessions") { request, context in
+            try limits.admitSessionCreation(from: context.remoteAddress)
             let options = try SessionOptions.parse(request, catalog: registry.catalog.map(\.name))
             let created = try registry.create(
                 features: options.features, timeZone: options.timeZone, locale: options.locale)

@@ -32,6 +32,10 @@ extension Connection {
         case .done:
             isHandshaking = false
             timers.finishedHandshake(at: loop.now)
+            if isRejecting {
+                answerOverLimit()  // over the connection limit: the 503, readable now that the session is up
+                return
+            }
             readAvailable()  // in TLS 1.3 the first request often arrives with the client's Finished
             if !isClosed { flush() }
         case .wantRead, .wantWrite:

@@ -101,18 +101,26 @@ final class Connection {
 
     /// Called once registered.
     func start() {
-        if isRejecting {
-            let problem = ProblemDetails(
-                status: .serviceUnavailable, detail: "The server is at its connection limit; retry shortly.")
-            var response = problem.response
-            response.headers.add(.retryAfter, "1")
-            let context = ResponseContext(
-                method: .get, version: .http1_1, keepAlive: false, requestID: loop.requestIDs.next())
-            write(response, for: context)
-            flush()
+        if isRejecting, !isHandshaking {
+            answerOverLimit()
             return
         }
-        scheduleTimers()
+        scheduleTimers()  // a rejecting TLS connection is answered once its handshake is done (or times out)
+    }
+
+    /// The `503` of a connection over the limit, sent without reading a request, then closed.
+    func answerOverLimit() {
+        let problem = ProblemDetails(
+            status: .serviceUnavailable, detail: "The server is at its connection limit; retry shortly.")
+        var response = problem.response
+        response.headers.add(.retryAfter, "1")
+        let context = ResponseContext(
+            method: .get, version: .http1_1, keepAlive: false, requestID: loop.requestIDs.next())
+        loop.server.refusals.record(
+            status: 503, reason: "connection limit (server.maxConnections) reached", requestID: context.requestID,
+            peer: peer.host)
+        write(response, for: context)
+        flush()
     }
 
     /// Handles readiness reported by epoll.
@@ -203,12 +211,10 @@ final class Connection {
     func fail(with error: any HTTPResponseError) {
         inbound = []
         let requestID = inFlight?.requestID ?? loop.requestIDs.next()
-        if let parserError = error as? HTTPParserError {
-            var logger = loop.server.logger
-            logger[metadataKey: "request-id"] = "\(requestID)"
-            logger.info(
-                "rejected request", metadata: ["status": "\(parserError.status.code)", "reason": "\(parserError)", "peer": "\(peer)"])
-        }
+        // Every refusal the connection itself makes (a limit: 408, 413, 414, 431; or a malformed request: 400).
+        loop.server.refusals.record(
+            status: error.status.code, reason: (error as? HTTPParserError).map { "\($0)" } ?? error.problem.detail ?? "\(error.status.code)",
+            requestID: requestID, peer: peer.host)
         guard inFlight == nil, case .reading = activity else {
             close()  // a response is already under way: nothing well-framed can follow it
             return

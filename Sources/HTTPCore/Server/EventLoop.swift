@@ -22,7 +22,8 @@ final class EventLoop: @unchecked Sendable {
     let server: ServerContext
     private let epollFD: Int32
     private let wakeFD: Int32
-    private let inbox = Mutex<[@Sendable () -> Void]>([])
+    /// Tasks for the loop's thread; nil once the loop has stopped and runs no more.
+    private let inbox = Mutex<[@Sendable () -> Void]?>([])
     private var slots: [Slot?] = []
     private var generations: [UInt32] = []
     private var listeners: [Listener] = []
@@ -76,12 +77,18 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Runs `task` on the loop's thread, soon. Safe from any thread.
-    func execute(_ task: @escaping @Sendable () -> Void) {
-        let wasEmpty = inbox.withLock { queue in
-            queue.append(task)
-            return queue.count == 1
+    /// - Returns: false when the loop has stopped: the task will never run, and what it owns is the caller's to
+    ///   release.
+    @discardableResult
+    func execute(_ task: @escaping @Sendable () -> Void) -> Bool {
+        let queued: Bool? = inbox.withLock { queue in
+            guard queue != nil else { return nil }
+            queue!.append(task)
+            return queue!.count == 1
         }
+        guard let wasEmpty = queued else { return false }
         if wasEmpty { _ = vh_eventfd_signal(wakeFD) }
+        return true
     }
 
     func preconditionInLoop() {
@@ -208,6 +215,14 @@ final class EventLoop: @unchecked Sendable {
         }
         for listener in listeners { listener.close() }
         listeners.removeAll()
+        // Refuse tasks from now on, and run those already queued: a connection handed over during the drain is
+        // adopted by a draining loop, which closes it (see ``Listener/handOff(_:peer:to:)``).
+        isDraining = true
+        let leftover = inbox.withLock { queue -> [@Sendable () -> Void] in
+            defer { queue = nil }
+            return queue ?? []
+        }
+        for task in leftover { task() }
         onStop()
     }
 
@@ -229,9 +244,9 @@ final class EventLoop: @unchecked Sendable {
 
     private func runInbox() {
         let tasks = inbox.withLock { queue -> [@Sendable () -> Void] in
-            guard !queue.isEmpty else { return [] }
-            defer { queue.removeAll(keepingCapacity: true) }
-            return queue
+            guard let pending = queue, !pending.isEmpty else { return [] }
+            queue!.removeAll(keepingCapacity: true)
+            return pending
         }
         for task in tasks { task() }
     }

@@ -48,24 +48,43 @@ final class Listener {
                 if target === loop {
                     Self.adopt(accepted.fd, peer: accepted.peer, on: loop)
                 } else {
-                    target.load.wrappingAdd(1, ordering: .relaxed)  // counted now, so the next accept sees it
-                    target.execute {
-                        target.load.wrappingSubtract(1, ordering: .relaxed)
-                        Self.adopt(accepted.fd, peer: accepted.peer, on: target)
-                    }
+                    Self.handOff(accepted.fd, peer: accepted.peer, to: target)
                 }
             } else if server.claimRejection() {
-                if server.security != nil {
-                    server.releaseRejection()  // a 503 would need a whole handshake first; under overload, refusing costs least
-                    Glibc.close(accepted.fd)
-                    continue
+                // Over the limit: a 503 (after a TLS handshake, with TLS on), at most `maxRejecting` at once.
+                var secure: (any SecureChannel)?
+                if let security = server.security {
+                    secure = security.makeChannel(socket: accepted.fd)
+                    if secure == nil {
+                        server.releaseRejection()
+                        Glibc.close(accepted.fd)
+                        continue
+                    }
                 }
                 loop.add(connectionFD: accepted.fd) { generation in
-                    Connection(fd: accepted.fd, generation: generation, loop: loop, peer: accepted.peer, rejecting: true)
+                    Connection(
+                        fd: accepted.fd, generation: generation, loop: loop, peer: accepted.peer, rejecting: true,
+                        secure: secure)
                 }
             } else {
                 Glibc.close(accepted.fd)
             }
+        }
+    }
+
+    /// Gives an accepted (and counted) connection to another loop. A loop that has already stopped (it drained
+    /// while this one was still accepting) runs nothing more, so the connection is closed here instead of being
+    /// left in its inbox with the descriptor open.
+    static func handOff(_ fd: Int32, peer: SocketAddress, to target: EventLoop) {
+        target.load.wrappingAdd(1, ordering: .relaxed)  // counted now, so the next accept sees it
+        let queued = target.execute {
+            target.load.wrappingSubtract(1, ordering: .relaxed)
+            adopt(fd, peer: peer, on: target)
+        }
+        if !queued {
+            target.load.wrappingSubtract(1, ordering: .relaxed)
+            target.server.releaseConnection()
+            Glibc.close(fd)
         }
     }
 

@@ -11,6 +11,8 @@ final class ServerContext: Sendable {
     let security: (any TransportSecurity)?
     /// Random bits that prefix this process's request ids.
     let requestIDPrefix: UInt64
+    /// Requests refused by a limit or the parser, logged at a bounded rate.
+    let refusals: RefusalLog<ContinuousClock>
     private let openConnections = Atomic<Int>(0)
     private let acceptedConnections = Atomic<Int>(0)
     private let closedConnections = Atomic<Int>(0)
@@ -30,6 +32,7 @@ final class ServerContext: Sendable {
         self.logger = logger
         self.security = security
         self.requestIDPrefix = UInt64.random(in: 0...UInt64.max)
+        self.refusals = RefusalLog(logger: logger, clock: ContinuousClock())
     }
 
     var isDraining: Bool { draining.load(ordering: .relaxed) }

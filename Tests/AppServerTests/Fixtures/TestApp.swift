@@ -22,10 +22,12 @@ final class TestApp: Sendable {
     let configuration: AppConfiguration
 
     /// Starts an app, configured by `configure`, runs `body` with it, and stops it (also when `body` throws).
+    /// `logger` receives the app's log (the access log included); by default nothing is logged.
     static func run<Result>(
-        _ configure: (inout AppConfiguration) -> Void = { _ in }, _ body: (TestApp) async throws -> Result
+        _ configure: (inout AppConfiguration) -> Void = { _ in }, logger: Logger? = nil,
+        _ body: (TestApp) async throws -> Result
     ) async throws -> Result {
-        let app = try TestApp(configure)
+        let app = try TestApp(configure, logger: logger)
         do {
             let result = try await body(app)
             await app.stop()
@@ -36,7 +38,7 @@ final class TestApp: Sendable {
         }
     }
 
-    init(_ configure: (inout AppConfiguration) -> Void = { _ in }) throws {
+    init(_ configure: (inout AppConfiguration) -> Void = { _ in }, logger custom: Logger? = nil) throws {
         var configuration = AppConfiguration()
         configuration.http = HTTPServerConfiguration(
             host: "127.0.0.1", port: 0, eventLoopCount: 2,
@@ -45,6 +47,7 @@ final class TestApp: Sendable {
         configure(&configuration)
         var logger = Logger(label: "app-e2e")
         logger.logLevel = .critical
+        if let custom { logger = custom }
         scheduler = ManualScheduler()
         self.configuration = configuration
         server = makeServer(configuration: configuration, logger: logger, scheduler: scheduler)

@@ -15,7 +15,10 @@ final class TLSTestServer: Sendable {
     let certificates: TestCertificates
     let port: Int
 
-    init(timeouts: HTTPTimeouts = HTTPTimeouts(lingeringClose: .milliseconds(100), handshake: .seconds(10))) async throws {
+    init(
+        timeouts: HTTPTimeouts = HTTPTimeouts(lingeringClose: .milliseconds(100), handshake: .seconds(10)),
+        maxConnections: Int = 20_000
+    ) async throws {
         certificates = try await TestCertificates()
         tls = try TLSContext(
             configuration: .init(certificatePath: certificates.certificatePath, keyPath: certificates.keyPath))
@@ -28,7 +31,7 @@ final class TLSTestServer: Sendable {
         var logger = Logger(label: "tls-test")
         logger.logLevel = .critical
         let configuration = HTTPServerConfiguration(
-            host: "127.0.0.1", port: 0, eventLoopCount: 2, timeouts: timeouts)
+            host: "127.0.0.1", port: 0, eventLoopCount: 2, maxConnections: maxConnections, timeouts: timeouts)
         server = HTTPServer(configuration: configuration, responder: router, logger: logger, security: tls)
         try server.start()
         port = server.localAddress!.port

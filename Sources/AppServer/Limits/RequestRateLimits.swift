@@ -1,0 +1,33 @@
+import HTTPCore
+
+/// The per-client and per-session rates (`limits.sessionsPerMinutePerClient`, `limits.eventsPerSecondPerSession`):
+/// a token bucket per key whose burst is one period's allowance, in bounded memory (``KeyedRateLimiter``). Over a
+/// rate, the request is answered `429` with `Retry-After` and changes nothing.
+final class RequestRateLimits<C: Clock>: Sendable where C.Duration == Duration {
+    private let sessions: KeyedRateLimiter<String, C>?
+    private let events: KeyedRateLimiter<String, C>?
+
+    /// Creates the limits; a rate of 0 is no limit.
+    init(_ rates: AppConfiguration.RateLimits, clock: C) {
+        let perMinute = Double(rates.sessionsPerMinutePerClient)
+        sessions =
+            perMinute > 0 ? KeyedRateLimiter(capacity: perMinute, perSecond: perMinute / 60, clock: clock) : nil
+        let perSecond = Double(rates.eventsPerSecondPerSession)
+        events = perSecond > 0 ? KeyedRateLimiter(capacity: perSecond, perSecond: perSecond, clock: clock) : nil
+    }
+
+    /// Counts one session creation against the client's address.
+    /// - Throws: ``AppError/rateLimited(_:retryAfter:)`` when the client is over its rate.
+    func admitSessionCreation(from address: SocketAddress?) throws(AppError) {
+        // Per address, port dropped: a client's connections share one allowance (behind a proxy, all its clients do).
+        guard let sessions, let wait = sessions.take(for: address?.host ?? "unknown") else { return }
+        throw .rateLimited("This client created too many sessions; retry later.", retryAfter: wait)
+    }
+
+    /// Counts `count` events against the session (a batch costs each of its events).
+    /// - Throws: ``AppError/rateLimited(_:retryAfter:)`` when the session is over its rate.
+    func admitEvents(_ count: Int, session: String) throws(AppError) {
+        guard let events, let wait = events.take(Double(count), for: session) else { return }
+        throw .rateLimited("This session posted too many events; retry later.", retryAfter: wait)
+    }
+}
