@@ -59,7 +59,7 @@ enum StreamRoutes {
     }
 
     /// `Last-Event-ID` as a sequence number; anything else counts as "never connected" (0: send everything).
-    private static func lastEventID(_ request: HTTPRequest) throws(AppError) -> Int {
+    static func lastEventID(_ request: HTTPRequest) throws(AppError) -> Int {
         guard let text = request.headers[.lastEventID]?.trimmingOWS(), !text.isEmpty else {
             return 0
         }
