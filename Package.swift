@@ -214,9 +214,10 @@ let package = Package(
     ]
 )
 
-// Fuzz/run.sh's libFuzzer target for the request parser, declared only when VIEWHOST_FUZZ is set: it links
-// only with `-sanitize=fuzzer` (its `main` calls libFuzzer's driver), so a plain build or test must not see it.
+// Fuzz/run.sh's libFuzzer targets, declared only when VIEWHOST_FUZZ is set: they link only with
+// `-sanitize=fuzzer` (each `main` calls libFuzzer's driver), so a plain build or test must not see them.
 if ProcessInfo.processInfo.environment["VIEWHOST_FUZZ"] != nil {
+    let fuzzSettings = swiftSettings + [.unsafeFlags(["-parse-as-library"])]
     package.targets.append(
         .executableTarget(
             name: "HTTPParserFuzzer",
@@ -225,4 +226,21 @@ if ProcessInfo.processInfo.environment["VIEWHOST_FUZZ"] != nil {
             swiftSettings: swiftSettings + [.enableExperimentalFeature("Extern"), .unsafeFlags(["-parse-as-library"])]
         )
     )
+    package.targets.append(
+        .target(
+            name: "FuzzSupport", path: "Fuzz/FuzzSupport",
+            swiftSettings: swiftSettings + [.enableExperimentalFeature("Extern")]))
+    let fuzzers: [(name: String, dependencies: [Target.Dependency])] = [
+        ("ChunkedBodyFuzzer", ["HTTPCore"]),
+        ("JSONFuzzer", ["ViewHostJSON"]),
+        ("GzipFuzzer", ["HTTPCore"]),
+        ("EventDecodingFuzzer", ["AppServer", "HTTPCore"]),
+        ("HeaderValuesFuzzer", ["AppServer", "HTTPCore"]),
+    ]
+    for fuzzer in fuzzers {
+        package.targets.append(
+            .executableTarget(
+                name: fuzzer.name, dependencies: fuzzer.dependencies + ["FuzzSupport"], path: "Fuzz/\(fuzzer.name)",
+                swiftSettings: fuzzSettings))
+    }
 }

@@ -18,6 +18,8 @@ struct FeatureDefinition: Sendable {
     /// Decodes every event first (so a bad one rejects the whole batch), then submits them.
     let submit: @Sendable (Session, [EventFields], _ idempotency: (key: String, fingerprint: String)?) throws(AppError)
         -> (outcome: SubmitOutcome, durable: CommitTicket?)
+    /// Decodes event objects as ``submit`` does, applying nothing: the number of events (the fuzzers' entry).
+    let decode: @Sendable ([EventFields]) throws(AppError) -> Int
 
     /// Defines a feature from its typed parts.
     /// - Parameters:
@@ -33,7 +35,28 @@ struct FeatureDefinition: Sendable {
         requestRunner: FeatureRequestRunner? = nil, startEvents: [F.Event] = [],
         decode: @escaping @Sendable (String, EventFields) throws(EventDecodingError) -> F.Event
     ) -> FeatureDefinition {
-        FeatureDefinition(
+        /// Every event decoded first, so a bad one rejects the whole batch.
+        @Sendable func decodeAll(_ objects: [EventFields]) throws(AppError) -> (events: [F.Event], ids: [String?]) {
+            var events: [F.Event] = []
+            var ids: [String?] = []
+            events.reserveCapacity(objects.count)
+            for object in objects {
+                do throws(EventDecodingError) {
+                    let type = try object.type
+                    guard eventTypes.contains(type) else {
+                        throw .unknownType(
+                                object.path("type"), type: EventDescription.shortened(type, maxBytes: 64),
+                                allowed: eventTypes)
+                    }
+                    events.append(try decode(type, object))
+                } catch {
+                    throw .invalidEvent(error)
+                }
+                ids.append(object.eventID)
+            }
+            return (events, ids)
+        }
+        return FeatureDefinition(
             name: key.name, eventTypes: eventTypes,
             initialFeature: { InitialFeature(key, state: initialState()) },
             requestRunner: requestRunner,
@@ -41,29 +64,14 @@ struct FeatureDefinition: Sendable {
                 if !startEvents.isEmpty { _ = try? session.send(startEvents, to: key, source: .view) }
             },
             submit: { session, objects, idempotency throws(AppError) in
-                var events: [F.Event] = []
-                var ids: [String?] = []
-                events.reserveCapacity(objects.count)
-                for object in objects {
-                    do throws(EventDecodingError) {
-                        let type = try object.type
-                        guard eventTypes.contains(type) else {
-                            throw .unknownType(
-                                object.path("type"), type: EventDescription.shortened(type, maxBytes: 64),
-                                allowed: eventTypes)
-                        }
-                        events.append(try decode(type, object))
-                    } catch {
-                        throw .invalidEvent(error)
-                    }
-                    ids.append(object.eventID)
-                }
+                let (events, ids) = try decodeAll(objects)
                 do throws(SessionError) {
                     return try session.submit(
                         Submission(events: events, eventIDs: ids, idempotency: idempotency), to: key)
                 } catch {
                     throw AppError(error, batch: objects.count > 1)
                 }
-            })
+            },
+            decode: { objects throws(AppError) in try decodeAll(objects).events.count })
     }
 }

@@ -71,7 +71,7 @@ enum EventRoutes {
     }
 
     /// The `Idempotency-Key`, if sent: 1 to 255 visible ASCII characters.
-    private static func idempotencyKey(_ request: HTTPRequest) throws(AppError) -> String? {
+    static func idempotencyKey(_ request: HTTPRequest) throws(AppError) -> String? {
         guard let key = request.headers[.idempotencyKey] else { return nil }
         guard isKey(key) else {
             throw .invalidField(
@@ -87,7 +87,7 @@ enum EventRoutes {
 
     /// One event object, or an array of 1 to 100 of them, each checked to be an object with an optional string
     /// `id`.
-    private static func eventObjects(_ value: JSONValue) throws(AppError) -> [EventFields] {
+    static func eventObjects(_ value: JSONValue) throws(AppError) -> [EventFields] {
         let items: [(JSONValue, String)]
         switch value {
         case .object:

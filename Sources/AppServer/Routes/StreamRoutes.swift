@@ -70,7 +70,7 @@ enum StreamRoutes {
     /// `Last-Event-ID`: the sequence number of the last event a client saw, 1 to 18 digits (`^[0-9]{1,18}$`);
     /// absent means "never connected" (send everything). Anything else is a 400: a client that sends its own
     /// ids would otherwise silently get every snapshot again.
-    private static func lastEventID(_ request: HTTPRequest) throws(AppError) -> Int {
+    static func lastEventID(_ request: HTTPRequest) throws(AppError) -> Int {
         guard let text = request.headers[.lastEventID] else { return 0 }
         guard let value = SequenceNumber.parse(text) else {
             throw .invalidField(
