@@ -10,7 +10,7 @@ import TestSupport
 @Suite(.timeLimit(.minutes(1)))
 struct TLSLimitsTests {
     @Test func connectionOverTheLimitGets503AfterItsHandshake() async throws {
-        let server = try TLSTestServer(maxConnections: 1)
+        let server = try await TLSTestServer(maxConnections: 1)
         let port = server.port
         let holder = try await blocking {
             let client = try TLSTestClient(port: port)
@@ -37,7 +37,7 @@ struct TLSLimitsTests {
 
     @Test(arguments: [TLS1_2_VERSION, TLS1_3_VERSION])
     func sessionsResumeAcrossAReload(version: Int32) async throws {
-        let server = try TLSTestServer()
+        let server = try await TLSTestServer()
         let port = server.port
         // The first connection stays open until the second has resumed: a client that frees a connection without
         // a TLS shutdown marks its session not resumable, which would test the client, not the server.
@@ -49,7 +49,7 @@ struct TLSLimitsTests {
         }
         let box = try #require(saved)
         defer { SSL_SESSION_free(box.session) }
-        try TestCertificates.make(
+        try await TestCertificates.make(
             serial: 2, certificate: server.certificates.certificatePath, key: server.certificates.keyPath)
         try server.tls.reload()
         let (resumed, serial) = try await blocking {

@@ -7,13 +7,13 @@ import TestSupport
 @Suite(.timeLimit(.minutes(1)))
 struct LogFormatProcessTests {
     @Test func jsonFormatWritesOneObjectPerLineIncludingAccessLines() async throws {
-        let server = try ServerProcess(
+        let server = try await ServerProcess(
             arguments: ["serve", "--port", "0", "--log-format", "json"], environment: ["VIEWHOST_STORE_KIND": "memory"])
         let client = try HTTPTestClient(port: server.port)
         try client.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(try await client.readResponse().status == 200)
         server.send(signal: SIGTERM)
-        #expect(try server.waitForExit() == 0)
+        #expect(try await server.waitForExit() == 0)
         let lines = server.standardErrorText().split(separator: "\n")
         #expect(!lines.isEmpty)
         var objects: [[String: Any]] = []
@@ -27,8 +27,8 @@ struct LogFormatProcessTests {
         #expect(objects.contains { $0["message"] as? String == "draining" }, "lines logged at shutdown are flushed")
     }
 
-    @Test func unknownFormatIsAUsageErrorNamingTheKey() throws {
-        let result = try ServerProcess.run(["serve", "--port", "0", "--log-format", "xml"])
+    @Test func unknownFormatIsAUsageErrorNamingTheKey() async throws {
+        let result = try await ServerProcess.run(["serve", "--port", "0", "--log-format", "xml"])
         #expect(result.status == 78)
         #expect(result.stderr.contains("log.format"), "\(result.stderr)")
     }

@@ -36,19 +36,41 @@ extension Session {
             nextDueAt: shell.core.pendingTimers.map(\.dueAt).min(), lastAccess: lastAccess)
         let ticket = waited ? CommitTicket() : nil
         if let key { shell.keysInFlight.insert(key) }
+        shell.handoff.append(entry)
         shell.pending.append(
             PendingCommit(number: shell.appliedNumber, effects: effects, versions: versions, key: key, ticket: ticket))
         return Commit(effects: effects, entry: entry, ticket: ticket)
     }
 
-    /// Hands the entry to the journal (outside the lock), or carries the effects out at once without one.
+    /// Hands the entries made so far to the journal (outside the lock), or carries the effects out at once without
+    /// one.
+    ///
+    /// The journal must get a session's entries in number order, yet two threads that applied entries 5 and 6
+    /// reach this point in either order (the store then refused 6 as a gap and answered `503`, seen under
+    /// concurrent posts to one session). So entries queue in the shell under the lock that numbered them, and one
+    /// thread at a time hands over everything queued, in order; a thread that finds another doing it leaves its
+    /// entry to that one.
     func complete(_ commit: Commit) {
-        guard let entry = commit.entry, let journal = environment.journal else {
+        guard commit.entry != nil, let journal = environment.journal else {
             deliver(commit.effects)
             return
         }
-        let number = entry.number
-        journal.append(entry) { [weak self] durable in self?.committed(upTo: number, durable: durable) }
+        var batch = shell.withLock { shell -> [JournalEntry] in
+            guard !shell.handingOff else { return [] }
+            shell.handingOff = true
+            return shell.takeHandoff()
+        }
+        while !batch.isEmpty {
+            for entry in batch {
+                let number = entry.number
+                journal.append(entry) { [weak self] durable in self?.committed(upTo: number, durable: durable) }
+            }
+            batch = shell.withLock { shell in
+                let next = shell.takeHandoff()
+                if next.isEmpty { shell.handingOff = false }
+                return next
+            }
+        }
     }
 
     /// The journal kept (or failed to keep) every entry up to `number`.

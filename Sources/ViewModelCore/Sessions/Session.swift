@@ -42,6 +42,10 @@ public final class Session: Sendable {
         /// Idempotency keys whose request is applied but not durable yet (a retry gets `409`).
         var keysInFlight: Set<String> = []
         var inputsSinceSnapshot = 0
+        /// Journal entries made under the lock and not yet handed to the journal, in number order, and whether a
+        /// thread is handing them over (see ``Session/complete(_:)``).
+        var handoff: [JournalEntry] = []
+        var handingOff = false
 
         /// Tells the recorders of each new version, building its snapshot only when a recorder listens.
         var observer: ((String, Int, () -> any ViewModel) -> Void)? {
@@ -287,4 +291,13 @@ public enum SessionError: Error, Equatable, Sendable {
     case keyInFlight
     /// The store could not keep what was applied; it is not acknowledged, and the session reloads from the store.
     case unavailable
+}
+
+extension Session.Shell {
+    /// The queued journal entries, in order, leaving none (and no buffer: most sessions are idle).
+    mutating func takeHandoff() -> [JournalEntry] {
+        guard !handoff.isEmpty else { return [] }
+        defer { handoff = [] }
+        return handoff
+    }
 }
