@@ -21,6 +21,18 @@ public func makeServer(
     makeApp(configuration: configuration, logger: logger, scheduler: scheduler, security: security).server
 }
 
+/// ``makeServer(configuration:logger:scheduler:security:)`` with the rate limits on `limitsClock` (tests move it by
+/// hand, so a limit's refill never depends on how fast the machine runs).
+public func makeServer<C: Clock>(
+    configuration: AppConfiguration, logger: Logger, scheduler: (any TimerScheduling)? = nil,
+    security: (any TransportSecurity)? = nil, limitsClock: C
+) -> HTTPServer where C.Duration == Duration {
+    makeApp(
+        configuration: configuration, logger: logger, scheduler: scheduler, security: security, storage: nil,
+        limitsClock: limitsClock
+    ).server
+}
+
 /// The server with what outlives a request: its sessions and their durable store.
 public struct ViewHostApp: Sendable {
     /// The HTTP server, not yet started.
@@ -51,6 +63,16 @@ public func makeApp(
     configuration: AppConfiguration, logger: Logger, scheduler: (any TimerScheduling)? = nil,
     security: (any TransportSecurity)? = nil, storage: (any SessionStorage)? = nil
 ) -> ViewHostApp {
+    makeApp(
+        configuration: configuration, logger: logger, scheduler: scheduler, security: security, storage: storage,
+        limitsClock: ContinuousClock())
+}
+
+/// ``makeApp(configuration:logger:scheduler:security:storage:)`` with the rate limits' clock injected.
+public func makeApp<C: Clock>(
+    configuration: AppConfiguration, logger: Logger, scheduler: (any TimerScheduling)?,
+    security: (any TransportSecurity)?, storage: (any SessionStorage)?, limitsClock: C
+) -> ViewHostApp where C.Duration == Duration {
     let registry = SessionRegistry(
         settings: SessionRegistry.Settings(
             store: SessionStore.Configuration(
@@ -62,7 +84,7 @@ public func makeApp(
     let metrics = AppMetrics()
     let streams = StreamLimiter(maxPerSession: configuration.streams.maxPerSession, maxTotal: configuration.streams.max)
     let serverReference = MetricsRoutes.ServerReference()
-    let limits = RequestRateLimits(configuration.rateLimits, clock: ContinuousClock())
+    let limits = RequestRateLimits(configuration.rateLimits, clock: limitsClock)
     var router = MeteredRouter(
         metrics: metrics, accessLog: AccessLog(logger: logger, isEnabled: configuration.log.access))
     HealthRoutes.register(on: &router, registry: registry)

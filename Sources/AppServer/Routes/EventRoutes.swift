@@ -12,10 +12,9 @@ enum EventRoutes {
     static let maxEventsPerRequest = 100
     static let maxKeyLength = 255
 
-    static func register(
-        on router: inout MeteredRouter, registry: SessionRegistry, metrics: AppMetrics,
-        limits: RequestRateLimits<ContinuousClock>
-    ) {
+    static func register<C: Clock>(
+        on router: inout MeteredRouter, registry: SessionRegistry, metrics: AppMetrics, limits: RequestRateLimits<C>
+    ) where C.Duration == Duration {
         router.on(.post, "/v1/sessions/:id/:feature/events") { request, context in
             let session = try registry.authenticate(request, id: context.parameters["id"] ?? "")
             let feature = context.parameters["feature"] ?? ""

@@ -5,9 +5,9 @@ import ViewModelCore
 
 /// `POST /v1/sessions`, `GET /v1/sessions/{id}`, `DELETE /v1/sessions/{id}` (API.md "Sessions").
 enum SessionRoutes {
-    static func register(
-        on router: inout MeteredRouter, registry: SessionRegistry, limits: RequestRateLimits<ContinuousClock>
-    ) {
+    static func register<C: Clock>(
+        on router: inout MeteredRouter, registry: SessionRegistry, limits: RequestRateLimits<C>
+    ) where C.Duration == Duration {
         router.on(.post, "/v1/sessions") { request, context in
             try limits.admitSessionCreation(from: context.remoteAddress)
             let options = try SessionOptions.parse(request, catalog: registry.catalog.map(\.name))

@@ -19,6 +19,8 @@ final class TestApp: Sendable {
     let server: HTTPServer
     let port: Int
     let scheduler: ManualScheduler
+    /// The rate limits' time: it moves only with ``advance(by:)``.
+    let limitsClock = ManualClock()
     let configuration: AppConfiguration
 
     /// Starts an app, configured by `configure`, runs `body` with it, and stops it (also when `body` throws).
@@ -44,13 +46,17 @@ final class TestApp: Sendable {
             host: "127.0.0.1", port: 0, eventLoopCount: 2,
             timeouts: HTTPTimeouts(drain: .seconds(2), lingeringClose: .milliseconds(100)))
         configuration.logLevel = .critical
+        // No rate limits unless a test sets them (RateLimitHTTPTests): tests post hundreds of events to one
+        // session, and the limits' clock moves only with advance(by:).
+        configuration.rateLimits.eventsPerSecondPerSession = 0
+        configuration.rateLimits.sessionsPerMinutePerClient = 0
         configure(&configuration)
         var logger = Logger(label: "app-e2e")
         logger.logLevel = .critical
         if let custom { logger = custom }
         scheduler = ManualScheduler()
         self.configuration = configuration
-        server = makeServer(configuration: configuration, logger: logger, scheduler: scheduler)
+        server = makeServer(configuration: configuration, logger: logger, scheduler: scheduler, limitsClock: limitsClock)
         try server.start()
         port = server.localAddress!.port
     }
@@ -60,8 +66,9 @@ final class TestApp: Sendable {
         await server.waitUntilStopped()
     }
 
-    /// Moves the app's time forward, running the timers that fall due.
+    /// Moves the app's time forward, running the timers that fall due (and refilling the rate limits).
     func advance(by duration: Duration) {
+        limitsClock.advance(by: duration)
         scheduler.advance(by: duration)
     }
 

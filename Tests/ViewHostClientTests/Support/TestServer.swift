@@ -32,10 +32,10 @@ enum TestServer {
         return ViewHostClient(baseURL: url(port: port), configuration: configuration)
     }
 
-    /// The server's open event streams (`viewhost_streams_open_count`).
+    /// The server's open event streams (`viewhost_streams_open`).
     static func openStreams(port: Int) async throws -> Int {
         let (data, _) = try await URLSession.shared.data(from: url(port: port).appendingPathComponent("metrics"))
-        let prefix = "viewhost_streams_open_count "
+        let prefix = "viewhost_streams_open "
         let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix(prefix) }
         return line.flatMap { Double($0.dropFirst(prefix.count)) }.map { Int($0) } ?? -1
     }
