@@ -13,7 +13,7 @@ FROM swift:6.3-bookworm AS build
 # scripts/run.sh's REQUIRED_PACKAGES, less curl (only used there to try the server out).
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update \
-    && apt-get install -y --no-install-recommends libssl-dev zlib1g-dev pkg-config libcurl4-openssl-dev \
+    && apt-get install -y --no-install-recommends libssl-dev zlib1g-dev pkg-config libcurl4-openssl-dev libpq-dev \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /build
@@ -36,12 +36,12 @@ RUN swift build -c release --product viewhost --static-swift-stdlib \
 FROM debian:bookworm-slim
 
 # The shared libraries ldd lists beyond libc6 and libgcc-s1 (which every Debian image has): libstdc++, zlib (gzip),
-# libssl3 (HTTPS with --tls-cert/--tls-key), and libcurl, which FoundationNetworking links for the open-meteo and
-# weatherbit providers. ca-certificates lets those
+# libssl3 (HTTPS with --tls-cert/--tls-key), libpq5 (--store postgres), and libcurl, which FoundationNetworking links
+# for the open-meteo and weatherbit providers. ca-certificates lets those
 # providers verify TLS; tzdata gives sessions their IANA time zones (`"timeZone":"Europe/Tallinn"`).
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update \
-    && apt-get install -y --no-install-recommends libstdc++6 zlib1g libssl3 libcurl4 ca-certificates tzdata \
+    && apt-get install -y --no-install-recommends libstdc++6 zlib1g libssl3 libpq5 libcurl4 ca-certificates tzdata \
     && rm -rf /var/lib/apt/lists/*
 
 RUN useradd --user-group --system --create-home --home-dir /app --shell /usr/sbin/nologin viewhost

@@ -30,6 +30,7 @@ let package = Package(
         .target(name: "CSystemShim"),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // HTTP/1.1 on sockets and epoll. No app knowledge.
         .target(
@@ -75,6 +76,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The store several nodes share: sessions, journals, snapshots and leases in PostgreSQL (through libpq).
+        .target(
+            name: "PostgresStorage",
+            dependencies: ["ViewModelCore", "CPostgreSQL"],
+            swiftSettings: swiftSettings
+        ),
+
         // Glue: routes ↔ features, configuration, errors → status.
         .target(
             name: "AppServer",
@@ -84,6 +92,7 @@ let package = Package(
                 "HTTPTLS",
                 "LoginFeature",
                 "PersonFeature",
+                "PostgresStorage",
                 "SQLiteStorage",
                 "ViewHostAPI",
                 "ViewHostCrypto",
@@ -184,6 +193,11 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: ["Server", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PostgresStorageTests",
+            dependencies: ["PostgresStorage", "ViewHostAPI", "ViewModelCore", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

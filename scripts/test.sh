@@ -8,7 +8,7 @@
 set -euo pipefail
 
 # Debian packages the build and the tests need. Later work adds to this one list (openssl, nginx, wrk, chromium, …).
-REQUIRED_PACKAGES=(libssl-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev pkg-config curl openssl chromium)
+REQUIRED_PACKAGES=(libssl-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev libpq-dev postgresql nginx pkg-config curl openssl chromium)
 command -v python3 >/dev/null || REQUIRED_PACKAGES+=(python3)  # the browser test's driver (stdlib only)
 # Seconds Fuzz/run.sh may fuzz for, when it exists.
 FUZZ_SECONDS=20
