@@ -93,13 +93,26 @@ final class PostgresWriter: Sendable {
         let encoded = batch.map { PostgresEncoded($0.operation) }
         var poisoned = state.withLock { $0.poisoned }
         var results = [Bool](repeating: false, count: batch.count)
-        do {
-            let connection = try connection()
-            try connection.transaction { () throws(PostgresError) in
+        do throws(PostgresError) {
+            var connection = try connection()
+            do throws(PostgresError) {
+                try connection.query("BEGIN")
+            } catch .connection {
+                // A connection the server closed (a restart) shows only when used; nothing was sent yet, so one
+                // try on a new connection is safe.
+                state.withLock { $0.connection = nil }
+                connection = try self.connection()
+                try connection.query("BEGIN")
+            }
+            do throws(PostgresError) {
                 for index in batch.indices {
                     results[index] = try apply(
                         batch[index].operation, encoded[index], connection: connection, poisoned: &poisoned)
                 }
+                try connection.query("COMMIT")
+            } catch {
+                _ = try? connection.query("ROLLBACK")
+                throw error
             }
             healthy.store(true, ordering: .releasing)
             counts.withLock { $0 = ($0.batches + 1, $0.entries + batch.count) }
