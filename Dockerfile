@@ -14,7 +14,8 @@ FROM swift:6.3-bookworm AS build
 # (hadolint DL3008, ignored in .hadolint.yaml): the image follows bookworm's security updates, as run.sh does.
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update \
-    && apt-get install -y --no-install-recommends libssl-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev pkg-config \
+    && apt-get install -y --no-install-recommends libssl-dev zlib1g-dev libsqlite3-dev libpq-dev libcurl4-openssl-dev \
+        pkg-config \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /build
@@ -37,14 +38,14 @@ RUN swift build -c release --product viewhost --static-swift-stdlib \
 FROM debian:bookworm-slim
 
 # The shared libraries ldd lists beyond libc6 and libgcc-s1 (which every Debian image has): libstdc++, zlib (gzip),
-# libssl3 (HTTPS with --tls-cert/--tls-key), and libcurl, which FoundationNetworking links for the open-meteo and
-# weatherbit providers, and libsqlite3-0 (the durable session store). ca-certificates lets those
-# providers verify TLS; tzdata gives sessions their IANA time zones (`"timeZone":"Europe/Tallinn"`); curl is the
-# HEALTHCHECK's client (libcurl4 is there anyway, so it adds little).
+# libssl3 (HTTPS with --tls-cert/--tls-key), libpq5 (--store postgres), and libcurl, which FoundationNetworking links
+# for the open-meteo and weatherbit providers, and libsqlite3-0 (the durable session store). ca-certificates lets
+# those providers verify TLS; tzdata gives sessions their IANA time zones (`"timeZone":"Europe/Tallinn"`); curl is
+# the HEALTHCHECK's client (libcurl4 is there anyway, so it adds little).
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update \
-    && apt-get install -y --no-install-recommends libstdc++6 zlib1g libssl3 libcurl4 libsqlite3-0 ca-certificates \
-        tzdata curl \
+    && apt-get install -y --no-install-recommends libstdc++6 zlib1g libssl3 libpq5 libcurl4 libsqlite3-0 \
+        ca-certificates tzdata curl \
     && rm -rf /var/lib/apt/lists/*
 
 # A numeric id (hadolint DL3066), so `USER` resolves on any host and runtime without the image's /etc/passwd.

@@ -32,6 +32,7 @@ let package = Package(
         .target(name: "CSystemShim"),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // HTTP/1.1 on sockets and epoll. No app knowledge.
         .target(
@@ -80,6 +81,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The store several nodes share: sessions, journals, snapshots and leases in PostgreSQL (through libpq).
+        .target(
+            name: "PostgresStorage",
+            dependencies: ["ViewModelCore", "CPostgreSQL"],
+            swiftSettings: swiftSettings
+        ),
+
         // Glue: routes ↔ features, configuration, errors → status.
         .target(
             name: "AppServer",
@@ -89,6 +97,7 @@ let package = Package(
                 "HTTPTLS",
                 "LoginFeature",
                 "PersonFeature",
+                "PostgresStorage",
                 "SQLiteStorage",
                 "ViewHostAPI",
                 "ViewHostCrypto",
@@ -204,6 +213,11 @@ let package = Package(
         .testTarget(
             name: "ViewHostClientTests",
             dependencies: ["ViewHostClient", "ViewHostAPI", "Server", "TestSupport", "CSystemShim"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PostgresStorageTests",
+            dependencies: ["PostgresStorage", "ViewHostAPI", "ViewModelCore", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

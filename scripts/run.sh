@@ -11,7 +11,7 @@
 set -euo pipefail
 
 # Debian packages the build links against (OpenSSL, zlib, found through pkg-config) and curl for trying it out.
-REQUIRED_PACKAGES=(libssl-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev pkg-config curl)
+REQUIRED_PACKAGES=(libssl-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev libpq-dev pkg-config curl)
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 

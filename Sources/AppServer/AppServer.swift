@@ -1,9 +1,11 @@
 /// AppServer is the glue layer: it maps HTTP routes onto the features' events and snapshots, loads the
 /// configuration and turns domain errors into HTTP statuses. It is the only layer that sees both HTTPCore and
 /// the features; neither of those imports it.
+import Foundation
 public import HTTPCore
 public import HTTPTLS
 public import Logging
+import PostgresStorage
 import SQLiteStorage
 public import ViewModelCore
 
@@ -103,9 +105,11 @@ public func makeApp<C: Clock>(
     return ViewHostApp(server: server, registry: registry)
 }
 
-/// The durable store `store` names: SQLite in its data directory (made when missing), or nil for the memory store.
+/// The durable store `store` names: SQLite in its data directory (made when missing), PostgreSQL at its URL (its
+/// schema brought up to date), or nil for the memory store.
 /// - Throws: ``StorageError``: `cannotCreate` (exit 73) when the directory cannot be made or written, `unusable`
-///   (exit 65) when the file is corrupt, not a ViewHost store, or written by a newer version.
+///   (exit 65) when the file is corrupt, not a ViewHost store, or written by a newer version; `unreachable`
+///   (exit 69) when the database cannot be reached.
 public func makeStorage(_ store: AppConfiguration.Store) throws(StorageError) -> (any SessionStorage)? {
     switch store.kind {
     case .memory:
@@ -114,6 +118,9 @@ public func makeStorage(_ store: AppConfiguration.Store) throws(StorageError) ->
         return try SQLiteSessionStorage(
             directory: store.dataDirectory, sync: SQLiteSessionStorage.Sync(rawValue: store.sync) ?? .full,
             features: FeatureCatalog.types)
+    case .postgres:
+        let node = store.nodeID ?? "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
+        return try PostgresSessionStorage(url: store.databaseURL ?? "", node: node, features: FeatureCatalog.types)
     }
 }
 

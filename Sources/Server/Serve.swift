@@ -40,7 +40,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Divide every simulated chat delay by this (config key simulation.speed), e.g. 100.")
     var simulationSpeed: Double?
 
-    @Option(help: "sqlite (durable, the default) or memory (config key store.kind).")
+    @Option(help: "sqlite (durable, the default), memory, or postgres (several nodes) (config key store.kind).")
     var store: String?
 
     @Option(help: "Directory of the SQLite store, made when missing (config key store.dataDir; default data).")
@@ -48,6 +48,12 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: "full (acknowledged events survive power loss, the default) or normal (a process crash) (store.sync).")
     var sync: String?
+
+    @Option(help: "PostgreSQL URI for --store postgres, postgres://user:password@host:port/db (store.databaseURL).")
+    var databaseURL: String?
+
+    @Option(name: .customLong("node-id"), help: "This node's name in leases and logs (cluster.nodeId; default host-pid).")
+    var nodeID: String?
 
     func run() async throws {
         var flags: [String: String] = [:]
@@ -62,6 +68,8 @@ struct Serve: AsyncParsableCommand {
         flags["store.kind"] = store
         flags["store.dataDir"] = dataDir
         flags["store.sync"] = sync
+        flags["store.databaseURL"] = databaseURL
+        flags["cluster.nodeId"] = nodeID
         let sources = AppConfiguration.Sources(
             flags: flags, environment: ProcessInfo.processInfo.environment,
             filePath: config ?? "Config/viewhost.json", fileIsRequired: config != nil)

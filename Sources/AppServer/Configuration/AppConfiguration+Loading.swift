@@ -177,7 +177,7 @@ private struct ValueLoader {
         let weather = try weatherSettings()
         var store = AppConfiguration.Store()
         let kind = try string("store.kind", default: store.kind.rawValue) { name in
-            AppConfiguration.Store.Kind(rawValue: name) == nil ? "expected sqlite or memory" : nil
+            AppConfiguration.Store.Kind(rawValue: name) == nil ? "expected sqlite, memory or postgres" : nil
         }
         store.kind = AppConfiguration.Store.Kind(rawValue: kind) ?? .sqlite
         store.dataDirectory = try string("store.dataDir", default: store.dataDirectory) {
@@ -185,6 +185,21 @@ private struct ValueLoader {
         }
         store.sync = try string("store.sync", default: store.sync) {
             ["full", "normal"].contains($0) ? nil : "expected full or normal"
+        }
+        if source(of: "store.databaseURL") != nil {
+            store.databaseURL = try string("store.databaseURL", default: "") {
+                $0.isEmpty ? "expected a URI such as postgres://user@host:5432/database" : nil
+            }
+        }
+        if store.kind == .postgres, store.databaseURL == nil {
+            throw .invalidValue(
+                key: "store.databaseURL", source: source(of: "store.kind") ?? "store.kind",
+                reason: "store.kind is postgres, so store.databaseURL (--database-url) is needed too")
+        }
+        if source(of: "cluster.nodeId") != nil {
+            store.nodeID = try string("cluster.nodeId", default: "") {
+                !$0.isEmpty && $0.utf8.count <= 64 && !$0.contains(" ") ? nil : "expected 1 to 64 characters without spaces"
+            }
         }
         return AppConfiguration(
             http: http, logLevel: Logger.Level(rawValue: levelName.lowercased()) ?? .info, sessions: sessions,

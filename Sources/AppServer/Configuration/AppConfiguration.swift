@@ -126,6 +126,8 @@ public struct AppConfiguration: Sendable {
             case sqlite
             /// Memory only: sessions end with the process.
             case memory
+            /// PostgreSQL at `databaseURL`, shared by several nodes.
+            case postgres
         }
 
         /// Which store.
@@ -134,6 +136,10 @@ public struct AppConfiguration: Sendable {
         public var dataDirectory = "data"
         /// `full` (survives power loss) or `normal` (survives a process crash).
         public var sync = "full"
+        /// The PostgreSQL store's connection URI (with `kind` postgres).
+        public var databaseURL: String?
+        /// This node's name in leases and logs (`cluster.nodeId`); nil means the host name and the process id.
+        public var nodeID: String?
 
         /// The documented defaults.
         public init() {}

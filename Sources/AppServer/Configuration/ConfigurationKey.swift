@@ -78,8 +78,10 @@ extension ConfigurationKey {
         .init(path: "store.kind", kind: .string, defaultJSON: "\"sqlite\"", summary: "Where sessions are kept: sqlite (durable, the default) or memory (lost on exit; tests and benchmarks)."),
         .init(path: "store.dataDir", kind: .string, defaultJSON: "\"data\"", summary: "Directory of the SQLite store (made when missing); relative to the working directory."),
         .init(path: "store.sync", kind: .string, defaultJSON: "\"full\"", summary: "full: what got 202 survives power loss; normal: it survives a process crash (faster)."),
+        .init(path: "store.databaseURL", kind: .string, defaultJSON: "null", summary: "PostgreSQL connection URI (postgres://user:password@host:port/database) for store.kind postgres; never logged with its password."),
         .init(path: "simulation.speed", kind: .number, defaultJSON: "1", summary: "Divides every simulated delay of the chat (0.5 s loads, 1.5 s sends, bot replies)."),
         .init(path: "simulation.seed", kind: .integer, defaultJSON: "null", summary: "Seed for repeatable bot choices; null draws a random seed per session."),
+        .init(path: "cluster.nodeId", kind: .string, defaultJSON: "null", summary: "This node's name in session leases and logs (store.kind postgres); null means host name and process id."),
     ]
 
     /// The key at `path`, if there is one.

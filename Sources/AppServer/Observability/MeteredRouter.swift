@@ -26,7 +26,7 @@ struct MeteredRouter: HTTPResponder {
             let start = ContinuousClock.now
             let result: HTTPHandlerResult
             do {
-                result = try handler(request, context)
+                result = try Self.loadingSessions(handler, request, context)
             } catch {
                 route.record(status: Self.status(of: error), since: start)
                 accessLog?.record(.failure(error), request: request, route: pattern, context: context, since: start)
@@ -51,6 +51,30 @@ struct MeteredRouter: HTTPResponder {
                             .failure(error), request: request, route: pattern, context: context, since: start)
                         throw error
                     }
+                }
+            }
+        }
+    }
+
+    /// `handler`'s result; when it needs a session loaded from the durable store first, the load runs off the event
+    /// loop and the handler runs again after it (once: a session dropped again meanwhile answers 503).
+    private static func loadingSessions(
+        _ handler: @escaping HTTPHandler, _ request: HTTPRequest, _ context: HTTPRequestContext
+    ) throws -> HTTPHandlerResult {
+        do {
+            return try handler(request, context)
+        } catch let needed as SessionLoadNeeded {
+            return .deferred {
+                try await needed.load()
+                let result: HTTPHandlerResult
+                do {
+                    result = try handler(request, context)
+                } catch is SessionLoadNeeded {
+                    throw AppError.storageUnavailable
+                }
+                switch result {
+                case .response(let response): return response
+                case .deferred(let work): return try await work()
                 }
             }
         }

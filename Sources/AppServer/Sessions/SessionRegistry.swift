@@ -51,6 +51,14 @@ final class SessionRegistry: Sendable {
         environment = SessionEnvironment(
             scheduler: scheduler, requests: requests ?? FeatureRequestRunners(catalog.compactMap(\.requestRunner)),
             journal: storage, onStorageFailure: { id in store.drop(id: id) })
+        // Another node took sessions over (a shared store): their copies here are stale, so they go, and their
+        // streams end without a final event, so clients reconnect (through the balancer, to the new owner).
+        storage?.onOwnershipLoss { loss in
+            store.forEachSession { session in
+                if case .session(let id) = loss, session.id != id { return }
+                if store.drop(session) { session.close(.unavailable) }
+            }
+        }
         startSweeping()
         if storage != nil { startFlushingAccess() }
     }
@@ -88,21 +96,38 @@ final class SessionRegistry: Sendable {
         return Created(session: session, secret: secret, durable: durable)
     }
 
-    /// The session `id` names, if the request carries its token, loaded from the durable store when it is not in
-    /// memory (once per process: a local read).
-    /// - Throws: `missingToken` (401), `sessionNotFound` (404), `sessionExpired` (410), or `storageUnavailable`
-    ///   (503) when the store cannot be read.
-    func authenticate(_ request: HTTPRequest, id: String) throws(AppError) -> Session {
-        guard let token = Self.token(of: request) else { throw .missingToken }
+    /// The session `id` names, if the request carries its token and it is in memory.
+    /// - Throws: ``AppError``: `missingToken` (401), `sessionNotFound` (404), `sessionExpired` (410);
+    ///   ``SessionLoadNeeded`` when it must be loaded from the durable store first (``MeteredRouter`` does that off
+    ///   the event loop, then asks again).
+    func authenticate(_ request: HTTPRequest, id: String) throws -> Session {
+        guard let token = Self.token(of: request) else { throw AppError.missingToken }
         let sessionID = SessionID(id)
         let now = scheduler.now
         switch store.lookup(sessionID, token: token, now: now) {
         case .found(let session): return session
-        case .expired: throw .sessionExpired
-        case .notFound: throw .sessionNotFound
-        case .notLoaded: return try load(sessionID, token: token, now: now)
+        case .expired: throw AppError.sessionExpired
+        case .notFound: throw AppError.sessionNotFound
+        case .notLoaded:
+            guard storage != nil, sessionID.rawValue.utf8.count <= 64 else { throw AppError.sessionNotFound }
+            throw SessionLoadNeeded { [self] in
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                    // The store's read blocks (a network round trip with PostgreSQL): a storage thread, not a loop.
+                    Self.loading.async {
+                        do {
+                            _ = try self.load(sessionID, token: token, now: now)
+                            continuation.resume()
+                        } catch {
+                            continuation.resume(throwing: error)
+                        }
+                    }
+                }
+            }
         }
     }
+
+    /// Where sessions are loaded from the durable store (reads run concurrently; each blocks its thread).
+    private static let loading = DispatchQueue(label: "viewhost.sessions.load", attributes: .concurrent)
 
     private func load(_ id: SessionID, token: String, now: Date) throws(AppError) -> Session {
         guard let storage, id.rawValue.utf8.count <= 64 else { throw .sessionNotFound }

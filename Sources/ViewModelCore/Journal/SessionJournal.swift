@@ -31,4 +31,16 @@ public struct JournalEntry: Sendable {
     public let nextDueAt: Date?
     /// When the session was last used.
     public let lastAccess: Date
+
+    /// Creates an entry (the session shell makes them; stores' tests too).
+    public init(
+        session: SessionID, number: Int, input: SessionInput, snapshot: SessionCore?, nextDueAt: Date?, lastAccess: Date
+    ) {
+        self.session = session
+        self.number = number
+        self.input = input
+        self.snapshot = snapshot
+        self.nextDueAt = nextDueAt
+        self.lastAccess = lastAccess
+    }
 }

@@ -44,6 +44,15 @@ public protocol SessionStorage: SessionJournal {
 
     /// Writes what is queued and closes the storage (shutdown).
     func close()
+
+    /// Calls `handler` whenever this node loses sessions to another node (a store shared by several nodes);
+    /// the caller drops those sessions from memory. Stores of one node never call it.
+    func onOwnershipLoss(_ handler: @escaping @Sendable (OwnershipLoss) -> Void)
+}
+
+extension SessionStorage {
+    /// A store of one node: nothing is ever taken over.
+    public func onOwnershipLoss(_ handler: @escaping @Sendable (OwnershipLoss) -> Void) {}
 }
 
 /// A session as a storage keeps it.
@@ -92,12 +101,15 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     case unusable(path: String, reason: String)
     /// A read or write failed while serving.
     case failed(reason: String)
+    /// The database cannot be reached (exit 69 at start; 503 while serving).
+    case unreachable(reason: String)
 
     public var description: String {
         switch self {
         case .cannotCreate(let path, let reason): "cannot use data directory \(path): \(reason)"
         case .unusable(let path, let reason): "\(path): \(reason)"
         case .failed(let reason): "storage failed: \(reason)"
+        case .unreachable(let reason): "database unreachable: \(reason)"
         }
     }
 }

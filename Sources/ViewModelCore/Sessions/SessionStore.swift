@@ -135,10 +135,15 @@ public final class SessionStore: Sendable {
         return removed
     }
 
-    /// Forgets the session with `id`, as ``drop(_:)``.
+    /// Forgets the session with `id`, as ``drop(_:)``, if it has closed: a copy loaded again since (after a
+    /// takeover by another node, or a store outage) is open and stays, with its streams.
     public func drop(id: SessionID) {
-        let removed = shard(for: id).state.withLock { $0.sessions.removeValue(forKey: id) }
-        if removed != nil { liveCount.wrappingSubtract(1, ordering: .relaxed) }
+        let removed = shard(for: id).state.withLock { shard -> Bool in
+            guard let session = shard.sessions[id], session.isClosed else { return false }
+            shard.sessions[id] = nil
+            return true
+        }
+        if removed { liveCount.wrappingSubtract(1, ordering: .relaxed) }
     }
 
     /// Adds a session loaded from a durable store, unless one with its id is here already (two requests loaded it

@@ -1,0 +1,70 @@
+/// The store's tables in PostgreSQL, as numbered migrations recorded in `schema_version`: a database made by any
+/// earlier version is brought up to date when a node opens it (one node at a time, under an advisory lock); one
+/// made by a newer version is refused.
+///
+/// - `sessions`: one row per session: the digest of its token (hex; never the token), its times, the snapshot of
+///   its value (JSON, with the journal number it includes), the number of its last journal record, when its
+///   earliest timer falls due, and its **lease**: the node that owns it and the epoch of that ownership. Taking a
+///   session over raises the epoch; every journal write names the epoch it was made under and is refused unless it
+///   is still the session's (fencing). An expired session keeps only a tombstone: its digest and `expired_at`.
+/// - `journal`: the inputs after the snapshot, by session and number.
+enum PostgresSchema {
+    /// The advisory lock key migrations run under ("VHST").
+    static let migrationLock = "1447580500"
+
+    /// Every migration, oldest first: its number and its statements.
+    static let migrations: [(version: Int, sql: String)] = [
+        (
+            1,
+            """
+            CREATE TABLE sessions (
+                id text PRIMARY KEY,
+                token_digest text NOT NULL,
+                created_at double precision NOT NULL,
+                last_access double precision NOT NULL,
+                expired_at double precision,
+                snapshot text,
+                snapshot_number bigint NOT NULL DEFAULT 0,
+                last_number bigint NOT NULL DEFAULT 0,
+                next_due_at double precision,
+                owner text,
+                epoch bigint NOT NULL DEFAULT 1
+            );
+            CREATE TABLE journal (
+                session_id text NOT NULL,
+                number bigint NOT NULL,
+                input text NOT NULL,
+                PRIMARY KEY (session_id, number)
+            );
+            CREATE INDEX sessions_by_due ON sessions (next_due_at) WHERE next_due_at IS NOT NULL;
+            CREATE INDEX sessions_by_access ON sessions (last_access) WHERE expired_at IS NULL;
+            CREATE INDEX sessions_by_expiry ON sessions (expired_at) WHERE expired_at IS NOT NULL;
+            """
+        ),
+    ]
+
+    /// The newest schema this version knows.
+    static var currentVersion: Int { migrations.last?.version ?? 0 }
+
+    /// Brings the database up to date, under an advisory lock so nodes starting together migrate once.
+    /// - Throws: ``PostgresSchemaError/newer(_:)`` when the database has migrations this version lacks.
+    static func migrate(_ connection: PostgresConnection) throws(PostgresSchemaError) {
+        do {
+            try connection.transaction { () throws(PostgresError) in
+                try connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))")
+                try connection.query("CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)")
+                let found = try connection.query("SELECT coalesce(max(version), 0) FROM schema_version")
+                let version = Int(found.rows.first?.first.flatMap { $0 } ?? "0") ?? 0
+                guard version <= currentVersion else { throw PostgresError.server(state: "newer", message: "\(version)") }
+                for migration in migrations where migration.version > version {
+                    try connection.execute(migration.sql)
+                    try connection.query("INSERT INTO schema_version (version) VALUES ($1)", [String(migration.version)])
+                }
+            }
+        } catch .server(state: "newer", let message) {
+            throw .newer(Int(message) ?? 0)
+        } catch {
+            throw .failed(error)
+        }
+    }
+}

@@ -1,0 +1,250 @@
+import Foundation
+import Synchronization
+import ViewModelCore
+
+/// PostgresStorage is the store several nodes share: sessions (token digests only), their journals and snapshots in
+/// PostgreSQL, through libpq. It implements ViewModelCore's ``SessionStorage`` seam and knows nothing of HTTP or of
+/// any feature.
+///
+/// Ownership: each session row carries a lease (owner node, epoch). Loading a session takes it over: in one
+/// transaction the row is locked, the epoch raised and the owner set, the value read (snapshot + journal replay),
+/// and the previous owner told (`NOTIFY`) to drop its copy. Every journal write is fenced by the epoch it was
+/// queued under, so a node that was paused, cut off or simply slower can never write after another node took the
+/// session over. See docs/SCALING.md for the design and its bounds.
+///
+/// Every libpq call runs on the storage's own threads: the writer's serial queue (group commit), the listener's
+/// thread, and the callers of ``load(_:)`` (which the app runs off its event loops).
+///
+/// ```swift
+/// let storage = try PostgresSessionStorage(url: "postgres://viewhost@127.0.0.1/viewhost", node: "node1", features: types)
+/// let lookup = try storage.load(SessionID("…"))
+/// ```
+public final class PostgresSessionStorage: SessionStorage {
+    /// This node's name in leases and logs.
+    public let node: String
+    let features: FeatureTypes
+    let pool: PostgresPool
+    let writer: PostgresWriter
+    let leases = PostgresLeases()
+    let listener: PostgresReleaseListener
+    private let redactedURL: String
+
+    /// Connects to `url`, brings its schema up to date and starts listening for takeovers.
+    /// - Throws: ``StorageError/unreachable(reason:)`` when the database cannot be reached;
+    ///   ``StorageError/unusable(path:reason:)`` when its schema is newer than this version's.
+    public init(url: String, node: String, features: FeatureTypes) throws(StorageError) {
+        self.node = node
+        self.features = features
+        redactedURL = PostgresConnection.redacted(url)
+        do {
+            let connection = try PostgresConnection(url: url)
+            try PostgresSchema.migrate(connection)
+        } catch let error as PostgresError {
+            throw .unreachable(reason: "\(redactedURL): \(Self.redact(error, url: url))")
+        } catch let error as PostgresSchemaError {
+            switch error {
+            case .newer(let version):
+                throw .unusable(
+                    path: redactedURL,
+                    reason: "written by a newer ViewHost (schema version \(version), this one knows \(PostgresSchema.currentVersion))")
+            case .failed(let error):
+                throw .unusable(path: redactedURL, reason: "cannot migrate: \(Self.redact(error, url: url))")
+            }
+        } catch {
+            throw .unreachable(reason: "\(redactedURL): \(error)")
+        }
+        pool = PostgresPool(url: url, size: 4)
+        writer = PostgresWriter(url: url, node: node)
+        listener = PostgresReleaseListener(url: url, node: node, leases: leases)
+        do {
+            try listener.start()
+        } catch {
+            throw .unreachable(reason: "\(redactedURL): \(Self.redact(error, url: url))")
+        }
+    }
+
+    // MARK: - Reads
+
+    /// Takes session `id` over (raising its epoch; its previous owner is told to drop its copy) and returns its
+    /// newest durable value. Blocks for a few round trips: call it off event loops.
+    public func load(_ id: SessionID) throws(StorageError) -> StoredLookup {
+        defer {
+            // Whatever the session's previous copy queued is behind this: it may write again.
+            writer.enqueue(.reset(id)) { _ in }
+        }
+        do {
+            return try pool.withConnection { connection throws(PostgresError) -> StoredLookup in
+                try connection.transaction { () throws(PostgresError) -> StoredLookup in
+                    try take(id, connection: connection)
+                }
+            }
+        } catch .server(state: "ViewHost", let message) {
+            throw .unusable(path: redactedURL, reason: message)
+        } catch {
+            throw .failed(reason: "reading session \(id): \(error)")
+        }
+    }
+
+    private func take(_ id: SessionID, connection: PostgresConnection) throws(PostgresError) -> StoredLookup {
+        let found = try connection.query(
+            "SELECT token_digest, expired_at, owner FROM sessions WHERE id = $1 FOR UPDATE", [id.rawValue])
+        guard let row = found.rows.first else { return .none }
+        guard let digest = row[0].flatMap(PostgresEncoded.bytes(hex:)) else {
+            throw .server(state: "ViewHost", message: "session \(id) has no token digest")
+        }
+        let token = SessionToken(digest: digest)
+        if row[1] != nil { return .expired(token) }
+        let previousOwner = row[2]
+        let taken = try connection.query(
+            """
+            UPDATE sessions SET owner = $2, epoch = epoch + 1 WHERE id = $1
+            RETURNING epoch, created_at, last_access, snapshot, snapshot_number
+            """, [id.rawValue, node])
+        guard let lease = taken.rows.first, let epoch = lease[0].flatMap({ Int64($0) }),
+            let snapshot = lease[3], let snapshotNumber = lease[4].flatMap({ Int($0) })
+        else {
+            throw .server(state: "ViewHost", message: "session \(id) has no snapshot")
+        }
+        var core: SessionCore
+        do {
+            core = try decoder().decode(SessionCore.self, from: Data(snapshot.utf8))
+        } catch {
+            throw .server(state: "ViewHost", message: "session \(id)'s snapshot cannot be read: \(error)")
+        }
+        let inputs = try connection.query(
+            "SELECT number, input FROM journal WHERE session_id = $1 AND number > $2 ORDER BY number",
+            [id.rawValue, String(snapshotNumber)])
+        var number = snapshotNumber
+        for input in inputs.rows {
+            guard let next = input[0].flatMap({ Int($0) }), next == number + 1, let text = input[1] else {
+                throw .server(state: "ViewHost", message: "session \(id)'s journal has a gap at \(number + 1)")
+            }
+            do {
+                try core.replay(JSONDecoder().decode(SessionInput.self, from: Data(text.utf8)))
+            } catch {
+                throw .server(state: "ViewHost", message: "session \(id)'s journal record \(next) cannot be replayed: \(error)")
+            }
+            number = next
+        }
+        if let previousOwner, previousOwner != node {
+            // Delivered at commit, to every node listening.
+            try connection.query(
+                "SELECT pg_notify($1, $2)",
+                [PostgresReleaseListener.channel, "\(id.rawValue) \(epoch) \(node)"])
+        }
+        leases.own(id, epoch: epoch)
+        return .found(
+            StoredSession(
+                id: id, token: token, createdAt: Date(timeIntervalSince1970: Double(lease[1] ?? "") ?? 0),
+                lastAccess: Date(timeIntervalSince1970: Double(lease[2] ?? "") ?? 0), core: core,
+                journalNumber: number))
+    }
+
+    /// Sessions with pending timers that this node owned (by name: give a node a stable `--node-id` and it takes
+    /// its timed sessions back after a restart) or that nobody owns.
+    public func sessionsWithTimers() throws(StorageError) -> [SessionID] {
+        do {
+            return try pool.withConnection { connection throws(PostgresError) in
+                try connection.query(
+                    """
+                    SELECT id FROM sessions WHERE next_due_at IS NOT NULL AND expired_at IS NULL
+                        AND (owner IS NULL OR owner = $1) ORDER BY next_due_at
+                    """, [node])
+            }.rows.compactMap { $0[0].map(SessionID.init) }
+        } catch {
+            throw .failed(reason: "listing sessions with timers: \(error)")
+        }
+    }
+
+    /// How many sessions (not tombstones) the store holds.
+    public func sessionCount() throws(StorageError) -> Int {
+        do {
+            let result = try pool.withConnection { connection throws(PostgresError) in
+                try connection.query("SELECT count(*) FROM sessions WHERE expired_at IS NULL")
+            }
+            return Int(result.rows.first?.first.flatMap { $0 } ?? "0") ?? 0
+        } catch {
+            throw .failed(reason: "counting sessions: \(error)")
+        }
+    }
+
+    private func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.userInfo[.featureTypes] = features
+        return decoder
+    }
+
+    // MARK: - Writes (through the writer)
+
+    public func create(_ session: StoredSession, completion: @escaping @Sendable (Bool) -> Void) {
+        leases.own(session.id, epoch: 1)
+        writer.enqueue(.create(session), completion: completion)
+    }
+
+    public func append(_ entry: JournalEntry, completion: @escaping @Sendable (Bool) -> Void) {
+        writer.enqueue(.append(entry, epoch: leases.epoch(of: entry.session)), completion: completion)
+    }
+
+    public func remove(_ id: SessionID, expiredAt: Date?, completion: @escaping @Sendable (Bool) -> Void) {
+        leases.release(id)
+        writer.enqueue(.remove(id, expiredAt: expiredAt), completion: completion)
+    }
+
+    public func recordAccess(_ times: [(SessionID, Date)]) {
+        guard !times.isEmpty else { return }
+        writer.enqueue(.access(times)) { _ in }
+    }
+
+    public func expire(idleBefore cutoff: Date, forgetBefore: Date, except live: @Sendable (SessionID) -> Bool) -> Int {
+        do {
+            return try pool.withConnection { connection throws(PostgresError) -> Int in
+                try connection.transaction { () throws(PostgresError) -> Int in
+                    // Sessions another node holds are kept fresh by its access flushes, so they are not idle here.
+                    let idle = try connection.query(
+                        "SELECT id FROM sessions WHERE expired_at IS NULL AND last_access < $1 FOR UPDATE SKIP LOCKED",
+                        [String(cutoff.timeIntervalSince1970)]
+                    ).rows.compactMap { $0[0] }.filter { !live(SessionID($0)) }
+                    if !idle.isEmpty {
+                        let ids = PostgresEncoded.array(idle)
+                        try connection.query("DELETE FROM journal WHERE session_id = ANY($1::text[])", [ids])
+                        try connection.query(
+                            """
+                            UPDATE sessions SET expired_at = last_access, snapshot = NULL, next_due_at = NULL
+                            WHERE id = ANY($1::text[])
+                            """, [ids])
+                    }
+                    try connection.query(
+                        "DELETE FROM sessions WHERE expired_at IS NOT NULL AND expired_at < $1",
+                        [String(forgetBefore.timeIntervalSince1970)])
+                    return idle.count
+                }
+            }
+        } catch {
+            return 0
+        }
+    }
+
+    public var commitCounts: (commits: Int, writes: Int) {
+        writer.counts.withLock { ($0.batches, $0.entries) }
+    }
+
+    public var isWritable: Bool { writer.isWritable }
+
+    public func onOwnershipLoss(_ handler: @escaping @Sendable (OwnershipLoss) -> Void) {
+        listener.onLoss(handler)
+    }
+
+    public func close() {
+        writer.drainAndStop()
+        listener.stop()
+    }
+
+    /// `error`'s text with the URL's password hidden, should libpq repeat it.
+    static func redact(_ error: any Error, url: String) -> String {
+        var text = "\(error)"
+        if let password = URLComponents(string: url)?.password, !password.isEmpty {
+            text = text.replacingOccurrences(of: password, with: "***")
+        }
+        return text
+    }
+}

@@ -1,0 +1,250 @@
+import Dispatch
+import Foundation
+import Synchronization
+import ViewModelCore
+
+/// The store's one writer per node: a serial queue with its own connection that takes every write queued so far
+/// and commits them in one transaction (group commit: one round trip of `COMMIT`, one WAL flush for them all),
+/// then answers each. As in the SQLite writer, a session whose write failed is poisoned (its later writes fail
+/// too, so its journal never gets a gap) until it is loaded again.
+///
+/// Fencing: an append is `UPDATE sessions … WHERE epoch = <the epoch it was queued under> AND owner = <this node>`
+/// inside the transaction; after another node took the session over (raising its epoch) the update matches no
+/// row and the append is refused, whatever this node believes.
+final class PostgresWriter: Sendable {
+    enum Operation: Sendable {
+        case create(StoredSession)
+        /// An entry, with the epoch its session was owned under when it was queued (nil: not owned).
+        case append(JournalEntry, epoch: Int64?)
+        case remove(SessionID, expiredAt: Date?)
+        case access([(SessionID, Date)])
+        /// The session was loaded again: its earlier writes are all behind this one, so it may write again.
+        case reset(SessionID)
+    }
+
+    private struct Pending {
+        let operation: Operation
+        let completion: @Sendable (Bool) -> Void
+    }
+
+    private struct State {
+        var queue: [Pending] = []
+        var draining = false
+        var poisoned: Set<SessionID> = []
+        var probing = false
+        var connection: PostgresConnection?
+    }
+
+    /// Commits so far, for BENCHMARKS.md and docs/SCALING.md: (batches, entries).
+    let counts = Mutex((batches: 0, entries: 0))
+    private let url: String
+    private let node: String
+    private let state = Mutex(State())
+    private let queue = DispatchQueue(label: "viewhost.postgres.writer")
+    private let healthy = Atomic<Bool>(true)
+
+    init(url: String, node: String) {
+        self.url = url
+        self.node = node
+    }
+
+    /// Whether the last write succeeded.
+    var isWritable: Bool { healthy.load(ordering: .acquiring) }
+
+    /// Queues `operation`; `completion` is called once with whether it is durable.
+    func enqueue(_ operation: Operation, completion: @escaping @Sendable (Bool) -> Void) {
+        let start = state.withLock { state -> Bool in
+            state.queue.append(Pending(operation: operation, completion: completion))
+            guard !state.draining else { return false }
+            state.draining = true
+            return true
+        }
+        if start { queue.async { self.drain() } }
+    }
+
+    /// Writes everything queued (shutdown).
+    func drainAndStop() {
+        queue.sync {}
+        queue.sync { self.drain() }
+    }
+
+    private func drain() {
+        while true {
+            let batch = state.withLock { state -> [Pending] in
+                let batch = state.queue
+                state.queue.removeAll(keepingCapacity: true)
+                if batch.isEmpty { state.draining = false }
+                return batch
+            }
+            if batch.isEmpty { return }
+            write(batch)
+        }
+    }
+
+    /// The writer's connection, opened (again) when missing or broken. Runs on the writer's queue.
+    private func connection() throws(PostgresError) -> PostgresConnection {
+        if let open = state.withLock({ $0.connection }), open.isOpen { return open }
+        let fresh = try PostgresConnection(url: url)
+        state.withLock { $0.connection = fresh }
+        return fresh
+    }
+
+    private func write(_ batch: [Pending]) {
+        let encoded = batch.map { PostgresEncoded($0.operation) }
+        var poisoned = state.withLock { $0.poisoned }
+        var results = [Bool](repeating: false, count: batch.count)
+        do throws(PostgresError) {
+            var connection = try connection()
+            do throws(PostgresError) {
+                try connection.query("BEGIN")
+            } catch .connection {
+                // A connection the server closed (a restart) shows only when used; nothing was sent yet, so one
+                // try on a new connection is safe.
+                state.withLock { $0.connection = nil }
+                connection = try self.connection()
+                try connection.query("BEGIN")
+            }
+            do throws(PostgresError) {
+                for index in batch.indices {
+                    results[index] = try apply(
+                        batch[index].operation, encoded[index], connection: connection, poisoned: &poisoned)
+                }
+                try connection.query("COMMIT")
+            } catch {
+                _ = try? connection.query("ROLLBACK")
+                throw error
+            }
+            healthy.store(true, ordering: .releasing)
+            counts.withLock { $0 = ($0.batches + 1, $0.entries + batch.count) }
+        } catch {
+            // The transaction rolled back (or never reached the server): nothing of this batch is stored.
+            results = [Bool](repeating: false, count: batch.count)
+            for pending in batch { if let id = pending.operation.session { poisoned.insert(id) } }
+            if case .connection = error { state.withLock { $0.connection = nil } }
+            healthy.store(false, ordering: .releasing)
+            scheduleProbe()
+        }
+        state.withLock { $0.poisoned = poisoned }
+        for (pending, durable) in zip(batch, results) { pending.completion(durable) }
+    }
+
+    /// Applies one operation in the batch's transaction.
+    /// - Returns: Whether it took effect (false, and the session poisoned, when it cannot: a gap, a removed
+    ///   session, a stale epoch).
+    private func apply(
+        _ operation: Operation, _ encoded: PostgresEncoded, connection: PostgresConnection,
+        poisoned: inout Set<SessionID>
+    ) throws(PostgresError) -> Bool {
+        switch operation {
+        case .create(let session):
+            poisoned.remove(session.id)
+            let result = try connection.query(
+                """
+                INSERT INTO sessions (id, token_digest, created_at, last_access, snapshot, snapshot_number,
+                    last_number, next_due_at, owner, epoch)
+                VALUES ($1, $2, $3, $4, $5, $6, $6, $7, $8, 1)
+                ON CONFLICT (id) DO NOTHING
+                """,
+                [
+                    session.id.rawValue, PostgresEncoded.hex(session.token.digest),
+                    String(session.createdAt.timeIntervalSince1970), String(session.lastAccess.timeIntervalSince1970),
+                    encoded.snapshot, String(session.journalNumber),
+                    session.core.pendingTimers.map(\.dueAt).min().map { String($0.timeIntervalSince1970) }, node,
+                ])
+            return result.affected == 1
+        case .append(let entry, let epoch):
+            guard !poisoned.contains(entry.session), let epoch else {
+                poisoned.insert(entry.session)
+                return false
+            }
+            let updated = try connection.query(
+                """
+                UPDATE sessions SET last_number = $1, last_access = greatest(last_access, $2), next_due_at = $3,
+                    snapshot = coalesce($4, snapshot),
+                    snapshot_number = CASE WHEN $4::text IS NULL THEN snapshot_number ELSE $1 END
+                WHERE id = $5 AND last_number = $1 - 1 AND expired_at IS NULL AND epoch = $6 AND owner = $7
+                """,
+                [
+                    String(entry.number), String(entry.lastAccess.timeIntervalSince1970),
+                    entry.nextDueAt.map { String($0.timeIntervalSince1970) }, encoded.snapshot,
+                    entry.session.rawValue, String(epoch), node,
+                ])
+            guard updated.affected == 1 else {
+                poisoned.insert(entry.session)
+                return false
+            }
+            if encoded.snapshot != nil {
+                // The snapshot holds everything up to this entry: the journal before it is no longer needed.
+                try connection.query(
+                    "DELETE FROM journal WHERE session_id = $1 AND number < $2",
+                    [entry.session.rawValue, String(entry.number)])
+            } else {
+                try connection.query(
+                    "INSERT INTO journal (session_id, number, input) VALUES ($1, $2, $3)",
+                    [entry.session.rawValue, String(entry.number), encoded.input])
+            }
+            return true
+        case .remove(let id, let expiredAt):
+            poisoned.insert(id)
+            try connection.query("DELETE FROM journal WHERE session_id = $1", [id.rawValue])
+            if let expiredAt {
+                try connection.query(
+                    "UPDATE sessions SET expired_at = $1, snapshot = NULL, next_due_at = NULL WHERE id = $2",
+                    [String(expiredAt.timeIntervalSince1970), id.rawValue])
+            } else {
+                try connection.query("DELETE FROM sessions WHERE id = $1", [id.rawValue])
+            }
+            return true
+        case .access(let times):
+            try connection.query(
+                """
+                UPDATE sessions SET last_access = given.at
+                FROM unnest($1::text[], $2::double precision[]) AS given (id, at)
+                WHERE sessions.id = given.id AND sessions.last_access < given.at AND sessions.expired_at IS NULL
+                """,
+                [
+                    PostgresEncoded.array(times.map { $0.0.rawValue }),
+                    PostgresEncoded.array(times.map { String($0.1.timeIntervalSince1970) }),
+                ])
+            return true
+        case .reset(let id):
+            poisoned.remove(id)
+            return true
+        }
+    }
+
+    /// While writes fail, tries `SELECT 1` every second, so the store says it is writable again as soon as the
+    /// database answers (readiness follows it).
+    private func scheduleProbe() {
+        let start = state.withLock { state -> Bool in
+            guard !state.probing else { return false }
+            state.probing = true
+            return true
+        }
+        guard start else { return }
+        queue.asyncAfter(deadline: .now() + 1) { self.probe() }
+    }
+
+    private func probe() {
+        state.withLock { $0.probing = false }
+        guard !isWritable else { return }
+        do {
+            try connection().query("SELECT 1")
+            healthy.store(true, ordering: .releasing)
+        } catch {
+            if case .connection = error { state.withLock { $0.connection = nil } }
+            scheduleProbe()
+        }
+    }
+}
+
+extension PostgresWriter.Operation {
+    /// The session a create or append writes.
+    var session: SessionID? {
+        switch self {
+        case .create(let session): session.id
+        case .append(let entry, _): entry.session
+        case .remove, .access, .reset: nil
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import PostgresStorage
+import Synchronization
+import Testing
+import TestSupport
+import ViewModelCore
+
+/// The PostgreSQL store against a real server (started per suite on a Unix socket): a value comes back as it was
+/// stored, a takeover fences the old owner's writes and tells it, and a newer schema is refused. One test at a
+/// time: each has a server of its own, and four initdb runs at once would take both cores from the other suites.
+@Suite(.serialized)
+final class PostgresSessionStorageTests {
+    let server: PostgresServer
+    let types = FeatureTypes([Tally.self])
+    let start = Date(timeIntervalSince1970: 1_795_442_400)
+
+    init() async throws {
+        server = try await PostgresServer()
+    }
+    // The server stops when the suite instance goes (PostgresServer's deinit).
+
+    private func newSession(_ storage: PostgresSessionStorage) async throws -> (SessionID, SessionCore) {
+        let id = SessionID.random()
+        let core = SessionCore(
+            settings: SessionSettings(), random: .seeded(1), features: [InitialFeature(Tally.key, state: Tally.State())])
+        let stored = await withCheckedContinuation { continuation in
+            storage.create(
+                StoredSession(
+                    id: id, token: SessionToken(secret: SessionSecret.random()), createdAt: start, lastAccess: start,
+                    core: core, journalNumber: 0)
+            ) { continuation.resume(returning: $0) }
+        }
+        #expect(stored)
+        return (id, core)
+    }
+
+    /// Applies `add(amount)` to `core` and appends it as entry `number`; returns whether the store took it.
+    private func add(
+        _ amount: Int, number: Int, to core: inout SessionCore, id: SessionID, storage: PostgresSessionStorage,
+        snapshot: Bool = false
+    ) async throws -> Bool {
+        let input = SessionInput.events(
+            feature: "tally", at: start, source: .client, events: try core.encodeEvents([Tally.Event.add(amount)], of: "tally"))
+        try core.replay(input)
+        let entry = JournalEntry(
+            session: id, number: number, input: input, snapshot: snapshot ? core : nil, nextDueAt: nil, lastAccess: start)
+        return await withCheckedContinuation { continuation in
+            storage.append(entry) { continuation.resume(returning: $0) }
+        }
+    }
+
+    @Test func aValueComesBackAsStoredThroughSnapshotAndJournal() async throws {
+        let storage = try PostgresSessionStorage(url: server.url, node: "a", features: types)
+        defer { storage.close() }
+        var (id, core) = try await newSession(storage)
+        for number in 1...5 {
+            #expect(try await add(number, number: number, to: &core, id: id, storage: storage, snapshot: number == 3))
+        }
+        guard case .found(let loaded) = try storage.load(id) else {
+            Issue.record("session not found")
+            return
+        }
+        #expect(loaded.core == core)
+        #expect(loaded.journalNumber == 5)
+        #expect(loaded.core.state(of: Tally.key)?.total == 15)
+        guard case .none = try storage.load(SessionID.random()) else {
+            Issue.record("an unknown id was found")
+            return
+        }
+    }
+
+    @Test func aTakeoverFencesTheOldOwnerAndTellsIt() async throws {
+        let first = try PostgresSessionStorage(url: server.url, node: "a", features: types)
+        let second = try PostgresSessionStorage(url: server.url, node: "b", features: types)
+        defer {
+            first.close()
+            second.close()
+        }
+        let lost = Mutex<[OwnershipLoss]>([])
+        first.onOwnershipLoss { loss in lost.withLock { $0.append(loss) } }
+        var (id, core) = try await newSession(first)
+        #expect(try await add(1, number: 1, to: &core, id: id, storage: first))
+
+        guard case .found(let taken) = try second.load(id) else {
+            Issue.record("session not found")
+            return
+        }
+        #expect(taken.journalNumber == 1)
+        var stale = core
+        #expect(try await !add(10, number: 2, to: &stale, id: id, storage: first))
+        var current = taken.core
+        #expect(try await add(2, number: 2, to: &current, id: id, storage: second))
+        #expect(await eventually { lost.withLock { $0.contains(.session(id)) } })
+
+        // The old owner takes it back by loading: it sees the new owner's write, never its own refused one.
+        guard case .found(let back) = try first.load(id) else {
+            Issue.record("session not found")
+            return
+        }
+        #expect(back.core.state(of: Tally.key)?.total == 3)
+        #expect(back.journalNumber == 2)
+    }
+
+    @Test func aDatabaseFromANewerVersionIsRefused() async throws {
+        try await server.createDatabase("newer")
+        let url = server.url(database: "newer")
+        _ = try PostgresSessionStorage(url: url, node: "a", features: types)
+        _ = try await ServerProcess.run(
+            executable: "psql", ["-d", url, "-c", "INSERT INTO schema_version (version) VALUES (99)"])
+        #expect(throws: StorageError.self) { _ = try PostgresSessionStorage(url: url, node: "a", features: types) }
+    }
+
+    @Test func anUnreachableDatabaseIsReportedWithoutItsPassword() {
+        #expect {
+            _ = try PostgresSessionStorage(
+                url: "postgres://viewhost:s3cret@127.0.0.1:1/viewhost", node: "a", features: types)
+        } throws: { error in
+            guard case .unreachable(let reason) = error as? StorageError else { return false }
+            return !reason.contains("s3cret") && reason.contains("***")
+        }
+    }
+}
