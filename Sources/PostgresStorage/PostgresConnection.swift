@@ -15,6 +15,8 @@ import Foundation
 final class PostgresConnection: @unchecked Sendable {
     private let url: String
     private var handle: OpaquePointer?
+    /// Statements prepared on this connection (by name); a new connection starts with none.
+    private var prepared: Set<String> = []
 
     /// Opens a connection to `url` (a libpq connection URI or `key=value` string).
     /// - Throws: ``PostgresError/connection(_:)`` when it cannot be opened.
@@ -31,6 +33,7 @@ final class PostgresConnection: @unchecked Sendable {
     func reconnect() throws(PostgresError) {
         if let handle { PQfinish(handle) }
         handle = nil
+        prepared = []
         // A dead peer is noticed within keepalive's bound (10 s idle, 2 s × 3 probes) rather than the system's hours.
         let options = url.contains("://")
             ? url + (url.contains("?") ? "&" : "?") + "keepalives_idle=10&keepalives_interval=2&keepalives_count=3&connect_timeout=5"
@@ -57,6 +60,26 @@ final class PostgresConnection: @unchecked Sendable {
         let result = Self.withCStrings(parameters) { values in
             PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
         }
+        return try Self.read(result, handle: handle)
+    }
+
+    /// Runs `sql` as the statement prepared under `name` (prepared on first use on this connection: the server
+    /// parses and plans it once, not on every write).
+    @discardableResult
+    func query(prepared name: String, _ sql: String, _ parameters: [String?]) throws(PostgresError) -> PostgresResult {
+        guard let handle, PQstatus(handle) == CONNECTION_OK else { throw .connection("not connected") }
+        if !prepared.contains(name) {
+            _ = try Self.read(PQprepare(handle, name, sql, Int32(parameters.count), nil), handle: handle)
+            prepared.insert(name)
+        }
+        let result = Self.withCStrings(parameters) { values in
+            PQexecPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
+        }
+        return try Self.read(result, handle: handle)
+    }
+
+    /// The rows of `result` (each value as text, nil for NULL) and how many rows it touched, or its error.
+    private static func read(_ result: OpaquePointer?, handle: OpaquePointer) throws(PostgresError) -> PostgresResult {
         guard let result else { throw .connection(Self.message(PQerrorMessage(handle))) }
         defer { PQclear(result) }
         switch PQresultStatus(result) {

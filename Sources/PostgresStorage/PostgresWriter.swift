@@ -157,31 +157,36 @@ final class PostgresWriter: Sendable {
                 poisoned.insert(entry.session)
                 return false
             }
+            // One round trip and a statement planned once per connection: the fenced update of the session row,
+            // then its journal record (or, with a snapshot, the end of the journal before it). Two statements per
+            // write made the batch's round trips, not the disk, what bounded events per second.
             let updated = try connection.query(
+                prepared: "append",
                 """
-                UPDATE sessions SET last_number = $1, last_access = greatest(last_access, $2), next_due_at = $3,
-                    snapshot = coalesce($4, snapshot),
-                    snapshot_number = CASE WHEN $4::text IS NULL THEN snapshot_number ELSE $1 END
-                WHERE id = $5 AND last_number = $1 - 1 AND expired_at IS NULL AND epoch = $6 AND owner = $7
+                WITH updated AS (
+                    UPDATE sessions SET last_number = $1::bigint, last_access = greatest(last_access, $2),
+                        next_due_at = $3, snapshot = coalesce($4::text, snapshot),
+                        snapshot_number = CASE WHEN $4::text IS NULL THEN snapshot_number ELSE $1::bigint END
+                    WHERE id = $5 AND last_number = $1::bigint - 1 AND expired_at IS NULL AND epoch = $6::bigint
+                        AND owner = $7
+                    RETURNING id
+                ), kept AS (
+                    INSERT INTO journal (session_id, number, input)
+                    SELECT id, $1::bigint, $8::text FROM updated WHERE $4::text IS NULL
+                ), trimmed AS (
+                    DELETE FROM journal WHERE session_id = (SELECT id FROM updated) AND number < $1::bigint
+                        AND $4::text IS NOT NULL
+                )
+                SELECT count(*) FROM updated
                 """,
                 [
                     String(entry.number), String(entry.lastAccess.timeIntervalSince1970),
                     entry.nextDueAt.map { String($0.timeIntervalSince1970) }, encoded.snapshot,
-                    entry.session.rawValue, String(epoch), node,
+                    entry.session.rawValue, String(epoch), node, encoded.input,
                 ])
-            guard updated.affected == 1 else {
+            guard updated.rows.first?.first == "1" else {
                 poisoned.insert(entry.session)
                 return false
-            }
-            if encoded.snapshot != nil {
-                // The snapshot holds everything up to this entry: the journal before it is no longer needed.
-                try connection.query(
-                    "DELETE FROM journal WHERE session_id = $1 AND number < $2",
-                    [entry.session.rawValue, String(entry.number)])
-            } else {
-                try connection.query(
-                    "INSERT INTO journal (session_id, number, input) VALUES ($1, $2, $3)",
-                    [entry.session.rawValue, String(entry.number), encoded.input])
             }
             return true
         case .remove(let id, let expiredAt):
