@@ -215,6 +215,8 @@ def main():
             type_into(page, "#weather-location", "Paris")
             click(page, "#weather-submit")
             page.wait_for("document.querySelector('#weather .location').textContent.startsWith('Paris')", "Paris weather")
+            # The icon is drawn (SVG), not an emoji that a machine without an emoji font shows as an empty box.
+            page.wait_for("!!document.querySelector('#weather .weather-icon svg *')", "the weather icon drawn as SVG")
         page.screenshot(os.path.join(args.out, "03-overview.png"))
 
         if page.console_errors:
