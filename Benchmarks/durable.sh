@@ -19,6 +19,8 @@
 #    product_client.py startup). Bytes per session: the file size over SESSIONS_N, and the stored row of one new
 #    session and of one chat session after 20 messages (snapshot + journal), read with the sqlite3 CLI.
 #
+# Servers run with the access log and the rate limits off (one client drives the load; BENCHMARKS.md "What the
+# access log costs" has its price).
 # Environment (defaults): DURATION=8s ROUNDS=2 CONNS=64 EVENT_SESSIONS=64 SESSIONS_N=100000 STARTUP_RUNS=3
 #   SKIP_BUILD=0 QUIET_BUSY=20 QUIET_WAIT=120 REPORT=<repo>/BENCHMARKS.md
 # Outputs: Benchmarks/out/durable-<UTC stamp>/ (git-ignored).
@@ -77,7 +79,8 @@ start_viewhost() {   # tag store-flags… -> PID PORT (working directory: the ru
   local tag="$1" i; shift
   mkdir -p "$RUN/$tag"
   echo "\$ (cd $RUN/$tag && $VH_BIN serve --port 0 --weather-provider offline $*) &" >> "$COMMANDS"
-  (cd "$RUN/$tag" && exec env VIEWHOST_SESSIONS_MAX=250000 VIEWHOST_SERVER_MAX_CONNECTIONS=20000 \
+  (cd "$RUN/$tag" && exec env VIEWHOST_SESSIONS_MAX=250000 VIEWHOST_SERVER_MAX_CONNECTIONS=20000 VIEWHOST_LOG_ACCESS=false \
+    VIEWHOST_LIMITS_SESSIONS_PER_MINUTE_PER_CLIENT=0 VIEWHOST_LIMITS_EVENTS_PER_SECOND_PER_SESSION=0 \
     "$VH_BIN" serve --port 0 --weather-provider offline "$@") > "$RUN/$tag/server.out" 2> "$RUN/$tag/server.err" &
   PID=$!; STARTED+=("$PID")
   for i in $(seq 300); do
@@ -167,7 +170,7 @@ stop_pid "$PID"
 DB="$RUN/restart/data/viewhost.sqlite"
 ls -l "$RUN/restart/data" > "$RUN/restart-files.txt"
 row_bytes() {   # session id -> bytes of its stored row and journal
-  sqlite3 "$DB" "SELECT (SELECT coalesce(length(snapshot),0) + length(token_digest) + length(id) FROM sessions WHERE id = '$1') + (SELECT coalesce(sum(length(input)),0) FROM journal WHERE session_id = '$1'), (SELECT count(*) FROM journal WHERE session_id = '$1')"
+  sqlite3 "$DB" "SELECT (SELECT length(token_digest) + length(id) FROM sessions WHERE id = '$1') + (SELECT coalesce(sum(length(core)),0) FROM snapshots WHERE session_id = '$1') + (SELECT coalesce(sum(length(input)),0) FROM journal WHERE session_id = '$1'), (SELECT count(*) FROM journal WHERE session_id = '$1')"
 }
 {
   echo "file_bytes $(( $(stat -c %s "$DB") + $(stat -c %s "$DB-wal" 2>/dev/null || echo 0) ))"

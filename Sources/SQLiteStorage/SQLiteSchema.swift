@@ -3,10 +3,12 @@ import GRDB
 /// The store's tables, as versioned migrations (GRDB's `DatabaseMigrator`): a database made by any earlier
 /// version is brought up to date when it opens; one made by a newer version is refused.
 ///
-/// - `sessions`: one row per session: the digest of its token, its times, the snapshot of its value (JSON, with
-///   the journal number it includes), the number of its last journal record, and when its earliest timer falls
-///   due (so a restart loads the sessions that have something to do). An expired session keeps only a tombstone:
-///   its digest and `expired_at`.
+/// - `sessions`: one small row per session: the digest of its token, its times, the number of its last journal
+///   record, and when its earliest timer falls due (so a restart loads the sessions that have something to do).
+///   Every event updates it. An expired session keeps only a tombstone: its digest and `expired_at`.
+/// - `snapshots` (since v2): the snapshot of each session's value (JSON) and the journal number it includes,
+///   written every 64 inputs. In v1 it was a column of `sessions`, so every event rewrote the whole snapshot with
+///   the row (a chat's grows with its messages: 40 KB after 20, and overflow pages to copy on every send).
 /// - `journal`: the inputs after the snapshot, by session and number.
 /// - `heartbeat`: one row the writer rewrites, with `reserve` as large as a busy batch of events, to find out
 ///   whether the disk takes writes again after a failure.
@@ -41,6 +43,20 @@ enum SQLiteSchema {
                     CREATE INDEX sessions_by_access ON sessions (last_access) WHERE expired_at IS NULL;
                     CREATE INDEX sessions_by_expiry ON sessions (expired_at) WHERE expired_at IS NOT NULL;
                     CREATE TABLE heartbeat (id INTEGER PRIMARY KEY CHECK (id = 1), at REAL NOT NULL, reserve BLOB);
+                    """)
+        }
+        migrator.registerMigration("v2: snapshots in their own table") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE snapshots (
+                        session_id TEXT PRIMARY KEY NOT NULL,
+                        number INTEGER NOT NULL,
+                        core BLOB NOT NULL
+                    );
+                    INSERT INTO snapshots (session_id, number, core)
+                        SELECT id, snapshot_number, snapshot FROM sessions WHERE snapshot IS NOT NULL;
+                    ALTER TABLE sessions DROP COLUMN snapshot;
+                    ALTER TABLE sessions DROP COLUMN snapshot_number;
                     """)
         }
         return migrator

@@ -107,8 +107,9 @@ public final class SQLiteSessionStorage: SessionStorage {
                 guard let row = try Row.fetchOne(
                     db,
                     sql: """
-                        SELECT token_digest, created_at, last_access, expired_at, snapshot, snapshot_number, last_number
-                        FROM sessions WHERE id = ?
+                        SELECT token_digest, created_at, last_access, expired_at, last_number,
+                            snapshots.core AS snapshot, snapshots.number AS snapshot_number
+                        FROM sessions LEFT JOIN snapshots ON snapshots.session_id = sessions.id WHERE id = ?
                         """, arguments: [id.rawValue])
                 else { return .none }
                 let token = SessionToken(digest: [UInt8](row["token_digest"] as Data))

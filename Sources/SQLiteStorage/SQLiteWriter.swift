@@ -122,38 +122,41 @@ final class SQLiteWriter: Sendable {
             poisoned.remove(session.id)
             try db.cachedStatement(
                 sql: """
-                    INSERT INTO sessions (id, token_digest, created_at, last_access, snapshot, snapshot_number,
-                        last_number, next_due_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO sessions (id, token_digest, created_at, last_access, last_number, next_due_at)
+                    VALUES (?, ?, ?, ?, ?, ?)
                     ON CONFLICT (id) DO NOTHING
-                    """).execute(
+                    """
+            ).execute(
                 arguments: [
                     session.id.rawValue, Data(session.token.digest), session.createdAt.timeIntervalSince1970,
-                    session.lastAccess.timeIntervalSince1970, encoded.snapshot, session.journalNumber,
-                    session.journalNumber, session.core.pendingTimers.map(\.dueAt).min()?.timeIntervalSince1970,
+                    session.lastAccess.timeIntervalSince1970, session.journalNumber,
+                    session.core.pendingTimers.map(\.dueAt).min()?.timeIntervalSince1970,
                 ])
-            return db.changesCount == 1
+            guard db.changesCount == 1 else { return false }
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO snapshots (session_id, number, core) VALUES (?, ?, ?)")
+                .execute(arguments: [session.id.rawValue, session.journalNumber, encoded.snapshot])
+            return true
         case .append(let entry):
             guard !poisoned.contains(entry.session) else { return false }
             try db.cachedStatement(
                 sql: """
-                    UPDATE sessions SET last_number = ?1, last_access = max(last_access, ?2), next_due_at = ?3,
-                        snapshot = coalesce(?4, snapshot),
-                        snapshot_number = CASE WHEN ?4 IS NULL THEN snapshot_number ELSE ?1 END
-                    WHERE id = ?5 AND last_number = ?1 - 1 AND expired_at IS NULL
-                    """).execute(
+                    UPDATE sessions SET last_number = ?1, last_access = max(last_access, ?2), next_due_at = ?3
+                    WHERE id = ?4 AND last_number = ?1 - 1 AND expired_at IS NULL
+                    """
+            ).execute(
                 arguments: [
                     entry.number, entry.lastAccess.timeIntervalSince1970, entry.nextDueAt?.timeIntervalSince1970,
-                    encoded.snapshot, entry.session.rawValue,
+                    entry.session.rawValue,
                 ])
             guard db.changesCount == 1 else {
                 poisoned.insert(entry.session)
                 return false
             }
-            if encoded.snapshot != nil {
+            if let snapshot = encoded.snapshot {
                 // The snapshot holds everything up to this entry: the journal before it is no longer needed.
-                try db.cachedStatement(
-                    sql: "DELETE FROM journal WHERE session_id = ? AND number < ?").execute(
+                try db.cachedStatement(sql: "INSERT OR REPLACE INTO snapshots (session_id, number, core) VALUES (?, ?, ?)")
+                    .execute(arguments: [entry.session.rawValue, entry.number, snapshot])
+                try db.cachedStatement(sql: "DELETE FROM journal WHERE session_id = ? AND number < ?").execute(
                     arguments: [entry.session.rawValue, entry.number])
             } else {
                 try db.cachedStatement(
@@ -164,11 +167,10 @@ final class SQLiteWriter: Sendable {
         case .remove(let id, let expiredAt):
             poisoned.insert(id)
             try db.cachedStatement(sql: "DELETE FROM journal WHERE session_id = ?").execute(arguments: [id.rawValue])
+            try db.cachedStatement(sql: "DELETE FROM snapshots WHERE session_id = ?").execute(arguments: [id.rawValue])
             if let expiredAt {
-                try db.cachedStatement(
-                    sql: """
-                        UPDATE sessions SET expired_at = ?, snapshot = NULL, next_due_at = NULL WHERE id = ?
-                        """).execute(arguments: [expiredAt.timeIntervalSince1970, id.rawValue])
+                try db.cachedStatement(sql: "UPDATE sessions SET expired_at = ?, next_due_at = NULL WHERE id = ?")
+                    .execute(arguments: [expiredAt.timeIntervalSince1970, id.rawValue])
             } else {
                 try db.cachedStatement(sql: "DELETE FROM sessions WHERE id = ?").execute(arguments: [id.rawValue])
             }
@@ -196,8 +198,9 @@ final class SQLiteWriter: Sendable {
                 ).filter { !live(SessionID($0)) }
                 for id in idle {
                     try db.execute(sql: "DELETE FROM journal WHERE session_id = ?", arguments: [id])
+                    try db.execute(sql: "DELETE FROM snapshots WHERE session_id = ?", arguments: [id])
                     try db.execute(
-                        sql: "UPDATE sessions SET expired_at = last_access, snapshot = NULL, next_due_at = NULL WHERE id = ?",
+                        sql: "UPDATE sessions SET expired_at = last_access, next_due_at = NULL WHERE id = ?",
                         arguments: [id])
                 }
                 try db.execute(

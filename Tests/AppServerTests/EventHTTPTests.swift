@@ -173,6 +173,31 @@ struct EventHTTPTests {
         }
     }
 
+    /// The IETF draft's binding: a key belongs to one request (session, method, path, body). Before, a key used on
+    /// /login/events and then on /person/events returned login's answer and dropped the person event silently.
+    @Test func aKeyIsBoundToItsRequest() async throws {
+        try await TestApp.run { app in
+            let session = try await app.createQuietSession()
+            let login = #"{"type":"setUsername","value":"ann"}"#
+            let first = try await app.post(session, "login", login, headers: [("Idempotency-Key", "k1")])
+            #expect(first.status == 202)
+            #expect(first.header("Idempotent-Replayed") == nil)
+            let replay = try await app.post(session, "login", login, headers: [("Idempotency-Key", "k1")])
+            #expect(replay.status == 202)
+            #expect(replay.body == first.body)
+            #expect(replay.header("Idempotent-Replayed") == "true")
+            let person = #"{"type":"setPerson","firstName":"Ada","lastName":"L","salutation":"Ms.","birthdate":"1815-12-10"}"#
+            let otherPath = try await app.post(session, "person", person, headers: [("Idempotency-Key", "k1")])
+            #expect(otherPath.status == 422)
+            #expect(otherPath.header("Content-Type") == "application/problem+json")
+            let otherBody = try await app.post(
+                session, "login", #"{"type":"setUsername","value":"bob"}"#, headers: [("Idempotency-Key", "k1")])
+            #expect(otherBody.status == 422)
+            #expect(try await app.snapshot(session, "login")["username"].string == "ann", "neither reuse applied anything")
+            #expect(try await app.snapshot(session, "person")["firstName"].string != "Ada")
+        }
+    }
+
     @Test func eventIDDuplicatesAreNotReapplied() async throws {
         try await TestApp.run { app in
             let session = try await loadedSession(app)

@@ -20,6 +20,16 @@ struct ConcurrentSubmitTests {
         }
     }
 
+    /// Runs `work` on `count` threads of their own at once. Not `DispatchQueue.concurrentPerform`: called from a
+    /// test's task it blocks a thread of the cooperative pool (two here) while its iterations wait for the same
+    /// pool, and two such tests at once deadlocked the whole test run under load.
+    static func onThreads(_ count: Int, _ work: @escaping @Sendable () -> Void) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<count { group.addTask { try await OffThread.run(work) } }
+            try await group.waitForAll()
+        }
+    }
+
     @Test func entriesReachTheJournalInNumberOrder() async throws {
         let journal = OrderRecorder()
         let session = Session(
@@ -28,7 +38,7 @@ struct ConcurrentSubmitTests {
             features: [InitialFeature(Tally.key, state: Tally.State())])
         let threads = 8
         let perThread = 250
-        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+        try await Self.onThreads(threads) {
             for _ in 0..<perThread {
                 _ = try? session.submit(Submission(events: [Tally.Event.add(1)]), to: Tally.key)
             }
@@ -56,7 +66,7 @@ struct ConcurrentSubmitTests {
 
         let refused = Atomic<Int>(0)
         let tickets = Mutex<[CommitTicket]>([])
-        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+        try await Self.onThreads(4) {
             for _ in 0..<200 {
                 do {
                     let (_, durable) = try session.submit(Submission(events: [Tally.Event.add(1)]), to: Tally.key)

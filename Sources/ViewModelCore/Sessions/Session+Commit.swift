@@ -56,7 +56,9 @@ extension Session {
             return
         }
         var batch = shell.withLock { shell -> [JournalEntry] in
-            guard !shell.handingOff else { return [] }
+            // Nothing queued: a thread that was handing over took this entry already. Taking the role then would
+            // leave it taken with nothing to hand over, and every later entry would wait for ever (seen under load).
+            guard !shell.handingOff, !shell.handoff.isEmpty else { return [] }
             shell.handingOff = true
             return shell.takeHandoff()
         }

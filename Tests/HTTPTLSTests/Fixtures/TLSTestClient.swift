@@ -9,7 +9,7 @@ import Glibc
 
 /// A blocking TLS client for tests, on OpenSSL's client side: it connects, shakes hands with the versions
 /// asked for, sends exactly the bytes given and parses the answers. It trusts any certificate (the tests make
-/// self-signed ones) and reads with a 5 s socket timeout, so a test fails instead of hanging.
+/// self-signed ones) and reads with a 15 s socket timeout, so a test fails instead of hanging.
 ///
 /// `@unchecked Sendable`: one test uses one client, one call at a time, off the cooperative pool (``blocking``).
 final class TLSTestClient: @unchecked Sendable {
@@ -147,7 +147,9 @@ final class TLSTestClient: @unchecked Sendable {
     /// A connected socket (``HTTPTestClient``'s) whose reads time out after 5 s.
     private static func connectedSocket(port: Int) throws -> Int32 {
         let fd = try HTTPTestClient.connectedSocket(port: port)
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        // 15 s: long enough for a loaded CI machine running the whole suite at once (a 5 s read once ran out
+        // there, before the response to /big), short enough that a real hang still fails.
+        var timeout = timeval(tv_sec: 15, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         return fd
     }
