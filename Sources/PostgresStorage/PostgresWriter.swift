@@ -22,14 +22,12 @@ final class PostgresWriter: Sendable {
         case reset(SessionID)
     }
 
-    private struct Pending {
+    struct Pending: Sendable {
         let operation: Operation
         let completion: @Sendable (Bool) -> Void
     }
 
     private struct State {
-        var queue: [Pending] = []
-        var draining = false
         var poisoned: Set<SessionID> = []
         var probing = false
         var connection: PostgresConnection?
@@ -40,7 +38,7 @@ final class PostgresWriter: Sendable {
     private let url: String
     private let node: String
     private let state = Mutex(State())
-    private let queue = DispatchQueue(label: "viewhost.postgres.writer")
+    private let intake = GroupCommitQueue<Pending>(label: "viewhost.postgres.writer")
     private let healthy = Atomic<Bool>(true)
 
     init(url: String, node: String) {
@@ -53,32 +51,12 @@ final class PostgresWriter: Sendable {
 
     /// Queues `operation`; `completion` is called once with whether it is durable.
     func enqueue(_ operation: Operation, completion: @escaping @Sendable (Bool) -> Void) {
-        let start = state.withLock { state -> Bool in
-            state.queue.append(Pending(operation: operation, completion: completion))
-            guard !state.draining else { return false }
-            state.draining = true
-            return true
-        }
-        if start { queue.async { self.drain() } }
+        intake.enqueue(Pending(operation: operation, completion: completion)) { self.write($0) }
     }
 
     /// Writes everything queued (shutdown).
     func drainAndStop() {
-        queue.sync {}
-        queue.sync { self.drain() }
-    }
-
-    private func drain() {
-        while true {
-            let batch = state.withLock { state -> [Pending] in
-                let batch = state.queue
-                state.queue.removeAll(keepingCapacity: true)
-                if batch.isEmpty { state.draining = false }
-                return batch
-            }
-            if batch.isEmpty { return }
-            write(batch)
-        }
+        intake.drainAndStop { self.write($0) }
     }
 
     /// The writer's connection, opened (again) when missing or broken. Runs on the writer's queue.
@@ -227,7 +205,7 @@ final class PostgresWriter: Sendable {
             return true
         }
         guard start else { return }
-        queue.asyncAfter(deadline: .now() + 1) { self.probe() }
+        intake.after(seconds: 1) { self.probe() }
     }
 
     private func probe() {

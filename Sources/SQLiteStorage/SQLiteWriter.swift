@@ -25,7 +25,7 @@ final class SQLiteWriter: Sendable {
         }
     }
 
-    private struct Pending {
+    struct Pending: Sendable {
         let operation: Operation
         /// Encoded by the thread that queued it: the writer is the one serial step of every event, so it only
         /// writes (a profile of login posts had JSON encoding at 16 % of the writer's time).
@@ -34,8 +34,6 @@ final class SQLiteWriter: Sendable {
     }
 
     private struct State {
-        var queue: [Pending] = []
-        var draining = false
         var poisoned: Set<SessionID> = []
         var probing = false
     }
@@ -44,11 +42,12 @@ final class SQLiteWriter: Sendable {
     let counts = Mutex((batches: 0, entries: 0))
     private let pool: DatabasePool
     private let state = Mutex(State())
-    private let queue = DispatchQueue(label: "viewhost.sqlite.writer")
+    private let intake: GroupCommitQueue<Pending>
     private let healthy = Atomic<Bool>(true)
 
     init(pool: DatabasePool) {
         self.pool = pool
+        intake = GroupCommitQueue(label: "viewhost.sqlite.writer")
     }
 
     /// Whether the last write succeeded.
@@ -59,33 +58,13 @@ final class SQLiteWriter: Sendable {
     /// was 30 % of the writer's time.
     func enqueue(_ operation: Operation, completion: @escaping @Sendable (Bool) -> Void) {
         let encoded = Encoded(operation)
-        let start = state.withLock { state -> Bool in
-            state.queue.append(Pending(operation: operation, encoded: encoded, completion: completion))
-            guard !state.draining else { return false }
-            state.draining = true
-            return true
-        }
-        if start { queue.async { self.drain() } }
+        intake.enqueue(Pending(operation: operation, encoded: encoded, completion: completion)) { self.write($0) }
     }
 
     /// Writes everything queued, then stops taking part (shutdown): later writes still queue and are written by
     /// the next drain, but nothing waits for them.
     func drainAndStop() {
-        queue.sync {}
-        queue.sync { self.drain() }
-    }
-
-    private func drain() {
-        while true {
-            let batch = state.withLock { state -> [Pending] in
-                let batch = state.queue
-                state.queue.removeAll(keepingCapacity: true)
-                if batch.isEmpty { state.draining = false }
-                return batch
-            }
-            if batch.isEmpty { return }
-            write(batch)
-        }
+        intake.drainAndStop { self.write($0) }
     }
 
     private func write(_ batch: [Pending]) {
@@ -223,7 +202,7 @@ final class SQLiteWriter: Sendable {
             return true
         }
         guard start else { return }
-        queue.asyncAfter(deadline: .now() + 2) { self.probe() }
+        intake.after(seconds: 2) { self.probe() }
     }
 
     /// What the probe writes: a busy batch's worth (16 pages), so a disk with room for a heartbeat but not for
