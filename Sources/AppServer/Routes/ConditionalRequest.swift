@@ -7,7 +7,7 @@ enum ConditionalRequest {
     static func noneMatchFails(_ request: HTTPRequest, etag: String) -> Bool {
         guard let header = request.headers[.ifNoneMatch] else { return false }
         let wanted = opaque(etag)
-        for candidate in header.split(separator: ",") {
+        for candidate in header.fieldParts(separatedBy: UInt8(ascii: ",")) {
             let tag = candidate.trimmingOWS()
             if tag == "*" || opaque(tag) == wanted { return true }
         }

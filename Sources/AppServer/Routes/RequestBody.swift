@@ -12,7 +12,7 @@ enum RequestBody {
         }
         if plain == true { return true }
         guard let contentType = request.headers[.contentType] else { return false }
-        let parts = contentType.split(separator: ";").map { $0.trimmingOWS().lowercased() }
+        let parts = contentType.fieldParts(separatedBy: UInt8(ascii: ";")).map { $0.trimmingOWS().lowercased() }
         guard let mediaType = parts.first else { return false }
         guard mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
         else { return false }

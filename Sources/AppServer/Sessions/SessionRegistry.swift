@@ -233,7 +233,7 @@ final class SessionRegistry: Sendable {
             }
         }
         for cookieHeader in request.headers.values(for: .cookie) {
-            for pair in cookieHeader.split(separator: ";") {
+            for pair in cookieHeader.fieldParts(separatedBy: UInt8(ascii: ";")) {
                 let parts = pair.split(separator: "=", maxSplits: 1)
                 if parts.count == 2, parts[0].trimmingOWS() == "viewhost_session" {
                     return String(parts[1].trimmingOWS())

@@ -26,7 +26,7 @@ public enum ContentCodingNegotiation {
         var gzip: Int?
         var identity: Int?
         var star: Int?
-        for item in acceptEncoding.split(separator: ",", omittingEmptySubsequences: false) {
+        for item in acceptEncoding.fieldParts(separatedBy: UInt8(ascii: ","), omittingEmpty: false) {
             guard let (coding, weight) = parse(item) else { continue }
             // Weights are in thousandths, 0...1000, so comparisons are exact.
             switch coding {
@@ -48,7 +48,7 @@ public enum ContentCodingNegotiation {
     /// Splits one list item into its lowercased coding and weight in thousandths, or `nil` when the item is empty
     /// or its weight is not a valid qvalue.
     private static func parse(_ item: Substring) -> (coding: String, weight: Int)? {
-        var parts = item.split(separator: ";", omittingEmptySubsequences: false).makeIterator()
+        var parts = item.fieldParts(separatedBy: UInt8(ascii: ";"), omittingEmpty: false).makeIterator()
         guard let first = parts.next() else { return nil }
         let coding = first.trimmingOWS().lowercased()
         guard !coding.isEmpty else { return nil }
