@@ -218,10 +218,6 @@ final class SSEReader: @unchecked Sendable {
     }
 
     private func offThread<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread { continuation.resume(with: Swift.Result { try work() }) }
-            thread.stackSize = 512 * 1024
-            thread.start()
-        }
+        try await OffThread.run(stackSize: 512 * 1024, work)
     }
 }

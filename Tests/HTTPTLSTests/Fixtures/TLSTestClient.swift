@@ -168,8 +168,5 @@ final class TLSTestClient: @unchecked Sendable {
 /// Runs blocking client work on a thread of its own, so it never holds one of the few cooperative threads the
 /// server's deferred handlers and other tests need.
 func blocking<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread { continuation.resume(with: Swift.Result(catching: work)) }
-        thread.start()
-    }
+    try await OffThread.run(stackSize: nil, work)
 }
