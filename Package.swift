@@ -34,11 +34,15 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
+        // Locked<Value>: the one lock type, on pthread mutexes, which ThreadSanitizer sees (Locked.swift says why).
+        .target(name: "ViewHostLocking", swiftSettings: swiftSettings),
+
         // HTTP/1.1 on sockets and epoll. No app knowledge.
         .target(
             name: "HTTPCore",
             dependencies: [
                 "CSystemShim",
+                "ViewHostLocking",
                 "CZlib",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -48,7 +52,7 @@ let package = Package(
         // TLS over the system OpenSSL, plugged into HTTPCore's connections as a TransportSecurity.
         .target(
             name: "HTTPTLS",
-            dependencies: ["HTTPCore", "COpenSSL"],
+            dependencies: ["HTTPCore", "COpenSSL", "ViewHostLocking"],
             swiftSettings: swiftSettings
         ),
 
@@ -61,7 +65,7 @@ let package = Package(
         // MVVM plumbing: features as pure state machines, sessions as values and their thin shell. No HTTP.
         .target(
             name: "ViewModelCore",
-            dependencies: ["ViewHostAPI", "ViewHostCrypto"],
+            dependencies: ["ViewHostAPI", "ViewHostCrypto", "ViewHostLocking"],
             swiftSettings: swiftSettings
         ),
 
@@ -77,14 +81,14 @@ let package = Package(
         // The embedded durable store: sessions, their journals and snapshots in SQLite (through GRDB).
         .target(
             name: "SQLiteStorage",
-            dependencies: ["ViewModelCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["ViewModelCore", "ViewHostLocking", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
 
         // The store several nodes share: sessions, journals, snapshots and leases in PostgreSQL (through libpq).
         .target(
             name: "PostgresStorage",
-            dependencies: ["ViewModelCore", "CPostgreSQL"],
+            dependencies: ["ViewModelCore", "CPostgreSQL", "ViewHostLocking"],
             swiftSettings: swiftSettings
         ),
 
@@ -94,6 +98,7 @@ let package = Package(
             dependencies: [
                 "ChatFeature",
                 "HTTPCore",
+                "ViewHostLocking",
                 "HTTPTLS",
                 "LoginFeature",
                 "PersonFeature",
@@ -135,7 +140,7 @@ let package = Package(
         // Benchmarks/run.sh's server: the peers' two bench routes on HTTPCore (measurement harness, not a product).
         .executableTarget(
             name: "viewhost-bench",
-            dependencies: ["HTTPCore", "ViewHostJSON", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["HTTPCore", "ViewHostJSON", "ViewHostLocking", .product(name: "Logging", package: "swift-log")],
             path: "Benchmarks/Sources/viewhost-bench",
             swiftSettings: swiftSettings
         ),
@@ -155,19 +160,19 @@ let package = Package(
         // resource bundle and the compiler no megabyte Swift literal).
         .target(name: "CGazetteerData"),
         .target(
-            name: "WeatherFeature", dependencies: ["ViewModelCore", "ViewHostAPI", "CGazetteerData"],
+            name: "WeatherFeature", dependencies: ["ViewModelCore", "ViewHostAPI", "CGazetteerData", "ViewHostLocking"],
             swiftSettings: swiftSettings),
 
         // Test helpers shared by the test targets (not a product).
         .target(
             name: "TestSupport",
-            dependencies: ["CSystemShim", "ViewModelCore"],
+            dependencies: ["CSystemShim", "ViewModelCore", "ViewHostLocking"],
             swiftSettings: swiftSettings
         ),
 
         .testTarget(
             name: "HTTPCoreTests",
-            dependencies: ["HTTPCore", "TestSupport"],
+            dependencies: ["ViewHostLocking", "HTTPCore", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -185,11 +190,11 @@ let package = Package(
             name: "PersonFeatureTests", dependencies: ["ViewHostAPI", "PersonFeature", "ViewModelCore", "TestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "WeatherFeatureTests", dependencies: ["ViewHostAPI", "WeatherFeature", "ViewModelCore", "TestSupport", "HTTPCore"],
+            name: "WeatherFeatureTests", dependencies: ["ViewHostLocking", "ViewHostAPI", "WeatherFeature", "ViewModelCore", "TestSupport", "HTTPCore"],
             resources: [.copy("Fixtures/JSON")], swiftSettings: swiftSettings),
         .testTarget(
             name: "ViewModelCoreTests",
-            dependencies: ["ViewHostAPI", "ViewModelCore", "TestSupport"],
+            dependencies: ["ViewHostLocking", "ViewHostAPI", "ViewModelCore", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -199,25 +204,25 @@ let package = Package(
         ),
         .testTarget(
             name: "SQLiteStorageTests",
-            dependencies: [
+            dependencies: ["ViewHostLocking", 
                 "SQLiteStorage", "ViewModelCore", "ViewHostAPI", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(
             name: "ServerTests",
-            dependencies: ["Server", "TestSupport"],
+            dependencies: ["ViewHostLocking", "Server", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         // The client and `viewhost client` against the real binary (Server builds it) on port 0.
         .testTarget(
             name: "ViewHostClientTests",
-            dependencies: ["ViewHostClient", "ViewHostAPI", "Server", "TestSupport", "CSystemShim"],
+            dependencies: ["ViewHostLocking", "ViewHostClient", "ViewHostAPI", "Server", "TestSupport", "CSystemShim"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PostgresStorageTests",
-            dependencies: ["PostgresStorage", "ViewHostAPI", "ViewModelCore", "TestSupport"],
+            dependencies: ["ViewHostLocking", "PostgresStorage", "ViewHostAPI", "ViewModelCore", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,7 +1,7 @@
 import COpenSSL
 import Foundation
 public import HTTPCore
-import Synchronization
+import ViewHostLocking
 
 /// The server's TLS settings and credentials as an OpenSSL `SSL_CTX`, shared by every event loop, and
 /// replaceable while the server runs (``reload()``, on SIGHUP): connections already open keep the context they
@@ -15,7 +15,7 @@ import Synchronization
 public final class TLSContext: TransportSecurity {
     /// The configuration the credentials are read from.
     public let configuration: TLSConfiguration
-    private let current: Mutex<ContextBox>
+    private let current: Locked<ContextBox>
     /// The first context's session-ticket keys (name, HMAC key, AES key), given to every context made by
     /// ``reload()``: tickets issued before a reload still decrypt after it. Kept for the process's lifetime.
     private let ticketKeys: [UInt8]
@@ -32,7 +32,7 @@ public final class TLSContext: TransportSecurity {
             throw .openSSL(OpenSSLErrorQueue.drain(fallback: "cannot read the session-ticket keys"))
         }
         ticketKeys = keys
-        current = Mutex(first)
+        current = Locked(first)
     }
 
     /// Reads the certificate and key again. On failure the previous pair stays in use and the error says why.

@@ -1,11 +1,11 @@
-import Synchronization
+import ViewHostLocking
 import ViewModelCore
 
 /// The sessions this node owns, with the epoch of each ownership: what a journal write is fenced with. A write
 /// carries the epoch its session had when the write was queued, so writes queued by a copy from before a takeover
 /// can never pass as the new owner's.
 final class PostgresLeases: Sendable {
-    private let epochs = Mutex<[SessionID: Int64]>([:])
+    private let epochs = Locked<[SessionID: Int64]>([:])
 
     /// The epoch session `id` is owned under, if this node owns it.
     func epoch(of id: SessionID) -> Int64? {

@@ -1,11 +1,11 @@
 import Dispatch
-import Synchronization
+import ViewHostLocking
 
 /// A few connections for reads (session loads, sweeps), each used by one thread at a time. A caller blocks while
 /// all are busy, so it must run on a thread of its own (a storage queue), never an HTTP event loop.
 final class PostgresPool: Sendable {
     private let url: String
-    private let idle = Mutex<[PostgresConnection]>([])
+    private let idle = Locked<[PostgresConnection]>([])
     private let slots: DispatchSemaphore
 
     init(url: String, size: Int) {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import ViewHostLocking
 import ViewModelCore
 
 /// Hears, on a connection and a thread of its own, when another node takes over a session this node holds
@@ -20,7 +21,7 @@ final class PostgresReleaseListener: Sendable {
     private let url: String
     private let node: String
     private let leases: PostgresLeases
-    private let handler = Mutex<(@Sendable (OwnershipLoss) -> Void)?>(nil)
+    private let handler = Locked<(@Sendable (OwnershipLoss) -> Void)?>(nil)
     private let stopped = Atomic<Bool>(false)
 
     init(url: String, node: String, leases: PostgresLeases) {

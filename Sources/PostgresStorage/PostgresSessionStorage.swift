@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import ViewHostLocking
 import ViewModelCore
 
 /// PostgresStorage is the store several nodes share: sessions (token digests only), their journals and snapshots in

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import ViewHostLocking
 import ViewModelCore
 
 /// The store's one writer per node: a serial queue with its own connection that takes every write queued so far
@@ -34,10 +35,10 @@ final class PostgresWriter: Sendable {
     }
 
     /// Commits so far, for BENCHMARKS.md and docs/SCALING.md: (batches, entries).
-    let counts = Mutex((batches: 0, entries: 0))
+    let counts = Locked((batches: 0, entries: 0))
     private let url: String
     private let node: String
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let intake = GroupCommitQueue<Pending>(label: "viewhost.postgres.writer")
     private let healthy = Atomic<Bool>(true)
 

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Synchronization
+import ViewHostLocking
 import ViewModelCore
 
 /// SQLiteStorage is the embedded durable store: sessions, their journals and snapshots in one SQLite file in WAL

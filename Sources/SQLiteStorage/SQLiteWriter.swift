@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import GRDB
 import Synchronization
+import ViewHostLocking
 import ViewModelCore
 
 /// The store's one writer: a serial queue that takes every write queued so far and commits them in one
@@ -39,9 +40,9 @@ final class SQLiteWriter: Sendable {
     }
 
     /// Commits per batch, for the metrics and BENCHMARKS.md: (batches, entries).
-    let counts = Mutex((batches: 0, entries: 0))
+    let counts = Locked((batches: 0, entries: 0))
     private let pool: DatabasePool
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let intake: GroupCommitQueue<Pending>
     private let healthy = Atomic<Bool>(true)
 

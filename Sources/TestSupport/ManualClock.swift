@@ -1,4 +1,5 @@
-import Synchronization
+import ViewHostLocking
+
 
 /// A clock whose time moves only when a test says so, so timer-driven behaviour is tested without sleeping.
 ///
@@ -34,7 +35,7 @@ public final class ManualClock: Clock, Sendable {
         var cancelled: Set<Int> = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates a clock at offset zero.
     public init() {}

@@ -1,4 +1,4 @@
-import Synchronization
+import ViewHostLocking
 import ViewModelCore
 
 /// Queues the requests sessions start and runs them only when a test says so, one at a time, in the order they
@@ -12,7 +12,7 @@ public final class ManualRequestRunner: RequestRunning {
     }
 
     private let runners: [String: FeatureRequestRunner]
-    private let queue = Mutex<[Pending]>([])
+    private let queue = Locked<[Pending]>([])
 
     /// A runner that runs each feature's requests with its runner in `runners` when told to.
     public init(_ runners: [FeatureRequestRunner] = []) {

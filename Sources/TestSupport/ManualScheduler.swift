@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ViewHostLocking
 import ViewModelCore
 
 /// A scheduler whose time moves only in ``advance(by:)``, which runs every due action synchronously, in deadline
@@ -20,7 +20,7 @@ public final class ManualScheduler: TimerScheduling {
     }
 
     private let start: Date
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates a scheduler whose clock starts at `start` (default 2026-11-23 14:00:00 UTC).
     public init(start: Date = Date(timeIntervalSince1970: 1_795_442_400)) {

@@ -1,11 +1,11 @@
-import Synchronization
+import ViewHostLocking
 import ViewModelCore
 
 /// Records every snapshot a feature of a session emits, in order, so a presentation test can assert the exact
 /// sequence an event produced (the MVVM+C article's presentation tests; service-lifecycle's `MockService` shape).
 /// Keep a reference for as long as you record: the session holds it weakly.
 public final class RecordingListener<F: Feature>: Sendable {
-    private let recorded = Mutex<[(version: Int, snapshot: F.Snapshot)]>([])
+    private let recorded = Locked<[(version: Int, snapshot: F.Snapshot)]>([])
 
     /// Starts recording `key` of `session`.
     public init(session: Session, feature key: FeatureKey<F>) {

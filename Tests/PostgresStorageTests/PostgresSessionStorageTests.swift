@@ -1,8 +1,8 @@
 import Foundation
 import PostgresStorage
-import Synchronization
 import Testing
 import TestSupport
+import ViewHostLocking
 import ViewModelCore
 
 /// The PostgreSQL store against a real server (started per suite on a Unix socket): a value comes back as it was
@@ -76,7 +76,7 @@ final class PostgresSessionStorageTests {
             first.close()
             second.close()
         }
-        let lost = Mutex<[OwnershipLoss]>([])
+        let lost = Locked<[OwnershipLoss]>([])
         first.onOwnershipLoss { loss in lost.withLock { $0.append(loss) } }
         var (id, core) = try await newSession(first)
         #expect(try await add(1, number: 1, to: &core, id: id, storage: first))

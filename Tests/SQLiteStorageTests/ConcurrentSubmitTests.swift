@@ -3,6 +3,7 @@ import SQLiteStorage
 import Synchronization
 import Testing
 import TestSupport
+import ViewHostLocking
 @testable import ViewModelCore
 
 /// Events of one session posted from many threads at once: the journal gets them in number order, so the store
@@ -12,7 +13,7 @@ import TestSupport
 struct ConcurrentSubmitTests {
     /// A journal that records the order entries arrive in and keeps them all.
     final class OrderRecorder: SessionJournal {
-        let numbers = Mutex<[Int]>([])
+        let numbers = Locked<[Int]>([])
 
         func append(_ entry: JournalEntry, completion: @escaping @Sendable (Bool) -> Void) {
             numbers.withLock { $0.append(entry.number) }
@@ -65,7 +66,7 @@ struct ConcurrentSubmitTests {
         try await stored.value()
 
         let refused = Atomic<Int>(0)
-        let tickets = Mutex<[CommitTicket]>([])
+        let tickets = Locked<[CommitTicket]>([])
         try await Self.onThreads(4) {
             for _ in 0..<200 {
                 do {

@@ -1,8 +1,8 @@
 import Foundation
 import SQLiteStorage
-import Synchronization
 import Testing
 import TestSupport
+import ViewHostLocking
 @testable import ViewModelCore
 
 /// The SQLite store on its own: what a session applied comes back after the storage is opened again, byte for
@@ -79,7 +79,7 @@ struct SQLiteSessionStorageTests {
         let storage = try open()
         let (session, _) = try await makeSession(storage)
         let input = SessionInput.timer(id: 1, at: .now)
-        let results = Mutex<[Bool]>([])
+        let results = Locked<[Bool]>([])
         let done = CommitTicket()
         for number in [2, 1] {  // 2 before 1: a gap
             storage.append(

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import Testing
 import TestSupport
+import ViewHostLocking
 
 #if canImport(Glibc)
 import Glibc
@@ -174,12 +174,12 @@ struct DurabilityProcessTests {
     /// What the clients of the kill test share with the test: the server's current port, and answers they did
     /// not expect.
     final class Shared: Sendable {
-        let port: Mutex<Int>
-        let unexpected = Mutex<[String]>([])
+        let port: Locked<Int>
+        let unexpected = Locked<[String]>([])
         /// The highest version each session's events were answered with.
-        let acknowledged = Mutex<[String: Int]>([:])
+        let acknowledged = Locked<[String: Int]>([:])
 
-        init(port: Int) { self.port = Mutex(port) }
+        init(port: Int) { self.port = Locked(port) }
     }
 
     static func eventIDs(in text: String) -> [Int] {

@@ -1,13 +1,13 @@
 import Foundation
-import Synchronization
-import TestSupport
 import Testing
+import TestSupport
 import ViewHostAPI
 import ViewHostClient
+import ViewHostLocking
 
 /// A flag one task sets and another reads.
 private final class Flag: Sendable {
-    private let value = Mutex(false)
+    private let value = Locked(false)
     var isSet: Bool { value.withLock { $0 } }
     func set() { value.withLock { $0 = true } }
 }

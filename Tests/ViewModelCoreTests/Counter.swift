@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import ViewHostAPI
+import ViewHostLocking
 import ViewModelCore
 
 /// A tiny feature for testing the session machinery: it counts, echoes later, chains follow-ups, asks for outside
@@ -37,7 +37,7 @@ enum Counter: Feature {
     static let key = FeatureKey<Counter>("counter")
 
     /// Snapshot builds per probe (tests run in parallel, each with its own probe).
-    static let builds = Mutex<[String: Int]>([:])
+    static let builds = Locked<[String: Int]>([:])
 
     static func check(_ event: Event, in state: State) throws(EventRefusal) {
         if case .decrement = event, state.count == 0 {

@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import Testing
 import TestSupport
 import ViewHostAPI
+import ViewHostLocking
 import ViewModelCore
 
 struct EnvironmentTests {
@@ -37,7 +37,7 @@ struct EnvironmentTests {
     @Test func manualSchedulerRunsDueActionsInDeadlineOrderAndMovesNow() {
         let scheduler = ManualScheduler()
         let start = scheduler.now
-        let order = Mutex<[String]>([])
+        let order = Locked<[String]>([])
         _ = scheduler.schedule(after: .seconds(2)) { order.withLock { $0.append("b") } }
         _ = scheduler.schedule(after: .seconds(1)) {
             order.withLock { $0.append("a") }
@@ -52,7 +52,7 @@ struct EnvironmentTests {
 
     @Test func liveSchedulerRunsActionsInDeadlineOrder() async {
         let scheduler = LiveTimerScheduler()
-        let order = Mutex<[Int]>([])
+        let order = Locked<[Int]>([])
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             for delay in [3, 1, 2] {
                 _ = scheduler.schedule(after: .milliseconds(delay)) {
@@ -72,7 +72,7 @@ struct EnvironmentTests {
     /// Coalescing lets timers fire a little late together, never early.
     @Test func liveSchedulerNeverFiresEarly() async {
         let scheduler = LiveTimerScheduler()
-        let fired = Mutex<[Duration]>([])
+        let fired = Locked<[Duration]>([])
         let start = ContinuousClock.now
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             for milliseconds in [30, 10, 20, 20] {

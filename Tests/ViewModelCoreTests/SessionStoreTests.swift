@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import Testing
 import TestSupport
 import ViewHostAPI
+import ViewHostLocking
 import ViewModelCore
 
 struct SessionStoreTests {
@@ -10,7 +10,7 @@ struct SessionStoreTests {
 
     /// Each session's secret, by id (the session keeps only its digest).
     final class Secrets: Sendable {
-        let byID = Mutex<[SessionID: String]>([:])
+        let byID = Locked<[SessionID: String]>([:])
     }
 
     let secrets = Secrets()

@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import Testing
 import TestSupport
 import ViewHostAPI
+import ViewHostLocking
 import ViewModelCore
 
 struct SessionTests {
@@ -83,7 +83,7 @@ struct SessionTests {
 
     @Test func representationIsMadeOncePerVersion() {
         let (session, _) = makeSession()
-        let made = Mutex(0)
+        let made = Locked(0)
         let make: @Sendable (Int, any ViewModel) -> String = { version, _ in
             made.withLock { $0 += 1 }
             return "v\(version)"
@@ -150,7 +150,7 @@ struct SessionTests {
 
     @Test func observersSeeEachChangeWithItsSequence() {
         let (session, _) = makeSession()
-        let seen = Mutex<[SessionChange]>([])
+        let seen = Locked<[SessionChange]>([])
         _ = session.stream.addObserver { change in seen.withLock { $0.append(change) } }
         _ = try? session.send([.increment, .nothing, .increment], to: Counter.key)
         #expect(seen.withLock { $0 } == [
@@ -161,7 +161,7 @@ struct SessionTests {
     /// Closing tells each observer once, last, so a stream can end at once; a second close tells nobody.
     @Test func observersHearTheCloseOnceAndThenNothing() {
         let (session, _) = makeSession()
-        let seen = Mutex<[SessionChange]>([])
+        let seen = Locked<[SessionChange]>([])
         _ = session.stream.addObserver { change in seen.withLock { $0.append(change) } }
         _ = try? session.send([.increment], to: Counter.key)
         session.close(.expired)

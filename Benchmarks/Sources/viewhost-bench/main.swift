@@ -6,7 +6,7 @@
 //                         bytes are served: the product's design is "encode each immutable version once".
 //   POST /bench/event     {"type":"send","text":"hi"} decoded with the product's own JSON parser
 //                         (ViewHostJSON, as AppServer decodes events; 400 when it is not that JSON),
-//                         appended to an in-memory log under a Mutex, answered 200 {"version":N}
+//                         appended to an in-memory log under a lock, answered 200 {"version":N}
 //                         (N = events held; the reply is formatted directly, not with JSONEncoder).
 //
 // Usage: viewhost-bench [PORT] [--idle-seconds N] [--max-connections N] [--loops N]
@@ -16,9 +16,9 @@
 // Stops on SIGTERM/SIGINT (default action); it holds nothing that needs flushing.
 import Foundation
 import HTTPCore
-import ViewHostJSON
 import Logging
-import Synchronization
+import ViewHostJSON
+import ViewHostLocking
 
 // MARK: - The fixture (copied from ../shared/bench/peers/Sources/BenchModel; no dependency on that package)
 
@@ -66,7 +66,7 @@ struct ClientEvent: Codable, Sendable {
 
 /// The in-memory event log; the version is the number of events so far.
 final class EventLog: Sendable {
-    private let events = Mutex<[ClientEvent]>([])
+    private let events = Locked<[ClientEvent]>([])
 
     func append(_ event: ClientEvent) -> Int {
         events.withLock { events in

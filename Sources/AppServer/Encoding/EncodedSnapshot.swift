@@ -1,5 +1,5 @@
 import HTTPCore
-import Synchronization
+import ViewHostLocking
 
 /// One version of a feature's snapshot, encoded once and shared by every reader of that version.
 final class EncodedSnapshot: Sendable {
@@ -10,7 +10,7 @@ final class EncodedSnapshot: Sendable {
     let body: [UInt8]
 
     /// The gzip of `body`, made by the first reader that accepts gzip and then shared (once per version).
-    private let gzipCache = Mutex<[UInt8]?>(nil)
+    private let gzipCache = Locked<[UInt8]?>(nil)
 
     init(version: Int, body: [UInt8]) {
         self.version = version

@@ -1,6 +1,6 @@
 import HTTPCore
 import Prometheus
-import Synchronization
+import ViewHostLocking
 
 /// The app's Prometheus metrics, on a registry of its own (passed in, not bootstrapped globally): requests by
 /// route, method and status, their latency, open connections, live sessions, accepted events and open streams.
@@ -11,7 +11,7 @@ final class AppMetrics: Sendable {
         let method: String
         let duration: DurationHistogram
         private let registry: PrometheusCollectorRegistry
-        private let counters = Mutex<[Int: Counter]>([:])
+        private let counters = Locked<[Int: Counter]>([:])
 
         init(route: String, method: String, registry: PrometheusCollectorRegistry) {
             self.route = route
@@ -57,14 +57,14 @@ final class AppMetrics: Sendable {
     private let openConnections: Gauge
     private let acceptedConnections: Counter
     /// The accepted count last reported, so the counter grows by the difference.
-    private let reportedAccepted = Mutex(0)
+    private let reportedAccepted = Locked(0)
     private let liveSessions: Gauge
     private let openStreams: Gauge
-    private let acceptedEvents = Mutex<[String: Counter]>([:])
+    private let acceptedEvents = Locked<[String: Counter]>([:])
     private let storeCommits: Counter
     private let storeWrites: Counter
     /// The store's counts last reported, so the counters grow by the difference.
-    private let reportedStore = Mutex((commits: 0, writes: 0))
+    private let reportedStore = Locked((commits: 0, writes: 0))
 
     init() {
         openConnections = registry.makeGauge(

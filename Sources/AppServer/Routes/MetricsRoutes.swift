@@ -1,12 +1,12 @@
 import HTTPCore
-import Synchronization
+import ViewHostLocking
 import ViewModelCore
 
 /// `GET /metrics`: Prometheus text exposition (version 0.0.4).
 enum MetricsRoutes {
     /// The server, known only once it is made (after its routes), for its connection counts.
     final class ServerReference: Sendable {
-        private let server = Mutex<HTTPServer?>(nil)
+        private let server = Locked<HTTPServer?>(nil)
 
         func set(_ value: HTTPServer) {
             server.withLock { $0 = value }

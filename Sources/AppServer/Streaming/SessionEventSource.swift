@@ -1,5 +1,5 @@
 import HTTPCore
-import Synchronization
+import ViewHostLocking
 import ViewModelCore
 
 /// One `GET /v1/sessions/{id}/stream` body: the session's changes as server-sent events, pulled by the
@@ -33,7 +33,7 @@ final class SessionEventSource: HTTPBodySource {
     private let lastEventID: Int
     private let place: StreamLimiter.Place
     private let keepAlive: @Sendable () -> Void
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// - Parameters:
     ///   - session: The session whose changes to send.

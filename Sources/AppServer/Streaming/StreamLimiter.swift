@@ -1,4 +1,5 @@
 import Synchronization
+import ViewHostLocking
 import ViewModelCore
 
 /// Counts open SSE streams per session and in total, so one session cannot hold more than its share.
@@ -10,7 +11,7 @@ final class StreamLimiter: Sendable {
 
     let maxPerSession: Int
     let maxTotal: Int
-    private let counts = Mutex<(perSession: [SessionID: Int], total: Int)>(([:], 0))
+    private let counts = Locked<(perSession: [SessionID: Int], total: Int)>(([:], 0))
 
     init(maxPerSession: Int, maxTotal: Int) {
         self.maxPerSession = maxPerSession

@@ -1,4 +1,5 @@
-import Synchronization
+import ViewHostLocking
+
 
 /// One ``TokenBucket`` per key (a client address, a session), shared by every event loop, in bounded memory: a
 /// bucket that has refilled is dropped (it knows nothing a new one would not), and when `maxKeys` buckets are
@@ -22,7 +23,7 @@ public final class KeyedRateLimiter<Key: Hashable & Sendable, C: Clock>: Sendabl
     public let maxKeys: Int
     private let clock: C
     private let sweepInterval: Duration
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Creates a limiter.
     /// - Parameters:
@@ -37,7 +38,7 @@ public final class KeyedRateLimiter<Key: Hashable & Sendable, C: Clock>: Sendabl
         self.clock = clock
         // Idle buckets are looked for about as often as a bucket takes to refill (at least every second).
         self.sweepInterval = .seconds(max(1, capacity / rate))
-        self.state = Mutex(State(nextSweep: clock.now.advanced(by: .seconds(max(1, capacity / rate)))))
+        self.state = Locked(State(nextSweep: clock.now.advanced(by: .seconds(max(1, capacity / rate)))))
     }
 
     /// Takes `cost` tokens from `key`'s bucket.

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import ViewHostLocking
 
 #if canImport(Glibc)
 import Glibc
@@ -28,7 +28,7 @@ public final class LogWriter: Sendable {
     public let capacity: Int
     private let droppedLine: @Sendable (Int) -> String
     private let queue = DispatchQueue(label: "viewhost.log-writer")
-    private let pending = Mutex(Pending())
+    private let pending = Locked(Pending())
 
     /// Creates a writer.
     /// - Parameters:

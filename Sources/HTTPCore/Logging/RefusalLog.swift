@@ -1,5 +1,5 @@
 public import Logging
-import Synchronization
+import ViewHostLocking
 
 /// One log line per request the server refuses (a limit: `408`, `413`, `414`, `429`, `431`, `503`; or a request
 /// it cannot parse), with the reason, at most `burst` lines at once and `linesPerSecond` after that, so a flood of
@@ -18,7 +18,7 @@ public final class RefusalLog<C: Clock>: Sendable where C.Duration == Duration {
 
     private let logger: Logger
     private let clock: C
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Creates a log.
     /// - Parameters:
@@ -29,7 +29,7 @@ public final class RefusalLog<C: Clock>: Sendable where C.Duration == Duration {
     public init(logger: Logger, linesPerSecond: Double = 5, burst: Double = 20, clock: C) {
         self.logger = logger
         self.clock = clock
-        self.state = Mutex(State(bucket: TokenBucket(capacity: burst, perSecond: linesPerSecond, now: clock.now)))
+        self.state = Locked(State(bucket: TokenBucket(capacity: burst, perSecond: linesPerSecond, now: clock.now)))
     }
 
     /// Logs one refusal, unless the rate is spent (then it is only counted).

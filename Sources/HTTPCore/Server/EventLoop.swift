@@ -1,6 +1,7 @@
-import Logging
 import CSystemShim
+import Logging
 import Synchronization
+import ViewHostLocking
 
 #if canImport(Glibc)
 import Glibc
@@ -23,7 +24,7 @@ final class EventLoop: @unchecked Sendable {
     private let epollFD: Int32
     private let wakeFD: Int32
     /// Tasks for the loop's thread; nil once the loop has stopped and runs no more.
-    private let inbox = Mutex<[@Sendable () -> Void]?>([])
+    private let inbox = Locked<[@Sendable () -> Void]?>([])
     private var slots: [Slot?] = []
     private var generations: [UInt32] = []
     private var listeners: [Listener] = []

@@ -1,6 +1,7 @@
 import CSystemShim
 public import Logging
 import Synchronization
+import ViewHostLocking
 
 #if canImport(Glibc)
 import Glibc
@@ -31,7 +32,7 @@ public final class HTTPServer: Sendable {
     /// The configuration the server was created with.
     public let configuration: HTTPServerConfiguration
     private let context: ServerContext
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates a server; nothing is bound until ``start()``.
     /// - Parameters:

@@ -1,5 +1,6 @@
 import Logging
 import Synchronization
+import ViewHostLocking
 
 /// What every event loop of one server shares: the responder, configuration, logger and the counters that
 /// span loops. All of it is immutable or atomic.
@@ -19,7 +20,7 @@ final class ServerContext: Sendable {
     private let rejectingConnections = Atomic<Int>(0)
     private let draining = Atomic<Bool>(false)
     /// The server's loops, set once before they start.
-    private let loopList = Mutex<[EventLoop]>([])
+    private let loopList = Locked<[EventLoop]>([])
     /// How many over-limit connections may be held open at once just to send them their `503`.
     let maxRejecting = 1024
 

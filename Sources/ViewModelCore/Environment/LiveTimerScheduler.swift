@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ViewHostLocking
 
 /// The production scheduler: one min-heap of deadlines for the whole process, served by one task that sleeps
 /// until the earliest deadline (and is woken when an earlier one arrives). Delays are real time: a session divides
@@ -30,7 +30,7 @@ public final class LiveTimerScheduler: TimerScheduling {
 
     /// The state, in a box of its own so the runner task does not keep the scheduler alive.
     private final class Core: Sendable {
-        let state = Mutex(State())
+        let state = Locked(State())
     }
 
     private let core = Core()

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import ViewHostLocking
 
 /// The intake of a store's one writer (group commit): items queue from any thread, and one drain at a time, on the
 /// writer's serial queue, takes everything queued so far as one batch and keeps going until nothing is left. Events
@@ -12,7 +12,7 @@ public final class GroupCommitQueue<Item: Sendable>: Sendable {
         var draining = false
     }
 
-    private let intake = Mutex(Intake())
+    private let intake = Locked(Intake())
     private let queue: DispatchQueue
 
     /// - Parameter label: The serial queue's label.

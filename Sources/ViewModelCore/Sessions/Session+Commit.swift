@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import ViewHostLocking
 
 /// Durability: each applied input goes to the journal, and its effects wait until it is committed.
 extension Session {
@@ -143,7 +144,7 @@ public final class CommitTicket: Sendable {
         case done(Result<Void, SessionError>)
     }
 
-    private let state = Mutex(State.waiting([]))
+    private let state = Locked(State.waiting([]))
 
     /// A ticket nobody resolved yet.
     public init() {}

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import ViewHostLocking
 
 /// When a session was last used, who holds it open, and its end.
 extension Session {

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import ViewHostAPI
+import ViewHostLocking
 
 /// Reads: versions, snapshots, their cached representations, the data-flow log, and waiting for a change. Reads
 /// take the lock only to pick up the newest cached value; they never wait behind queued events. Versions and

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import ViewHostAPI
+import ViewHostLocking
 
 /// The thin shell around one session's value (``SessionCore``): it feeds the core inputs one at a time under a
 /// mutex, hands each applied input to the journal (when the store keeps one), and once the input is durable
@@ -81,7 +82,7 @@ public final class Session: Sendable {
     /// Wakes long polls and event streams on every durable change.
     public let stream = SnapshotStream()
     let environment: SessionEnvironment
-    let shell: Mutex<Shell>
+    let shell: Locked<Shell>
     let lastAccessMilliseconds: Atomic<Int64>
     /// The last access time the durable store was told of.
     let persistedAccessMilliseconds: Atomic<Int64>
@@ -111,7 +112,7 @@ public final class Session: Sendable {
         self.featureNames = core.featureNames
         self.settings = core.settings
         self.environment = environment
-        self.shell = Mutex(Shell(core: core, appliedNumber: journalNumber, committedNumber: journalNumber))
+        self.shell = Locked(Shell(core: core, appliedNumber: journalNumber, committedNumber: journalNumber))
         let access = Int64((lastAccess ?? environment.scheduler.now).timeIntervalSince1970 * 1000)
         self.lastAccessMilliseconds = Atomic(access)
         self.persistedAccessMilliseconds = Atomic(access)

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import ViewHostLocking
 
 /// All live sessions of the process, sharded by id so lookups on different sessions rarely contend.
 ///
@@ -53,9 +54,9 @@ public final class SessionStore: Sendable {
         var tombstoneOrder: [SessionID] = []
     }
 
-    /// A `Mutex` is not copyable, so each shard's lives in a box of its own.
+    /// Each shard has a lock of its own.
     private final class ShardBox: Sendable {
-        let state = Mutex(Shard())
+        let state = Locked(Shard())
     }
 
     private static let shardCount = 16

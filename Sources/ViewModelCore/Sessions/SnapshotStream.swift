@@ -1,4 +1,5 @@
-import Synchronization
+import ViewHostLocking
+
 
 /// Wakes whoever waits for a session's changes: long polls waiting for a feature's next version, and observers
 /// (event streams) that hear of every change. The session hands it each change after applying it; it never sees
@@ -18,7 +19,7 @@ public final class SnapshotStream: Sendable {
         var end: SessionEnd?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates a stream with no waiters.
     public init() {}

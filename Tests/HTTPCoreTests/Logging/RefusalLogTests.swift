@@ -1,8 +1,8 @@
 import HTTPCore
 import Logging
-import Synchronization
 import Testing
 import TestSupport
+import ViewHostLocking
 
 /// Refusals are logged with their reason, at a bounded rate, and the lines left out are counted on the next one.
 struct RefusalLogTests {
@@ -39,7 +39,7 @@ final class LogLines: Sendable {
         var metadata: [String: String]
     }
 
-    private let stored = Mutex<[Entry]>([])
+    private let stored = Locked<[Entry]>([])
 
     var entries: [Entry] { stored.withLock { $0 } }
 

@@ -1,7 +1,7 @@
 import HTTPCore
-import Synchronization
-import TestSupport
 import Testing
+import TestSupport
+import ViewHostLocking
 
 /// Pulled bodies (`HTTPResponseBody.source`): framing, signals from other threads, heartbeats, backpressure, and
 /// that the source hears exactly once that its body is over, whatever ended it.
@@ -22,7 +22,7 @@ struct HTTPBodySourceTests {
         let idleInterval: Duration?
         /// When set, every pull answers this many bytes (a producer that never runs dry).
         let endlessPartSize: Int?
-        let state = Mutex(State())
+        let state = Locked(State())
 
         init(parts: [String] = [], ended: Bool = false, idleInterval: Duration? = nil, endlessPartSize: Int? = nil) {
             self.idleInterval = idleInterval
@@ -87,7 +87,7 @@ struct HTTPBodySourceTests {
 
     /// Hands the source of the next `GET /source` to the route and keeps it for the test.
     final class SourceBox: Sendable {
-        private let made = Mutex<[QueueSource]>([])
+        private let made = Locked<[QueueSource]>([])
         private let factory: @Sendable () -> QueueSource
 
         init(_ factory: @escaping @Sendable () -> QueueSource) {

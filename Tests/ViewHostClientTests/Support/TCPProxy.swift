@@ -1,7 +1,7 @@
 import CSystemShim
 import Foundation
-import Synchronization
 import TestSupport
+import ViewHostLocking
 
 #if canImport(Glibc)
     import Glibc
@@ -22,11 +22,11 @@ final class TCPProxy: Sendable {
     /// The port clients connect to.
     let port: Int
     private let listener: Int32
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Listens on a free loopback port and forwards to `upstreamPort`.
     init(upstreamPort: Int) throws {
-        state = Mutex(State(upstreamPort: upstreamPort))
+        state = Locked(State(upstreamPort: upstreamPort))
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -133,7 +133,7 @@ final class TCPProxy: Sendable {
 private final class Link: Sendable {
     let client: Int32
     let upstream: Int32
-    private let running = Mutex(2)
+    private let running = Locked(2)
 
     init(client: Int32, upstream: Int32) {
         self.client = client

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPCore
 import Logging
-import Synchronization
+import ViewHostLocking
 
 /// A local stand-in for Open-Meteo and Weatherbit on 127.0.0.1, port 0: each path answers from a script of
 /// replies (the last one repeats), and every request's target is recorded.
@@ -19,14 +19,14 @@ final class FakeProviderServer: Sendable {
     }
 
     private let server: HTTPServer
-    private let scripts: Mutex<[String: [Reply]]>
-    private let recorded = Mutex<[String]>([])
+    private let scripts: Locked<[String: [Reply]]>
+    private let recorded = Locked<[String]>([])
     /// The port it listens on.
     let port: Int
 
     /// Starts a server answering `scripts` (path → replies, in order).
     init(_ scripts: [String: [Reply]]) throws {
-        self.scripts = Mutex(scripts)
+        self.scripts = Locked(scripts)
         var router = Router()
         let box = Box()
         for path in scripts.keys {

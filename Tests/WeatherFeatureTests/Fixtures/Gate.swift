@@ -1,4 +1,5 @@
-import Synchronization
+import ViewHostLocking
+
 
 /// A one-shot latch: `wait()` suspends until `open()` (used to hold a fake server's answer past a client's
 /// timeout without sleeping in the test).
@@ -8,7 +9,7 @@ final class Gate: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Suspends until the gate is open.
     func wait() async {

@@ -1,12 +1,12 @@
 import Foundation
-import Synchronization
+import ViewHostLocking
 
 /// A wall clock that moves only when a test says so (for cache lifetimes).
 final class TestClock: Sendable {
-    private let current: Mutex<Date>
+    private let current: Locked<Date>
 
     init(_ start: Date = Date(timeIntervalSince1970: 1_795_442_400)) {
-        current = Mutex(start)
+        current = Locked(start)
     }
 
     /// The current time.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ViewHostLocking
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -104,10 +104,10 @@ struct JSONFetcher: Sendable {
             var timer: Task<Void, Never>?
         }
 
-        private let state: Mutex<State>
+        private let state: Locked<State>
 
         init(_ continuation: CheckedContinuation<Outcome, Never>) {
-            state = Mutex(State(continuation: continuation))
+            state = Locked(State(continuation: continuation))
         }
 
         /// Hands over the timer, cancelled at once if the transfer already answered.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ViewHostLocking
 
 /// A bounded, process-wide cache of provider answers with a time to live, shared by every session.
 ///
@@ -28,7 +28,7 @@ final class ProviderCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     let ttl: Duration
     let capacity: Int
     private let now: @Sendable () -> Date
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(ttl: Duration, capacity: Int = 4096, now: @escaping @Sendable () -> Date) {
         self.ttl = ttl
