@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Build and run every test: the README's second command, and the one CI runs (`.ci/run` execs this file).
 #
-#   scripts/test.sh                     # install what is missing, build, swift test, the fuzzer, the browser test,
-#                                       # the cluster failover test
+#   scripts/test.sh                     # install what is missing, build, swift test, the suite under TSan, the
+#                                       # fuzzer, the contract checks, the browser test, the cluster failover test
 #   SWIFT_SCRATCH=.build-mine scripts/test.sh    # build in another folder (name it .build-*, which git ignores)
 #
 # Works from any directory. Exits non-zero if anything failed; the last line is `summary: N passed, N failed`.
@@ -55,6 +55,23 @@ if [ "$test_status" -ne 0 ] && [ "$failed" -eq 0 ]; then
     echo "test.sh: swift test exited with status $test_status without a failed test (a crash?)" >&2
     failed=1
 fi
+
+# The suite again under ThreadSanitizer (scripts/sanitize.sh thread: its own build in .build-tsan, a report fails
+# the run). About 4 minutes of build and 2 of tests here; docs/FUZZING.md has the figures.
+set +e
+timeout -k 5 1800 scripts/sanitize.sh thread >"$log.tsan" 2>&1
+tsan_status=$?
+set -e
+grep -E '^(Build complete|.* Test run with )' "$log.tsan" | sed 's/^/tsan: /' || true
+if [ "$tsan_status" -eq 0 ]; then
+    tsan="tsan ok"
+    passed=$((passed + 1))
+else
+    tsan="tsan FAILED (status $tsan_status; first report:)"
+    grep -m1 -A30 'WARNING: ThreadSanitizer' "$log.tsan" || tail -40 "$log.tsan"
+    failed=$((failed + 1))
+fi
+rm -f "$log.tsan"
 
 # The Dockerfile, linted (no Docker engine runs here, so hadolint is the check): settings in .hadolint.yaml.
 set +e
@@ -154,7 +171,7 @@ if [ "$failed" -gt 0 ]; then
     echo "test.sh: failures (from the swift test log):"
     grep -E '^[^ ]+ (Test [^ ].* (failed|recorded an issue)|Suite [^ ].* failed)' "$log" | grep -v ' Test run with ' | head -40 || true
 fi
-echo "test.sh: swift test status $test_status; $hadolint; $fuzz; $contract_summary; $browser; $cluster; $((SECONDS - started))s"
+echo "test.sh: swift test status $test_status; $tsan; $hadolint; $fuzz; $contract_summary; $browser; $cluster; $((SECONDS - started))s"
 echo "summary: $passed passed, $failed failed, $skipped skipped"
-[ "$test_status" -eq 0 ] && [ "$hadolint_status" -eq 0 ] && [ "$fuzz_status" -eq 0 ] && [ "$browser_status" -eq 0 ] \
+[ "$test_status" -eq 0 ] && [ "$tsan_status" -eq 0 ] && [ "$hadolint_status" -eq 0 ] && [ "$fuzz_status" -eq 0 ] && [ "$browser_status" -eq 0 ] \
     && [ ${#contract[@]} -eq 0 ] && [ "$cluster_status" -eq 0 ]

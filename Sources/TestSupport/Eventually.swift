@@ -8,7 +8,7 @@
 public func eventually(
     timeout: Duration = .seconds(5), interval: Duration = .milliseconds(10), _ condition: () async throws -> Bool
 ) async rethrows -> Bool {
-    let deadline = ContinuousClock.now.advanced(by: timeout)
+    let deadline = TestDeadline.after(timeout)
     while ContinuousClock.now < deadline {
         if try await condition() { return true }
         try? await Task.sleep(for: interval)

@@ -131,7 +131,7 @@ public final class HTTPTestClient: @unchecked Sendable {
     }
 
     private func readResponseBlocking(timeout: Duration, headRequest: Bool) throws -> TestResponse {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let deadline = TestDeadline.after(timeout)
         while true {
             if let (response, used) = try TestResponse.parse(buffer, complete: sawEOF, headRequest: headRequest) {
                 buffer.removeFirst(used)
@@ -143,14 +143,14 @@ public final class HTTPTestClient: @unchecked Sendable {
     }
 
     private func readUntilClosedBlocking(timeout: Duration) throws -> [UInt8] {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let deadline = TestDeadline.after(timeout)
         while !sawEOF { try fill(until: deadline) }
         defer { buffer.removeAll() }
         return buffer
     }
 
     private func readUntilContainingBlocking(_ pattern: [UInt8], timeout: Duration) throws -> [UInt8] {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let deadline = TestDeadline.after(timeout)
         while true {
             if let start = TestResponse.find(pattern, in: buffer, from: 0) {
                 let taken = Array(buffer[..<(start + pattern.count)])
@@ -163,7 +163,7 @@ public final class HTTPTestClient: @unchecked Sendable {
     }
 
     private func waitForCloseBlocking(timeout: Duration) -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let deadline = TestDeadline.after(timeout)
         while !sawEOF {
             do { try fill(until: deadline) } catch ClientError.timedOut { return false } catch { return true }
         }

@@ -97,7 +97,7 @@ public final class PostgresServer: @unchecked Sendable {
     private static func stop(pid: pid_t?, directory: String) {
         if let pid {
             kill(pid, SIGINT)
-            let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+            let deadline = TestDeadline.after(.seconds(20))
             while kill(pid, 0) == 0, ContinuousClock.now < deadline { usleep(20_000) }
             if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
         }

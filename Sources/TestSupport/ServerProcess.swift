@@ -106,7 +106,7 @@ public final class ServerProcess: @unchecked Sendable {
 
     /// Reads output until the readiness line; kills the process and throws when it exits first or `timeout` passes.
     private func waitForReadiness(timeout: Duration) throws {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let deadline = TestDeadline.after(timeout)
         while ContinuousClock.now < deadline {
             let text = String(decoding: collectedOutput, as: UTF8.self)
             if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("viewhost listening on ") }),
@@ -186,7 +186,7 @@ public final class ServerProcess: @unchecked Sendable {
     }
 
     private func waitForExitBlocking(timeout: Duration) throws -> Int32 {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let deadline = TestDeadline.after(timeout)
         while ContinuousClock.now < deadline {
             if let status = reap() {
                 while pump(timeoutMilliseconds: 0) {}

@@ -17,7 +17,7 @@ struct StreamLimitsHTTPTests {
 
     /// Polls (bounded) until a new stream of `session` is accepted again.
     private func eventuallyAccepted(_ app: TestApp, _ session: TestSession) async throws -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: .seconds(5))
+        let deadline = TestDeadline.after(.seconds(5))
         while ContinuousClock.now < deadline {
             let (reader, head) = try await connect(app, session)
             if head.status == 200 {

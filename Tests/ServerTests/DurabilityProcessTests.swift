@@ -222,7 +222,13 @@ struct DurabilityProcessTests {
 
     /// A full disk (a file-size limit): the event that cannot be kept gets `503` with `Retry-After`, never `202`;
     /// reads go on; `/readyz` says not ready until a write succeeds again, and then events are kept again.
-    @Test func aFullDiskRefusesEventsWith503UntilSpaceComesBack() async throws {
+    /// Not under ThreadSanitizer: its runtime dies with SIGBUS at start under a 256 KiB file-size limit, before
+    /// the server runs a line (scripts/sanitize.sh sets VIEWHOST_SANITIZER).
+    @Test(
+        .disabled(
+            if: ProcessInfo.processInfo.environment["VIEWHOST_SANITIZER"] == "thread",
+            "TSan's runtime needs more than the file-size limit"))
+    func aFullDiskRefusesEventsWith503UntilSpaceComesBack() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let server = try await start(["--sync", "normal"], launcher: ["prlimit", "--fsize=262144:unlimited", "--"])
         let (id, token) = try await ProcessHTTP.createSession(server.port, features: ["person"])

@@ -82,7 +82,7 @@ final class SSEReader: @unchecked Sendable {
 
     /// Frames until one satisfies `predicate` (included), within `timeout` overall.
     func frames(until predicate: (Frame) -> Bool, timeout: Duration = .seconds(5)) async throws -> [Frame] {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let deadline = TestDeadline.after(timeout)
         var frames: [Frame] = []
         while true {
             let frame = try await next(timeout: ContinuousClock.now.duration(to: deadline))
@@ -93,7 +93,7 @@ final class SSEReader: @unchecked Sendable {
 
     /// Every frame until the body ends, then (when `waitForClose`) whether the server closed the connection too.
     func readToEnd(timeout: Duration = .seconds(5), waitForClose: Bool = true) async throws -> (frames: [Frame], closed: Bool) {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let deadline = TestDeadline.after(timeout)
         var frames: [Frame] = []
         do {
             while true { frames.append(try await next(timeout: ContinuousClock.now.duration(to: deadline))) }
@@ -111,7 +111,7 @@ final class SSEReader: @unchecked Sendable {
     // MARK: - Blocking parts
 
     private func headBlocking(timeout: Duration) throws -> TestResponse {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let deadline = TestDeadline.after(timeout)
         while true {
             if let end = Self.find([13, 10, 13, 10], in: raw) {
                 guard let (head, _) = try TestResponse.parse(Array(raw[..<(end + 4)]), complete: false, headRequest: true)
@@ -129,7 +129,7 @@ final class SSEReader: @unchecked Sendable {
     }
 
     private func nextBlocking(timeout: Duration) throws -> Frame {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let deadline = TestDeadline.after(timeout)
         if !headParsed {
             let head = try headBlocking(timeout: timeout)
             guard headParsed else { throw ReaderError.notChunked(head) }

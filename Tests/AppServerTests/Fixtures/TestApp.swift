@@ -50,6 +50,9 @@ final class TestApp: Sendable {
         // session, and the limits' clock moves only with advance(by:).
         configuration.rateLimits.eventsPerSecondPerSession = 0
         configuration.rateLimits.sessionsPerMinutePerClient = 0
+        // Heartbeats only where a test asks for them (StreamHTTPTests sets a short one): a test that expects the
+        // next frame to be a change must not meet the 15 s comment, which it did under ThreadSanitizer's slowdown.
+        configuration.streams.heartbeat = .seconds(3600)
         configure(&configuration)
         var logger = Logger(label: "app-e2e")
         logger.logLevel = .critical

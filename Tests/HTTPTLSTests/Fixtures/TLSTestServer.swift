@@ -16,7 +16,8 @@ final class TLSTestServer: Sendable {
     let port: Int
 
     init(
-        timeouts: HTTPTimeouts = HTTPTimeouts(lingeringClose: .milliseconds(100), handshake: .seconds(10)),
+        timeouts: HTTPTimeouts = HTTPTimeouts(
+            lingeringClose: .milliseconds(100), handshake: TestDeadline.scaled(.seconds(10))),
         maxConnections: Int = 20_000
     ) async throws {
         certificates = try await TestCertificates()

@@ -44,7 +44,7 @@ enum TestServer {
     static func eventually(
         timeout: Duration = .seconds(10), _ condition: () async throws -> Bool
     ) async rethrows -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let deadline = TestDeadline.after(timeout)
         while ContinuousClock.now < deadline {
             if try await condition() { return true }
             try? await Task.sleep(for: .milliseconds(50))

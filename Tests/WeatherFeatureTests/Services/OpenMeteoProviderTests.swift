@@ -1,15 +1,16 @@
 import Foundation
 import Testing
+import TestSupport
 import ViewHostAPI
 import WeatherFeature
 
 /// Open-Meteo geocoding and forecast against a local fake server replaying their documented JSON.
 struct OpenMeteoProviderTests {
     private func services(
-        _ server: FakeProviderServer, clock: TestClock = TestClock(), timeout: Duration = .seconds(5)
+        _ server: FakeProviderServer, clock: TestClock = TestClock(), timeout: Duration? = nil
     ) throws -> WeatherServices {
         try WeatherServices.make(
-            provider: "open-meteo", environment: [:], timeout: timeout, retryDelay: .zero, now: { clock.now },
+            provider: "open-meteo", environment: [:], timeout: timeout ?? TestDeadline.scaled(.seconds(5)), retryDelay: .zero, now: { clock.now },
             openMeteoGeocodingURL: server.url("/v1/search"), openMeteoForecastURL: server.url("/v1/forecast"))
     }
 
@@ -168,7 +169,7 @@ struct OpenMeteoProviderTests {
         let services = try services(server, timeout: .seconds(60))
         async let first = services.weather.currentWeather(at: .mcGaheysville)
         async let second = services.weather.currentWeather(at: .mcGaheysville)
-        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        let deadline = TestDeadline.after(.seconds(10))
         while server.requests.isEmpty, ContinuousClock.now < deadline { await Task.yield() }
         gate.open()
         let answers = try await [first, second]

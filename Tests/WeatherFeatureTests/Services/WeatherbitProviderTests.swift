@@ -8,7 +8,8 @@ import WeatherFeature
 struct WeatherbitProviderTests {
     private func services(_ server: FakeProviderServer, clock: TestClock = TestClock()) throws -> WeatherServices {
         try WeatherServices.make(
-            provider: "weatherbit", environment: ["VIEWHOST_WEATHERBIT_KEY": "test-key"], retryDelay: .zero,
+            provider: "weatherbit", environment: ["VIEWHOST_WEATHERBIT_KEY": "test-key"],
+            timeout: TestDeadline.scaled(.seconds(5)), retryDelay: .zero,
             now: { clock.now }, openMeteoGeocodingURL: server.url("/v1/search"),
             weatherbitURL: server.url("/v2.0/current"))
     }
