@@ -1,6 +1,5 @@
 import ViewHostLocking
 
-
 /// A clock whose time moves only when a test says so, so timer-driven behaviour is tested without sleeping.
 ///
 /// `sleep(until:)` suspends until ``advance(by:)`` moves `now` past the deadline; sleepers wake in deadline

@@ -1,6 +1,5 @@
 import ViewHostLocking
 
-
 /// One ``TokenBucket`` per key (a client address, a session), shared by every event loop, in bounded memory: a
 /// bucket that has refilled is dropped (it knows nothing a new one would not), and when `maxKeys` buckets are
 /// still in use after that, half of them are forgotten, which only ever errs on the side of letting requests in.

@@ -1,6 +1,5 @@
 import ViewHostLocking
 
-
 /// Wakes whoever waits for a session's changes: long polls waiting for a feature's next version, and observers
 /// (event streams) that hear of every change. The session hands it each change after applying it; it never sees
 /// the session's state.

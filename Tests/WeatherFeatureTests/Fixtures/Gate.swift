@@ -1,6 +1,5 @@
 import ViewHostLocking
 
-
 /// A one-shot latch: `wait()` suspends until `open()` (used to hold a fake server's answer past a client's
 /// timeout without sleeping in the test).
 final class Gate: Sendable {
