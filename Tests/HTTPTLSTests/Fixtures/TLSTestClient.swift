@@ -148,8 +148,9 @@ final class TLSTestClient: @unchecked Sendable {
     private static func connectedSocket(port: Int) throws -> Int32 {
         let fd = try HTTPTestClient.connectedSocket(port: port)
         // 15 s: long enough for a loaded CI machine running the whole suite at once (a 5 s read once ran out
-        // there, before the response to /big), short enough that a real hang still fails.
-        var timeout = timeval(tv_sec: 15, tv_usec: 0)
+        // there, before the response to /big), short enough that a real hang still fails. Stretched under a
+        // sanitizer (TestDeadline): under TSan a handshake's read ran out, and SSL_connect failed with no error.
+        var timeout = timeval(tv_sec: 15 * TestDeadline.scale, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         return fd
     }
