@@ -57,7 +57,7 @@ if [ "$test_status" -ne 0 ] && [ "$failed" -eq 0 ]; then
 fi
 
 # The suite again under ThreadSanitizer (scripts/sanitize.sh thread: its own build in .build-tsan, a report fails
-# the run). About 4 minutes of build and 2 of tests here; docs/FUZZING.md has the figures.
+# the run). About 3.5 minutes of build and 1.5 of tests here; docs/FUZZING.md has the figures.
 set +e
 timeout -k 5 1800 scripts/sanitize.sh thread >"$log.tsan" 2>&1
 tsan_status=$?
