@@ -56,10 +56,14 @@ if [ "$test_status" -ne 0 ] && [ "$failed" -eq 0 ]; then
     failed=1
 fi
 
-# The suite again under ThreadSanitizer (scripts/sanitize.sh thread: its own build in .build-tsan, a report fails
-# the run). About 3.5 minutes of build and 1.5 of tests here; docs/FUZZING.md has the figures.
+# The concurrency-heavy suites again under ThreadSanitizer (scripts/sanitize.sh thread: its own build in .build-tsan,
+# a report fails the run): event loops and the HTTP server, sessions and their commits, the stores' writers, the app
+# end to end. About 3.5 minutes of build and 1 of tests here. The whole suite (`scripts/sanitize.sh thread`) is
+# clean of reports too, but on 2 cores its slowest tests (URLSession, 4 MiB over TLS, child processes) overran
+# their bounds now and then; docs/FUZZING.md has the figures.
+TSAN_SUITES='HTTPCoreTests|ViewModelCoreTests|SQLiteStorageTests|AppServerTests'
 set +e
-timeout -k 5 1800 scripts/sanitize.sh thread >"$log.tsan" 2>&1
+timeout -k 5 1800 scripts/sanitize.sh thread "$TSAN_SUITES" >"$log.tsan" 2>&1
 tsan_status=$?
 set -e
 grep -E '^(Build complete|.* Test run with )' "$log.tsan" | sed 's/^/tsan: /' || true
