@@ -12,7 +12,7 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "ViewHost",
-    // iOS 17 for ViewHostClient (and ViewHostAPI), which use nothing newer; the server's targets need macOS 15.
+    // iOS 17 for ViewHostClient (and ViewHostAPI, ViewHostLocking), which use nothing newer; the server needs macOS 15.
     platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .executable(name: "viewhost", targets: ["Server"]),
@@ -42,8 +42,8 @@ let package = Package(
             name: "HTTPCore",
             dependencies: [
                 "CSystemShim",
-                "ViewHostLocking",
                 "CZlib",
+                "ViewHostLocking",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "ViewHostAPI", swiftSettings: swiftSettings),
 
         // The Swift client: URLSession (FoundationNetworking on Linux) and the wire types, nothing of the server.
-        .target(name: "ViewHostClient", dependencies: ["ViewHostAPI"], swiftSettings: swiftSettings),
+        .target(name: "ViewHostClient", dependencies: ["ViewHostAPI", "ViewHostLocking"], swiftSettings: swiftSettings),
 
         // MVVM plumbing: features as pure state machines, sessions as values and their thin shell. No HTTP.
         .target(
@@ -98,7 +98,6 @@ let package = Package(
             dependencies: [
                 "ChatFeature",
                 "HTTPCore",
-                "ViewHostLocking",
                 "HTTPTLS",
                 "LoginFeature",
                 "PersonFeature",
@@ -140,7 +139,9 @@ let package = Package(
         // Benchmarks/run.sh's server: the peers' two bench routes on HTTPCore (measurement harness, not a product).
         .executableTarget(
             name: "viewhost-bench",
-            dependencies: ["HTTPCore", "ViewHostJSON", "ViewHostLocking", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "HTTPCore", "ViewHostJSON", "ViewHostLocking", .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Benchmarks/Sources/viewhost-bench",
             swiftSettings: swiftSettings
         ),
@@ -160,7 +161,8 @@ let package = Package(
         // resource bundle and the compiler no megabyte Swift literal).
         .target(name: "CGazetteerData"),
         .target(
-            name: "WeatherFeature", dependencies: ["ViewModelCore", "ViewHostAPI", "CGazetteerData", "ViewHostLocking"],
+            name: "WeatherFeature",
+            dependencies: ["ViewModelCore", "ViewHostAPI", "CGazetteerData", "ViewHostLocking"],
             swiftSettings: swiftSettings),
 
         // Test helpers shared by the test targets (not a product).
@@ -172,7 +174,7 @@ let package = Package(
 
         .testTarget(
             name: "HTTPCoreTests",
-            dependencies: ["ViewHostLocking", "HTTPCore", "TestSupport"],
+            dependencies: ["HTTPCore", "TestSupport", "ViewHostLocking"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -190,11 +192,14 @@ let package = Package(
             name: "PersonFeatureTests", dependencies: ["ViewHostAPI", "PersonFeature", "ViewModelCore", "TestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "WeatherFeatureTests", dependencies: ["ViewHostLocking", "ViewHostAPI", "WeatherFeature", "ViewModelCore", "TestSupport", "HTTPCore"],
+            name: "WeatherFeatureTests",
+            dependencies: [
+                "ViewHostAPI", "WeatherFeature", "ViewModelCore", "TestSupport", "HTTPCore", "ViewHostLocking",
+            ],
             resources: [.copy("Fixtures/JSON")], swiftSettings: swiftSettings),
         .testTarget(
             name: "ViewModelCoreTests",
-            dependencies: ["ViewHostLocking", "ViewHostAPI", "ViewModelCore", "TestSupport"],
+            dependencies: ["ViewHostAPI", "ViewModelCore", "TestSupport", "ViewHostLocking"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -204,25 +209,25 @@ let package = Package(
         ),
         .testTarget(
             name: "SQLiteStorageTests",
-            dependencies: ["ViewHostLocking", 
-                "SQLiteStorage", "ViewModelCore", "ViewHostAPI", "TestSupport",
+            dependencies: [
+                "SQLiteStorage", "ViewModelCore", "ViewHostAPI", "TestSupport", "ViewHostLocking",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(
             name: "ServerTests",
-            dependencies: ["ViewHostLocking", "Server", "TestSupport"],
+            dependencies: ["Server", "TestSupport", "ViewHostLocking"],
             swiftSettings: swiftSettings
         ),
         // The client and `viewhost client` against the real binary (Server builds it) on port 0.
         .testTarget(
             name: "ViewHostClientTests",
-            dependencies: ["ViewHostLocking", "ViewHostClient", "ViewHostAPI", "Server", "TestSupport", "CSystemShim"],
+            dependencies: ["ViewHostClient", "ViewHostAPI", "Server", "TestSupport", "CSystemShim", "ViewHostLocking"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PostgresStorageTests",
-            dependencies: ["ViewHostLocking", "PostgresStorage", "ViewHostAPI", "ViewModelCore", "TestSupport"],
+            dependencies: ["PostgresStorage", "ViewHostAPI", "ViewModelCore", "TestSupport", "ViewHostLocking"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Build and run every test: the README's second command, and the one CI runs (`.ci/run` execs this file).
 #
-#   scripts/test.sh                     # install what is missing, build, swift test, the suite under TSan, the
-#                                       # fuzzer, the contract checks, the browser test, the cluster failover test
+#   scripts/test.sh                     # install what is missing, build, swift test, the concurrency-heavy suites
+#                                       # under TSan, the fuzzer, the contract checks, the browser test, the cluster
+#                                       # failover test
 #   SWIFT_SCRATCH=.build-mine scripts/test.sh    # build in another folder (name it .build-*, which git ignores)
 #
 # Works from any directory. Exits non-zero if anything failed; the last line is `summary: N passed, N failed`.

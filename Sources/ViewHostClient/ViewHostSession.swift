@@ -1,5 +1,6 @@
 import Foundation
 import ViewHostAPI
+import ViewHostLocking
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -6,8 +6,8 @@ import Musl
 import Darwin
 #endif
 
-/// A value behind a lock: the server's small shared state (a session's shell, a writer's queue, an event loop's
-/// inbox), read and changed only inside ``withLock(_:)``.
+/// A value behind a lock: small shared state (a session's shell, a writer's queue, an event loop's
+/// inbox, the client's ETag cache), read and changed only inside ``withLock(_:)``.
 ///
 /// ```swift
 /// let counts = Locked([String: Int]())

@@ -1,4 +1,5 @@
 import Foundation
+import ViewHostLocking
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
