@@ -36,7 +36,7 @@ if [ -n "${SWIFT_SCRATCH:-}" ]; then
 fi
 
 log="$(mktemp -t viewhost-test.XXXXXX)"
-trap 'rm -f "$log"' EXIT
+trap 'rm -f "$log" "$log.tsan"' EXIT
 started=$SECONDS
 
 swift build --build-tests "${scratch[@]}"
@@ -76,7 +76,6 @@ else
     grep -m1 -A30 'WARNING: ThreadSanitizer' "$log.tsan" || tail -40 "$log.tsan"
     failed=$((failed + 1))
 fi
-rm -f "$log.tsan"
 
 # The Dockerfile, linted (no Docker engine runs here, so hadolint is the check): settings in .hadolint.yaml.
 set +e
