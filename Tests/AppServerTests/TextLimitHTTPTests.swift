@@ -128,7 +128,8 @@ struct TextLimitHTTPTests {
     /// Waits until the weather's start (an effect that finishes on its own time) has loaded, so nothing changes
     /// the session afterwards but the test's own requests.
     private static func waitForWeather(_ app: TestApp, _ session: TestSession) async throws {
-        for _ in 0..<500 {
+        let deadline = TestDeadline.after(.seconds(5))
+        while ContinuousClock.now < deadline {
             let events = try await app.log(session).compactMap { $0["event"].string }
             if events.contains("weatherLoaded") || events.contains("weatherFailed") { return }
             try await Task.sleep(for: .milliseconds(10))

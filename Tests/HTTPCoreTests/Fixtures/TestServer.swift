@@ -1,21 +1,26 @@
 import HTTPCore
 import Logging
 import TestSupport
+import ViewHostLocking
 
 /// An in-process server on 127.0.0.1 port 0 with the given routes and short timeouts, stopped at the end of
 /// the test that made it.
 final class TestServer {
     let server: HTTPServer
     let port: Int
+    /// How many `/slow/:ms` handlers have started: a test that must act while one is in flight waits on this.
+    let slowHandlersStarted: Locked<Int>
 
     init(
         eventLoops: Int = 2, limits: HTTPLimits = HTTPLimits(),
         timeouts: HTTPTimeouts = HTTPTimeouts(lingeringClose: .milliseconds(100)),
         maxConnections: Int = 10_000, compression: HTTPCompressionSettings = HTTPCompressionSettings(),
-        routes: (inout Router) -> Void = TestServer.standardRoutes
+        routes: ((inout Router) -> Void)? = nil
     ) throws {
+        let slowHandlersStarted = Locked(0)
+        self.slowHandlersStarted = slowHandlersStarted
         var router = Router()
-        routes(&router)
+        if let routes { routes(&router) } else { Self.standardRoutes(&router, slowHandlersStarted: slowHandlersStarted) }
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         let configuration = HTTPServerConfiguration(
@@ -40,12 +45,17 @@ final class TestServer {
         await eventually(timeout: timeout) { server.openConnectionCount == count }
     }
 
+    /// Waits (polling, bounded) until `count` `/slow/:ms` handlers have started.
+    func waitForSlowHandlers(_ count: Int, timeout: Duration = .seconds(5)) async -> Bool {
+        await eventually(timeout: timeout) { slowHandlersStarted.withLock { $0 } >= count }
+    }
+
     /// Waits (polling, bounded) until `count` accepted connections have been closed by either side.
     func waitForClosedConnections(_ count: Int, timeout: Duration = .seconds(20)) async -> Bool {
         await eventually(timeout: timeout) { server.closedConnectionCount >= count }
     }
 
-    static func standardRoutes(_ router: inout Router) {
+    static func standardRoutes(_ router: inout Router, slowHandlersStarted: Locked<Int> = Locked(0)) {
         router.get("/hello") { _, _ in
             HTTPResponse(contentType: "text/plain", bytes: Array("hello".utf8))
         }
@@ -59,6 +69,7 @@ final class TestServer {
         }
         router.on(.get, "/slow/:ms") { _, context in
             let milliseconds = Int(context.parameters["ms"] ?? "") ?? 0
+            slowHandlersStarted.withLock { $0 += 1 }
             return .deferred {
                 try await Task.sleep(for: .milliseconds(milliseconds))
                 return HTTPResponse(contentType: "text/plain", bytes: Array("slow \(milliseconds)".utf8))

@@ -76,8 +76,7 @@ struct HTTPServerTimeoutTests {
         #expect(try await idle.readResponse().status == 200)
         let busy = try server.client()
         try busy.send("GET /slow/300 HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(await server.waitForOpenConnections(2))
-        try await Task.sleep(for: .milliseconds(50))  // let the slow request reach its handler
+        #expect(await server.waitForSlowHandlers(1))  // shut down only once the request is in flight
         server.server.shutdown()
         #expect(await idle.waitForClose())
         let response = try await busy.readResponse()
