@@ -36,7 +36,7 @@ if [ -n "${SWIFT_SCRATCH:-}" ]; then
 fi
 
 log="$(mktemp -t viewhost-test.XXXXXX)"
-trap 'rm -f "$log" "$log.tsan"' EXIT
+trap 'rm -f "$log" "$log.tsan" "$log.fuzz"' EXIT
 started=$SECONDS
 
 swift build --build-tests "${scratch[@]}"
@@ -72,8 +72,11 @@ if [ "$tsan_status" -eq 0 ]; then
     tsan="tsan ok"
     passed=$((passed + 1))
 else
-    tsan="tsan FAILED (status $tsan_status; first report:)"
-    grep -m1 -A30 'WARNING: ThreadSanitizer' "$log.tsan" || tail -40 "$log.tsan"
+    tsan="tsan FAILED (status $tsan_status)"
+    # The first report if there is one, else the tests that failed, else the end of the log (a crash?).
+    grep -m1 -A30 'WARNING: ThreadSanitizer' "$log.tsan" \
+        || grep -E '^[^ ]+ (Test [^ ].* (failed after|recorded an issue)|Suite [^ ].* failed after)' "$log.tsan" \
+        || tail -40 "$log.tsan"
     failed=$((failed + 1))
 fi
 
@@ -103,14 +106,17 @@ fuzz="no Fuzz/run.sh"
 fuzz_status=0
 if [ -f Fuzz/run.sh ]; then
     set +e
-    if [ -x Fuzz/run.sh ]; then Fuzz/run.sh "$FUZZ_SECONDS"; else bash Fuzz/run.sh "$FUZZ_SECONDS"; fi
-    fuzz_status=$?
+    bash Fuzz/run.sh "$FUZZ_SECONDS" 2>&1 | tee "$log.fuzz"
+    fuzz_status=${PIPESTATUS[0]}
     set -e
     if [ "$fuzz_status" -eq 0 ]; then
         fuzz="fuzz ${FUZZ_SECONDS}s per target ok"
         passed=$((passed + 1))
     else
         fuzz="fuzz FAILED (status $fuzz_status)"
+        # The sanitizer's report and run.sh's verdict, repeated at the end where a truncated CI log still shows them.
+        fuzz_failure="$(grep -E -A40 '^(==[0-9]+==ERROR|Fuzz/run.sh: .* stopped)' "$log.fuzz" | head -60 || true)"
+        [ -n "$fuzz_failure" ] || fuzz_failure="$(tail -40 "$log.fuzz")"
         failed=$((failed + 1))
     fi
 fi
@@ -173,7 +179,9 @@ fi
 # Repeat what failed at the end, where a truncated CI log still shows it.
 if [ "$failed" -gt 0 ]; then
     echo "test.sh: failures (from the swift test log):"
-    grep -E '^[^ ]+ (Test [^ ].* (failed|recorded an issue)|Suite [^ ].* failed)' "$log" | grep -v ' Test run with ' | head -40 || true
+    grep -E '^[^ ]+ (Test [^ ].* (failed after|recorded an issue)|Suite [^ ].* failed after)' "$log" "$log.tsan" \
+        | grep -v ' Test run with ' | head -40 || true
+    if [ -n "${fuzz_failure:-}" ]; then printf 'test.sh: the fuzzer'"'"'s failure:\n%s\n' "$fuzz_failure"; fi
 fi
 echo "test.sh: swift test status $test_status; $tsan; $hadolint; $fuzz; $contract_summary; $browser; $cluster; $((SECONDS - started))s"
 echo "summary: $passed passed, $failed failed, $skipped skipped"
