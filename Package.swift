@@ -197,6 +197,7 @@ let package = Package(
                 "ViewHostAPI", "WeatherFeature", "ViewModelCore", "TestSupport", "HTTPCore", "ViewHostLocking",
             ],
             resources: [.copy("Fixtures/JSON")], swiftSettings: swiftSettings),
+        .testTarget(name: "ViewHostCryptoTests", dependencies: ["ViewHostCrypto"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ViewModelCoreTests",
             dependencies: ["ViewHostAPI", "ViewModelCore", "TestSupport", "ViewHostLocking"],

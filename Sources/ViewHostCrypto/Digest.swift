@@ -8,13 +8,17 @@ import COpenSSL
 public enum Digest {
     /// The SHA-256 of `parts`, one after another.
     public static func sha256(_ parts: [UInt8]...) -> [UInt8] {
-        var context = SHA256_CTX()
-        SHA256_Init(&context)
-        for part in parts {
-            part.withUnsafeBytes { _ = SHA256_Update(&context, $0.baseAddress, $0.count) }
+        // EVP, not SHA256_Init/Update/Final: OpenSSL 3 deprecates the low-level digest calls.
+        guard let context = EVP_MD_CTX_new() else { fatalError("EVP_MD_CTX_new: out of memory") }
+        defer { EVP_MD_CTX_free(context) }
+        var ok = EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1
+        for part in parts where ok {
+            ok = part.withUnsafeBytes { EVP_DigestUpdate(context, $0.baseAddress, $0.count) } == 1
         }
         var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-        SHA256_Final(&digest, &context)
+        var length: UInt32 = 0
+        ok = ok && EVP_DigestFinal_ex(context, &digest, &length) == 1
+        precondition(ok && Int(length) == digest.count, "SHA-256 through EVP failed")
         return digest
     }
 
