@@ -20,7 +20,7 @@ public struct WeatherServices: Sendable {
     /// The name snapshots show as `provider`: `offline`, `open-meteo` or `weatherbit`.
     public let providerName: String
 
-    /// The provider names ``make(provider:environment:timeout:cacheTTL:retryDelay:now:openMeteoGeocodingURL:openMeteoForecastURL:weatherbitURL:)``
+    /// The provider names ``make(provider:environment:timeout:cacheTTL:retryDelay:now:sleep:openMeteoGeocodingURL:openMeteoForecastURL:weatherbitURL:)``
     /// accepts.
     public static let providerNames = ["offline", "open-meteo", "weatherbit"]
     /// The environment variable that holds the Weatherbit key.
@@ -61,6 +61,7 @@ public struct WeatherServices: Sendable {
     ///   - cacheTTL: How long an answer is reused for the same text or place.
     ///   - retryDelay: The pause before the one retry.
     ///   - now: The clock the cache (and Weatherbit's date fallback, and the offline weather) reads.
+    ///   - sleep: Waits out a request's timeout and the retry delay (tests decide when a timeout fires).
     ///   - openMeteoGeocodingURL: Open-Meteo's geocoding endpoint.
     ///   - openMeteoForecastURL: Open-Meteo's forecast endpoint.
     ///   - weatherbitURL: Weatherbit's current-weather endpoint.
@@ -70,13 +71,15 @@ public struct WeatherServices: Sendable {
         provider: String, environment: [String: String], timeout: Duration = .seconds(5),
         cacheTTL: Duration = .seconds(600), retryDelay: Duration = .milliseconds(250),
         now: @escaping @Sendable () -> Date = { Date() },
+        sleep: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) },
         openMeteoGeocodingURL: URL = openMeteoGeocodingURL, openMeteoForecastURL: URL = openMeteoForecastURL,
         weatherbitURL: URL = weatherbitURL
     ) throws(WeatherConfigurationError) -> WeatherServices {
         func geocoder() -> any Geocoding {
             let base = OpenMeteoGeocoder(
                 baseURL: openMeteoGeocodingURL,
-                fetcher: JSONFetcher(service: OpenMeteoGeocoder.service, timeout: timeout, retryDelay: retryDelay))
+                fetcher: JSONFetcher(
+                    service: OpenMeteoGeocoder.service, timeout: timeout, retryDelay: retryDelay, sleep: sleep))
             return CachedGeocoder(base: base, cache: ProviderCache(ttl: cacheTTL, now: now))
         }
         func cached(_ base: any WeatherProviding) -> any WeatherProviding {
@@ -89,7 +92,8 @@ public struct WeatherServices: Sendable {
             let weather = OpenMeteoWeatherProvider(
                 baseURL: openMeteoForecastURL,
                 fetcher: JSONFetcher(
-                    service: OpenMeteoWeatherProvider.service, timeout: timeout, retryDelay: retryDelay))
+                    service: OpenMeteoWeatherProvider.service, timeout: timeout, retryDelay: retryDelay,
+                    sleep: sleep))
             return WeatherServices(geocoder: geocoder(), weather: cached(weather), providerName: provider)
         case "weatherbit":
             guard let key = environment[weatherbitKeyVariable], !key.isEmpty else {
@@ -98,7 +102,8 @@ public struct WeatherServices: Sendable {
             let weather = WeatherbitWeatherProvider(
                 baseURL: weatherbitURL, key: key,
                 fetcher: JSONFetcher(
-                    service: WeatherbitWeatherProvider.service, timeout: timeout, retryDelay: retryDelay),
+                    service: WeatherbitWeatherProvider.service, timeout: timeout, retryDelay: retryDelay,
+                    sleep: sleep),
                 now: now)
             return WeatherServices(geocoder: geocoder(), weather: cached(weather), providerName: provider)
         default:

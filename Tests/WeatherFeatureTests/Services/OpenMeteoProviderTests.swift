@@ -7,10 +7,15 @@ import WeatherFeature
 /// Open-Meteo geocoding and forecast against a local fake server replaying their documented JSON.
 struct OpenMeteoProviderTests {
     private func services(
-        _ server: FakeProviderServer, clock: TestClock = TestClock(), timeout: Duration? = nil
+        _ server: FakeProviderServer, clock: TestClock = TestClock(), timeout: Duration? = nil,
+        timers: ManualTimers? = nil
     ) throws -> WeatherServices {
-        try WeatherServices.make(
-            provider: "open-meteo", environment: [:], timeout: timeout ?? TestDeadline.scaled(.seconds(5)), retryDelay: .zero, now: { clock.now },
+        let sleep: @Sendable (Duration) async -> Void = { duration in
+            if let timers { await timers.sleep(duration) } else { try? await Task.sleep(for: duration) }
+        }
+        return try WeatherServices.make(
+            provider: "open-meteo", environment: [:], timeout: timeout ?? TestDeadline.scaled(.seconds(5)),
+            retryDelay: .zero, now: { clock.now }, sleep: sleep,
             openMeteoGeocodingURL: server.url("/v1/search"), openMeteoForecastURL: server.url("/v1/forecast"))
     }
 
@@ -125,12 +130,24 @@ struct OpenMeteoProviderTests {
     @Test func slowAnswerTimesOutAfterOneRetry() async throws {
         let gate = Gate()
         let server = try FakeProviderServer(["/v1/forecast": [.held(gate, then: .fixture("open-meteo-forecast"))]])
-        // Long enough for URLSession to reach the server twice even under ThreadSanitizer (it did not in 300 ms
-        // there, nor in 3 s on a loaded machine); the held answer never comes, so only the bound is waited.
-        let services = try services(server, timeout: TestDeadline.scaled(.seconds(1)))
-        await #expect(throws: WeatherError.timedOut(service: "Open-Meteo")) {
-            try await services.weather.currentWeather(at: .mcGaheysville)
+        // Each attempt's timeout fires when the test says, once the server has the attempt's request: no bound to
+        // outrun (URLSession once took more than 10 s to reach the server under ThreadSanitizer). URLSession's own
+        // backstop is a minute and more.
+        let timers = ManualTimers()
+        let services = try services(server, timeout: .seconds(60), timers: timers)
+        let outcome = Task { () -> (any Error)? in
+            do {
+                _ = try await services.weather.currentWeather(at: .mcGaheysville)
+                return nil
+            } catch {
+                return error
+            }
         }
+        for attempt in 1...2 {
+            #expect(await eventually(timeout: .seconds(10)) { server.requests.count == attempt && timers.pending == 1 })
+            timers.fireAll()
+        }
+        #expect(await outcome.value as? WeatherError == .timedOut(service: "Open-Meteo"))
         #expect(server.requests.count == 2)
         gate.open()
         await server.stop()

@@ -16,12 +16,18 @@ struct JSONFetcher: Sendable {
     let service: String
     let timeout: Duration
     let retryDelay: Duration
+    /// Waits out a duration (an attempt's timeout, the retry delay); returns early when its task is cancelled.
+    let sleep: @Sendable (Duration) async -> Void
     private let session: URLSession
 
-    init(service: String, timeout: Duration, retryDelay: Duration) {
+    init(
+        service: String, timeout: Duration, retryDelay: Duration,
+        sleep: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
+    ) {
         self.service = service
         self.timeout = timeout
         self.retryDelay = retryDelay
+        self.sleep = sleep
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = Self.backstop(timeout)
         configuration.timeoutIntervalForResource = Self.backstop(timeout)
@@ -45,7 +51,7 @@ struct JSONFetcher: Sendable {
         do {
             return try await fetchOnce(url)
         } catch let error where Self.isRetryable(error) {
-            try? await Task.sleep(for: retryDelay)
+            if retryDelay > .zero { await sleep(retryDelay) }
             return try await fetchOnce(url)
         }
     }
@@ -72,8 +78,8 @@ struct JSONFetcher: Sendable {
                 }
             }
             once.arm(
-                Task { [timeout] in
-                    try? await Task.sleep(for: timeout)
+                Task { [timeout, sleep] in
+                    await sleep(timeout)
                     if once.resume(.timedOut) { transfer.cancel() }
                 })
         }
