@@ -154,9 +154,13 @@ struct OpenMeteoProviderTests {
     }
 
     @Test func unreachableServiceFails() async throws {
-        let server = try FakeProviderServer(["/v1/forecast": [.status(500)]])
-        let services = try services(server)
-        await server.stop()
+        // Port 1: nothing listens there and it is never handed out as an ephemeral port. (A stopped fake server's
+        // port was: under ThreadSanitizer another test's server took it and answered 404.)
+        let nowhere = URL(string: "http://127.0.0.1:1")!
+        let services = try WeatherServices.make(
+            provider: "open-meteo", environment: [:], timeout: TestDeadline.scaled(.seconds(5)), retryDelay: .zero,
+            openMeteoGeocodingURL: nowhere.appending(path: "v1/search"),
+            openMeteoForecastURL: nowhere.appending(path: "v1/forecast"))
         await #expect(throws: WeatherError.unreachable(service: "Open-Meteo")) {
             try await services.weather.currentWeather(at: .mcGaheysville)
         }
