@@ -35,6 +35,10 @@ package struct ConnectionTimeouts<Instant: InstantProtocol>: Sendable where Inst
     package private(set) var phase: Phase
     /// Since when unsent response bytes have made no progress.
     package private(set) var writeStalledSince: Instant?
+    /// Whether a response handed over is still being sent. Until it is, the keep-alive and next-head deadlines
+    /// wait: a client reading a large response slowly but steadily is not idle (only the write deadline applies),
+    /// and they start when the last byte is sent.
+    package private(set) var isSending = false
 
     /// - Parameters:
     ///   - timeouts: The durations.
@@ -80,11 +84,20 @@ package struct ConnectionTimeouts<Instant: InstantProtocol>: Sendable where Inst
     /// A write left bytes unsent; the write deadline counts from the first stall, not the latest.
     package mutating func writeStalled(at now: Instant) {
         if writeStalledSince == nil { writeStalledSince = now }
+        isSending = true
     }
 
     /// A write made progress; `drained` when nothing is left to send.
     package mutating func writeProgressed(at now: Instant, drained: Bool) {
         writeStalledSince = drained ? nil : now
+        if drained, isSending {
+            switch phase {
+            case .idle: phase = .idle(since: now)
+            case .readingHead: phase = .readingHead(since: now)
+            default: break
+            }
+        }
+        isSending = !drained
     }
 
     /// The earliest time something expires, or nil when nothing can.
@@ -92,6 +105,7 @@ package struct ConnectionTimeouts<Instant: InstantProtocol>: Sendable where Inst
         let phaseDeadline: Instant? =
             switch phase {
             case .handshaking(let since): since.advanced(by: timeouts.handshake)
+            case .idle where isSending, .readingHead where isSending: nil
             case .idle(let since): since.advanced(by: timeouts.idle)
             case .readingHead(let since): since.advanced(by: timeouts.headerRead)
             case .readingBody(let since): since.advanced(by: timeouts.bodyRead)
@@ -111,6 +125,8 @@ package struct ConnectionTimeouts<Instant: InstantProtocol>: Sendable where Inst
     package func action(at now: Instant) -> Action {
         if let stalled = writeStalledSince, now >= stalled.advanced(by: timeouts.write) { return .abort }
         switch phase {
+        case .idle where isSending, .readingHead where isSending:
+            return .none
         case .handshaking(let since):
             return now >= since.advanced(by: timeouts.handshake) ? .close : .none
         case .idle(let since):

@@ -85,6 +85,36 @@ struct ConnectionTimeoutsTests {
         #expect(machine.deadline == nil)
     }
 
+    /// A large response read slowly but steadily for longer than the idle timeout is not cut: the keep-alive
+    /// deadline starts when its last byte is sent (it used to start when the response was handed over).
+    @Test(arguments: [false, true])
+    func keepAliveAndNextHeadDeadlinesStartWhenTheResponseIsSent(pipelined: Bool) {
+        var machine = Machine(timeouts: timeouts, now: clock.now)
+        machine.receivedRequest()
+        machine.finishedResponse(at: clock.now, pipelined: pipelined)
+        machine.writeStalled(at: clock.now)
+        for _ in 0..<10 {  // 150 s of progress every 15 s: past the idle (60 s) and head (10 s) timeouts
+            clock.advance(by: .seconds(15))
+            #expect(machine.action(at: clock.now) == .none)
+            machine.writeProgressed(at: clock.now, drained: false)
+            #expect(machine.deadline == clock.now.advanced(by: .seconds(20)))  // only the write deadline
+        }
+        machine.writeProgressed(at: clock.now, drained: true)
+        #expect(machine.phase == (pipelined ? .readingHead(since: clock.now) : .idle(since: clock.now)))
+        #expect(machine.deadline == clock.now.advanced(by: pipelined ? .seconds(10) : .seconds(60)))
+        clock.advance(by: pipelined ? .seconds(10) : .seconds(60))
+        #expect(machine.action(at: clock.now) == (pipelined ? .requestTimeout : .close))
+    }
+
+    @Test func aStalledResponseIsStillAbortedByTheWriteTimeout() {
+        var machine = Machine(timeouts: timeouts, now: clock.now)
+        machine.receivedRequest()
+        machine.finishedResponse(at: clock.now, pipelined: false)
+        machine.writeStalled(at: clock.now)
+        clock.advance(by: .seconds(20))
+        #expect(machine.action(at: clock.now) == .abort)
+    }
+
     @Test func lingeringEndsAfterItsTimeAndIgnoresLaterEvents() {
         var machine = Machine(timeouts: timeouts, now: clock.now)
         machine.startedLingering(at: clock.now)
