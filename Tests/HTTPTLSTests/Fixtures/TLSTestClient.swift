@@ -16,14 +16,15 @@ final class TLSTestClient: @unchecked Sendable {
     enum ClientError: Error, CustomStringConvertible {
         case handshakeFailed(String)
         case writeFailed(String)
-        case closedBeforeResponse(received: Int)
+        case closedBeforeResponse(received: Int, how: String)
         case readTimedOut(received: Int)
 
         var description: String {
             switch self {
             case .handshakeFailed(let reason): "handshake failed: \(reason)"
             case .writeFailed(let reason): "write failed: \(reason)"
-            case .closedBeforeResponse(let received): "closed after \(received) bytes, before a full response"
+            case .closedBeforeResponse(let received, let how):
+                "closed after \(received) bytes, before a full response (\(how))"
             case .readTimedOut(let received): "no byte for the socket's read timeout, after \(received) bytes"
             }
         }
@@ -34,6 +35,8 @@ final class TLSTestClient: @unchecked Sendable {
     private let ssl: OpaquePointer
     private var buffer: [UInt8] = []
     private var sawEOF = false
+    /// How the input ended: OpenSSL's error code, errno and error queue (a clean close, a reset, a TLS failure).
+    private var endOfInput = ""
 
     /// Connects to 127.0.0.1:`port` and completes the handshake.
     /// - Parameters:
@@ -121,7 +124,7 @@ final class TLSTestClient: @unchecked Sendable {
                 buffer.removeFirst(used)
                 return response
             }
-            if sawEOF { throw ClientError.closedBeforeResponse(received: buffer.count) }
+            if sawEOF { throw ClientError.closedBeforeResponse(received: buffer.count, how: endOfInput) }
             try fill()
         }
     }
@@ -134,12 +137,14 @@ final class TLSTestClient: @unchecked Sendable {
         let (count, error) = Self.interruptible(ssl) { ssl in
             chunk.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
         }
+        let code = errno
         if count > 0 {
             buffer.append(contentsOf: chunk[0..<Int(count)])
         } else if error == SSL_ERROR_WANT_READ || error == SSL_ERROR_WANT_WRITE {
             throw ClientError.readTimedOut(received: buffer.count)  // EAGAIN from SO_RCVTIMEO on a blocking socket
         } else {
             sawEOF = true
+            endOfInput = "SSL error \(error), errno \(code)" + (error == SSL_ERROR_SSL ? ": \(Self.drainErrors())" : "")
         }
     }
 
