@@ -53,6 +53,22 @@ struct HTTPServerTimeoutTests {
         await server.stop()
     }
 
+    /// A response still being sent is not an idle connection: a client that pauses reading longer than the
+    /// idle timeout (but not the write timeout) gets the whole body. The idle clock used to start when the
+    /// response was queued, and closed the connection mid-body. 64 MiB: more than the kernel's socket buffers
+    /// take, so most of it is still the server's to send during the pause.
+    @Test func idleTimeoutWaitsUntilTheResponseIsSent() async throws {
+        let server = try TestServer(
+            timeouts: HTTPTimeouts(
+                idle: .milliseconds(300), write: TestDeadline.scaled(.seconds(10)), lingeringClose: .milliseconds(100)))
+        let client = try server.client()
+        try client.send("GET /large/67108864 HTTP/1.1\r\nHost: x\r\n\r\n")
+        try await Task.sleep(for: .seconds(1))  // the slow reader's pause: past the idle timeout, on purpose
+        let response = try await client.readResponse(timeout: .seconds(20))
+        #expect(response.body.count == 67_108_864)
+        await server.stop()
+    }
+
     @Test func clientResetMidResponseLeavesTheServerServing() async throws {
         let server = try TestServer(timeouts: HTTPTimeouts(lingeringClose: .milliseconds(100)))
         for _ in 0..<20 {
