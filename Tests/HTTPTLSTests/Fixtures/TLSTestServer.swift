@@ -16,8 +16,12 @@ final class TLSTestServer: Sendable {
     let port: Int
 
     init(
+        // The write timeout counts from the server's last write that made progress; with megabytes of socket
+        // buffer and a client slowed to ~10 KB/s (ThreadSanitizer, the whole suite on 2 cores: 475 KB of /big in
+        // 52 s), the kernel can take longer than 30 s to free room, so it stretches like the handshake bound.
         timeouts: HTTPTimeouts = HTTPTimeouts(
-            lingeringClose: .milliseconds(100), handshake: TestDeadline.scaled(.seconds(10))),
+            write: TestDeadline.scaled(.seconds(30)), lingeringClose: .milliseconds(100),
+            handshake: TestDeadline.scaled(.seconds(10))),
         maxConnections: Int = 20_000
     ) async throws {
         certificates = try await TestCertificates()
