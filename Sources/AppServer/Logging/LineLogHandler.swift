@@ -45,9 +45,13 @@ public struct LineLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var merged = metadata
-        if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
-        if let extra = event.metadata { merged.merge(extra) { _, new in new } }
+        // The common case (no handler metadata, no provider) takes the entry's metadata as it is: no merge copy.
+        var merged = event.metadata ?? [:]
+        if !metadata.isEmpty || metadataProvider != nil {
+            merged = metadata
+            if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
+            if let extra = event.metadata { merged.merge(extra) { _, new in new } }
+        }
         writer.write(
             Self.line(
                 format: format, time: now(), level: event.level, label: label, message: event.message.description,
@@ -66,57 +70,105 @@ public struct LineLogHandler: LogHandler {
     public static func line(
         format: LogFormat, time: Date, level: Logger.Level, label: String, message: String, metadata: Logger.Metadata
     ) -> String {
-        let keys = metadata.keys.sorted()
+        // Sorted once as pairs: no second lookup per key. The line is built as bytes (the access log formats one
+        // per request on an event loop, so what it allocates counts).
+        let entries = metadata.sorted { $0.key < $1.key }
         switch format {
         case .text:
-            var line = "\(Self.timestamp(time)) \(level) \(label): \(message)"
-            for key in keys {
-                line += " \(key)=\(Self.textValue(metadata[key]!))"
+            var line: [UInt8] = []
+            line.reserveCapacity(96 + 32 * entries.count)
+            appendTimestamp(time, to: &line)
+            line.append(0x20)
+            line.append(contentsOf: level.rawValue.utf8)
+            line.append(0x20)
+            line.append(contentsOf: label.utf8)
+            line.append(contentsOf: ": ".utf8)
+            line.append(contentsOf: message.utf8)
+            for (key, value) in entries {
+                line.append(0x20)
+                line.append(contentsOf: key.utf8)
+                line.append(UInt8(ascii: "="))
+                appendText(value, to: &line)
             }
-            return line
+            return String(decoding: line, as: UTF8.self)
         case .json:
             var writer = JSONWriter()
             writer.beginObject()
             writer.key("time")
-            writer.string(Self.timestamp(time))
+            writer.string(timestamp(time))
             writer.key("level")
             writer.string(level.rawValue)
             writer.key("logger")
             writer.string(label)
             writer.key("message")
             writer.string(message)
-            for key in keys where !["time", "level", "logger", "message"].contains(key) {
+            for (key, value) in entries where !fixedJSONKeys.contains(key) {
                 writer.key(key)
-                Self.jsonValue(metadata[key]!, into: &writer)
+                jsonValue(value, into: &writer)
             }
             writer.endObject()
             return String(decoding: writer.bytes, as: UTF8.self)
         }
     }
 
+    /// The members every JSON line starts with; metadata cannot replace them.
+    private static let fixedJSONKeys: Set<String> = ["time", "level", "logger", "message"]
+
     /// RFC 3339 in UTC with milliseconds: `2026-11-24T18:20:36.123Z`.
     static func timestamp(_ date: Date) -> String {
-        let total = Int64((date.timeIntervalSince1970 * 1000).rounded())  // whole milliseconds
-        var seconds = time_t(total / 1000)
-        let milliseconds = Int(total % 1000)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func pad(_ value: Int32, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
-            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(Int32(milliseconds), 3))Z"
+        var text: [UInt8] = []
+        text.reserveCapacity(24)
+        appendTimestamp(date, to: &text)
+        return String(decoding: text, as: UTF8.self)
     }
 
-    /// A value as `key=value` text: quoted (JSON-style) when it has a space, a quote, `=` or a control character.
-    private static func textValue(_ value: Logger.Metadata.Value) -> String {
-        let text = "\(value)"
+    /// Appends ``timestamp(_:)``'s text, digit by digit (no intermediate strings).
+    static func appendTimestamp(_ date: Date, to bytes: inout [UInt8]) {
+        let total = Int64((date.timeIntervalSince1970 * 1000).rounded())  // whole milliseconds
+        var seconds = time_t(total / 1000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func digits(_ value: Int, _ width: Int) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                divisor /= 10
+            }
+        }
+        digits(Int(parts.tm_year) + 1900, 4)
+        bytes.append(UInt8(ascii: "-"))
+        digits(Int(parts.tm_mon) + 1, 2)
+        bytes.append(UInt8(ascii: "-"))
+        digits(Int(parts.tm_mday), 2)
+        bytes.append(UInt8(ascii: "T"))
+        digits(Int(parts.tm_hour), 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(Int(parts.tm_min), 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(Int(parts.tm_sec), 2)
+        bytes.append(UInt8(ascii: "."))
+        digits(Int(total % 1000), 3)
+        bytes.append(UInt8(ascii: "Z"))
+    }
+
+    /// Appends a value as `key=value` text: quoted (JSON-style) when it is empty or has a space, a control
+    /// character, a quote, `=` or a backslash.
+    private static func appendText(_ value: Logger.Metadata.Value, to bytes: inout [UInt8]) {
+        let text: String =
+            switch value {
+            case .string(let text): text
+            case .stringConvertible(let convertible as Int): String(convertible)
+            default: "\(value)"
+            }
         guard text.isEmpty || text.utf8.contains(where: { $0 <= 0x20 || $0 == 0x22 || $0 == 0x3D || $0 == 0x5C })
-        else { return text }
+        else {
+            bytes.append(contentsOf: text.utf8)
+            return
+        }
         var writer = JSONWriter()
         writer.string(text)
-        return String(decoding: writer.bytes, as: UTF8.self)
+        bytes.append(contentsOf: writer.bytes)
     }
 
     private static func jsonValue(_ value: Logger.Metadata.Value, into writer: inout JSONWriter) {

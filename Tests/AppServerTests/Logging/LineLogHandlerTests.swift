@@ -16,6 +16,26 @@ struct LineLogHandlerTests {
             line == #"2026-11-29T18:20:36.123Z notice viewhost: refused request peer=10.0.0.7 reason="too many sessions" status=429"#)
     }
 
+    @Test(arguments: [
+        (0.0, "1970-01-01T00:00:00.000Z"),
+        (1_795_976_436.9996, "2026-11-29T18:20:37.000Z"),  // rounds to the next second
+        (951_782_400.007, "2000-02-29T00:00:00.007Z"),
+        (4_102_444_799.999, "2099-12-31T23:59:59.999Z"),
+    ])
+    func timestampsAreRFC3339InUTCWithMilliseconds(seconds: Double, expected: String) {
+        let line = LineLogHandler.line(
+            format: .text, time: Date(timeIntervalSince1970: seconds), level: .info, label: "l", message: "m",
+            metadata: [:])
+        #expect(line == "\(expected) info l: m")
+    }
+
+    @Test func textValuesThatNeedItAreQuoted() {
+        let line = LineLogHandler.line(
+            format: .text, time: Self.time, level: .info, label: "l", message: "m",
+            metadata: ["empty": "", "equals": "a=b", "plain": "a-b", "count": .stringConvertible(7), "list": ["x", "y"]])
+        #expect(line.hasSuffix(#" count=7 empty="" equals="a=b" list="[\"x\", \"y\"]" plain=a-b"#), "\(line)")
+    }
+
     @Test func jsonLineKeepsNumbersAndEscapesStrings() throws {
         let line = LineLogHandler.line(
             format: .json, time: Self.time, level: .info, label: "viewhost", message: "request",
