@@ -11,7 +11,7 @@ public enum Digest {
         // EVP, not SHA256_Init/Update/Final: OpenSSL 3 deprecates the low-level digest calls.
         guard let context = EVP_MD_CTX_new() else { fatalError("EVP_MD_CTX_new: out of memory") }
         defer { EVP_MD_CTX_free(context) }
-        var ok = EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1
+        var ok = EVP_DigestInit_ex(context, algorithm.pointer ?? EVP_sha256(), nil) == 1
         for part in parts where ok {
             ok = part.withUnsafeBytes { EVP_DigestUpdate(context, $0.baseAddress, $0.count) } == 1
         }
@@ -21,6 +21,11 @@ public enum Digest {
         precondition(ok && Int(length) == digest.count, "SHA-256 through EVP failed")
         return digest
     }
+
+    /// SHA-256 fetched from OpenSSL's default provider once. `EVP_sha256()` makes `EVP_DigestInit_ex` look the
+    /// algorithm up on every call: 291 ns per 43-byte digest here, against 116 ns with it fetched (and 51 ns with
+    /// the deprecated `SHA256_Init`); a request's token is digested on every request.
+    private static let algorithm = FetchedDigest(name: "SHA256")
 
     /// `bytes` in lower-case hexadecimal.
     public static func hex(_ bytes: [UInt8]) -> String {
@@ -32,5 +37,17 @@ public enum Digest {
             text.append(digits[Int(byte & 0x0F)])
         }
         return String(decoding: text, as: UTF8.self)
+    }
+}
+
+/// An `EVP_MD` fetched once and never freed (it lives as long as the process).
+///
+/// `@unchecked Sendable`: OpenSSL's fetched algorithm objects are immutable and reference counted, documented as
+/// safe to use from several threads at once.
+private struct FetchedDigest: @unchecked Sendable {
+    let pointer: OpaquePointer?
+
+    init(name: String) {
+        pointer = EVP_MD_fetch(nil, name, nil)
     }
 }
