@@ -227,9 +227,13 @@ final class SessionRegistry: Sendable {
         }
         if let bearer = bearer ?? nil { return bearer }
         if let authorization = request.headers[.authorization] {
-            let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-            if parts.count == 2, parts[0].utf8.count == 6, parts[0].lowercased() == "bearer" {
-                return String(parts[1].trimmingOWS())
+            // The scheme is the bytes before the first space: split on Characters, a combining mark right after
+            // the space made it part of one Character with it, and the space was not seen (HeaderValuesFuzzer).
+            let bytes = authorization.utf8
+            if let space = bytes.firstIndex(of: UInt8(ascii: " ")), bytes.distance(from: bytes.startIndex, to: space) == 6,
+                zip(bytes[..<space], "bearer".utf8).allSatisfy({ $0 | 0x20 == $1 })
+            {
+                return String(Substring(bytes[bytes.index(after: space)...]).trimmingOWS())
             }
         }
         for cookieHeader in request.headers.values(for: .cookie) {
