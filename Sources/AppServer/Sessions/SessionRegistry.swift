@@ -238,9 +238,12 @@ final class SessionRegistry: Sendable {
         }
         for cookieHeader in request.headers.values(for: .cookie) {
             for pair in cookieHeader.fieldParts(separatedBy: UInt8(ascii: ";")) {
-                let parts = pair.split(separator: "=", maxSplits: 1)
-                if parts.count == 2, parts[0].trimmingOWS() == "viewhost_session" {
-                    return String(parts[1].trimmingOWS())
+                // On bytes, like the space above: `=` followed by a combining mark is one Character.
+                let bytes = pair.utf8
+                if let equals = bytes.firstIndex(of: UInt8(ascii: "=")), equals != bytes.startIndex,
+                    Substring(bytes[..<equals]).trimmingOWS() == "viewhost_session"
+                {
+                    return String(Substring(bytes[bytes.index(after: equals)...]).trimmingOWS())
                 }
             }
         }
