@@ -103,20 +103,20 @@ struct Serve: AsyncParsableCommand {
         do {
             tls = try makeTLSContext(configuration.tls)
         } catch {
-            Self.fail("viewhost: \(error)", code: error.exitCode)
+            Self.fail("viewhost: \(error)", code: error.exitCode, after: writer)
         }
         let storage: (any SessionStorage)?
         do {
             storage = try makeStorage(configuration.store)
         } catch {
-            Self.fail("viewhost: \(error)", code: error.exitCode)
+            Self.fail("viewhost: \(error)", code: error.exitCode, after: writer)
         }
         let app = makeApp(configuration: configuration, logger: logger, security: tls, storage: storage)
         let server = app.server
         do {
             try server.start()
         } catch {
-            Self.fail("viewhost: cannot listen: \(error)", code: error.isAddressInUse ? 69 : 71)
+            Self.fail("viewhost: cannot listen: \(error)", code: error.isAddressInUse ? 69 : 71, after: writer)
         }
         // The readiness line (API.md, Process): scripts and tests wait for it and read the real port from it.
         let scheme = server.isSecure ? "https" : "http"
@@ -157,7 +157,9 @@ struct Serve: AsyncParsableCommand {
         }
     }
 
-    private static func fail(_ message: String, code: Int32) -> Never {
+    /// Writes `message` to stderr and exits with `code`; with `writer`, after the log lines it still holds.
+    private static func fail(_ message: String, code: Int32, after writer: LogWriter? = nil) -> Never {
+        writer?.flush()
         FileHandle.standardError.write(Data((message + "\n").utf8))
         Foundation.exit(code)
     }
