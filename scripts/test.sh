@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Build and run every test: the README's second command, and the one CI runs (`.ci/run` execs this file).
 #
-#   scripts/test.sh                     # install what is missing, build, swift test, the concurrency-heavy suites
-#                                       # under TSan, the fuzzer, the contract checks, the browser test, the cluster
+#   scripts/test.sh                     # install what is missing, build, swift test, the whole suite again under
+#                                       # TSan, the fuzzer, the contract checks, the browser test, the cluster
 #                                       # failover test
 #   SWIFT_SCRATCH=.build-mine scripts/test.sh    # build in another folder (name it .build-*, which git ignores)
 #
@@ -57,14 +57,10 @@ if [ "$test_status" -ne 0 ] && [ "$failed" -eq 0 ]; then
     failed=1
 fi
 
-# The concurrency-heavy suites again under ThreadSanitizer (scripts/sanitize.sh thread: its own build in .build-tsan,
-# a report fails the run): event loops and the HTTP server, sessions and their commits, the stores' writers, the app
-# end to end. About 3.5 minutes of build and 1 of tests here. The whole suite (`scripts/sanitize.sh thread`) is
-# clean of reports too, but on 2 cores its slowest tests (URLSession, 4 MiB over TLS, child processes) overran
-# their bounds now and then; docs/FUZZING.md has the figures.
-TSAN_SUITES='HTTPCoreTests|ViewModelCoreTests|SQLiteStorageTests|AppServerTests'
+# The whole suite again under ThreadSanitizer (scripts/sanitize.sh thread: its own build in .build-tsan, a report
+# fails the run): about 3.5 minutes of build from scratch and 1.5 of tests here (docs/FUZZING.md has the figures).
 set +e
-timeout -k 5 1800 scripts/sanitize.sh thread "$TSAN_SUITES" >"$log.tsan" 2>&1
+timeout -k 5 1800 scripts/sanitize.sh thread >"$log.tsan" 2>&1
 tsan_status=$?
 set -e
 grep -E '^(Build complete|.* Test run with )' "$log.tsan" | sed 's/^/tsan: /' || true
