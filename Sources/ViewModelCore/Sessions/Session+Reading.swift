@@ -47,7 +47,7 @@ extension Session {
     ) -> Representation<Value> {
         let current = shell.withLock { shell -> Representation<Value>? in
             guard let committed = shell.committedVersion(of: feature), let version = shell.core.version(of: feature),
-                let sequence = shell.core.lastChangeSequence(of: feature)
+                shell.core.lastChangeSequence(of: feature) != nil
             else { return .missing }
             if let cached = shell.caches.representation(of: feature, version: committed, as: Value.self) {
                 return .ready(version: committed, sequence: cached.sequence, value: cached.value)
