@@ -35,10 +35,10 @@ package struct ConnectionTimeouts<Instant: InstantProtocol>: Sendable where Inst
     package private(set) var phase: Phase
     /// Since when unsent response bytes have made no progress.
     package private(set) var writeStalledSince: Instant?
-    /// Whether a response handed over is still being sent. Until it is, the keep-alive and next-head deadlines
-    /// wait: a client reading a large response slowly but steadily is not idle (only the write deadline applies),
-    /// and they start when the last byte is sent.
-    package private(set) var isSending = false
+    /// Whether a response handed over is still being sent (some bytes were left unsent and are not yet drained).
+    /// Until it is, the keep-alive and next-head deadlines wait: a client reading a large response slowly but
+    /// steadily is not idle (only the write deadline applies), and they start when the last byte is sent.
+    package var isSending: Bool { writeStalledSince != nil }
 
     /// - Parameters:
     ///   - timeouts: The durations.
@@ -84,12 +84,10 @@ package struct ConnectionTimeouts<Instant: InstantProtocol>: Sendable where Inst
     /// A write left bytes unsent; the write deadline counts from the first stall, not the latest.
     package mutating func writeStalled(at now: Instant) {
         if writeStalledSince == nil { writeStalledSince = now }
-        isSending = true
     }
 
     /// A write made progress; `drained` when nothing is left to send.
     package mutating func writeProgressed(at now: Instant, drained: Bool) {
-        writeStalledSince = drained ? nil : now
         if drained, isSending {
             switch phase {
             case .idle: phase = .idle(since: now)
@@ -97,7 +95,7 @@ package struct ConnectionTimeouts<Instant: InstantProtocol>: Sendable where Inst
             default: break
             }
         }
-        isSending = !drained
+        writeStalledSince = drained ? nil : now
     }
 
     /// The earliest time something expires, or nil when nothing can.
