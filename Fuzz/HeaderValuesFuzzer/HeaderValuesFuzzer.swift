@@ -50,8 +50,7 @@ public func fuzzHeaderValues(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
         check(ContentCodingNegotiation.preferredCoding(acceptEncoding: "gzip;q=0," + value) != .gzip, "gzip;q=0 ignored")
         if !value.lowercased().contains("gzip"), !value.contains("*") { check(coding != .gzip, "gzip not asked for") }
     case 3:
-        // Authorization: `Bearer <token>` (any case) gives the token, trimmed; the fast path and the general one
-        // agree on every value.
+        // Authorization: `Bearer <token>` (any case) gives the token, trimmed, whatever the scheme's case.
         let token = FuzzEntryPoints.token(request(.authorization, value))
         if let token {
             check(!token.isEmpty || value.lowercased().hasPrefix("bearer"), "an empty token from \(value)")

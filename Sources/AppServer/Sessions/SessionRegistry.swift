@@ -217,25 +217,17 @@ final class SessionRegistry: Sendable {
 
     /// `Authorization: Bearer TOKEN` (RFC 6750 §2.1), else the `viewhost_session` cookie.
     static func token(of request: HTTPRequest) -> String? {
-        // The usual case, read in place: `Bearer` (any case), one space, and the token.
+        // Read in place, on bytes: the scheme is what comes before the first space (on Characters, a combining
+        // mark right after the space made it one Character with it, and the space was not seen:
+        // HeaderValuesFuzzer); `Bearer` in any case, then the token without the whitespace around it.
         let bearer = request.headers.withFirstValue(of: .authorization) { value -> String? in
-            guard value.count > 7, value[6] == UInt8(ascii: " "),
-                zip(value.prefix(6), "bearer".utf8).allSatisfy({ $0 | 0x20 == $1 }),
-                !value.dropFirst(7).contains(where: { $0 == 0x20 || $0 == 0x09 })
+            guard let space = value.firstIndex(of: UInt8(ascii: " ")),
+                ByteClass.equalsIgnoringCase(UnsafeRawBufferPointer(rebasing: value[..<space]), "bearer")
             else { return nil }
-            return String(decoding: value.dropFirst(7), as: UTF8.self)
+            let token = ByteClass.trimmed(UnsafeRawBufferPointer(rebasing: value[(space + 1)...]))
+            return String(decoding: token, as: UTF8.self)
         }
         if let bearer = bearer ?? nil { return bearer }
-        if let authorization = request.headers[.authorization] {
-            // The scheme is the bytes before the first space: split on Characters, a combining mark right after
-            // the space made it part of one Character with it, and the space was not seen (HeaderValuesFuzzer).
-            let bytes = authorization.utf8
-            if let space = bytes.firstIndex(of: UInt8(ascii: " ")), bytes.distance(from: bytes.startIndex, to: space) == 6,
-                zip(bytes[..<space], "bearer".utf8).allSatisfy({ $0 | 0x20 == $1 })
-            {
-                return String(Substring(bytes[bytes.index(after: space)...]).trimmingOWS())
-            }
-        }
         for cookieHeader in request.headers.values(for: .cookie) {
             for pair in cookieHeader.fieldParts(separatedBy: UInt8(ascii: ";")) {
                 // On bytes, like the space above: `=` followed by a combining mark is one Character.

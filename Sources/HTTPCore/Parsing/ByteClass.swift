@@ -1,5 +1,5 @@
 /// Character classes of RFC 9110 §5.6, each a test of one byte without loads or lazy globals.
-enum ByteClass {
+package enum ByteClass {
     // tchar (RFC 9110 §5.6.2): `!#$%&'*+-.^_`|~`, digits and letters, as a 128-bit mask. Literal constants, not
     // lazily built tables: a `static let` table costs a `swift_once` check on every byte.
     @inline(__always) static func isToken(_ byte: UInt8) -> Bool {
@@ -27,7 +27,7 @@ enum ByteClass {
     }
 
     /// Whether `bytes` equal `literal`, ignoring ASCII case (`literal` must be lower case).
-    static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
+    package static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
         guard bytes.count == literal.utf8CodeUnitCount else { return false }
         let pointer = literal.utf8Start
         for index in 0..<bytes.count where lower(bytes[index]) != pointer[index] {
@@ -37,7 +37,7 @@ enum ByteClass {
     }
 
     /// The bytes without leading and trailing SP/HTAB (OWS, RFC 9110 §5.6.3).
-    static func trimmed(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+    package static func trimmed(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         var start = 0
         var end = bytes.count
         while start < end, isWhitespace(bytes[start]) { start += 1 }
