@@ -21,8 +21,7 @@ struct JSONFetcher: Sendable {
     private let session: URLSession
 
     init(
-        service: String, timeout: Duration, retryDelay: Duration,
-        sleep: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
+        service: String, timeout: Duration, retryDelay: Duration, sleep: @escaping @Sendable (Duration) async -> Void
     ) {
         self.service = service
         self.timeout = timeout
