@@ -52,6 +52,8 @@ set -e
 passed=$(grep -E '^[^ ]+ Test [^ ].* passed after [0-9.]+ seconds' "$log" | grep -cv ' Test run with ' || true)
 failed=$(grep -E '^[^ ]+ Test [^ ].* failed after [0-9.]+ seconds' "$log" | grep -cv ' Test run with ' || true)
 skipped=$(grep -cE '^[^ ]+ Test [^ ].* skipped' "$log" || true)
+# The lines that name what failed (a test, one of its issues, a suite), repeated at the end of the output.
+failure_lines='^[^ ]+ (Test [^ ].* (failed after|recorded an issue)|Suite [^ ].* failed after)'
 if [ "$test_status" -ne 0 ] && [ "$failed" -eq 0 ]; then
     echo "test.sh: swift test exited with status $test_status without a failed test (a crash?)" >&2
     failed=1
@@ -71,7 +73,7 @@ else
     tsan="tsan FAILED (status $tsan_status)"
     # The first report if there is one, else the tests that failed, else the end of the log (a crash?).
     grep -m1 -A30 'WARNING: ThreadSanitizer' "$log.tsan" \
-        || grep -E '^[^ ]+ (Test [^ ].* (failed after|recorded an issue)|Suite [^ ].* failed after)' "$log.tsan" \
+        || grep -E "$failure_lines" "$log.tsan" \
         || tail -40 "$log.tsan"
     failed=$((failed + 1))
 fi
@@ -175,7 +177,7 @@ fi
 # Repeat what failed at the end, where a truncated CI log still shows it.
 if [ "$failed" -gt 0 ]; then
     echo "test.sh: failures (from the swift test log):"
-    grep -E '^[^ ]+ (Test [^ ].* (failed after|recorded an issue)|Suite [^ ].* failed after)' "$log" "$log.tsan" \
+    grep -E "$failure_lines" "$log" "$log.tsan" \
         | grep -v ' Test run with ' | head -40 || true
     if [ -n "${fuzz_failure:-}" ]; then printf 'test.sh: the fuzzer'"'"'s failure:\n%s\n' "$fuzz_failure"; fi
 fi
