@@ -146,7 +146,8 @@ private struct ValueLoader {
                 ? "expected one of trace, debug, info, notice, warning, error, critical" : nil
         }
         var sessions = AppConfiguration.Sessions()
-        sessions.idleTTL = try seconds("sessions.idleTtlSeconds", default: sessions.idleTTL)
+        // A durable session may be kept for long (a to-do list used once a month): up to ten years.
+        sessions.idleTTL = try seconds("sessions.idleTtlSeconds", default: sessions.idleTTL, atMost: 315_360_000)
         sessions.max = try integer("sessions.max", default: sessions.max, in: 1...10_000_000)
         sessions.logCapacity = try integer("sessions.logCapacity", default: sessions.logCapacity, in: 1...100_000)
         var simulation = AppConfiguration.Simulation()
@@ -270,14 +271,17 @@ private struct ValueLoader {
         return result
     }
 
-    private func seconds(_ path: String, default value: Duration) throws(ConfigurationError) -> Duration {
+    private func seconds(_ path: String, default value: Duration, atMost limit: Double = 86_400) throws(ConfigurationError)
+        -> Duration
+    {
         guard let source = source(of: path) else { return value }
         let result: Double
         do { result = try reader.requiredDouble(forKey: ConfigKey(path)) } catch {
             throw .invalidValue(key: path, source: source, reason: "expected a number of seconds")
         }
-        guard result > 0, result <= 86_400 else {
-            throw .invalidValue(key: path, source: source, reason: "\(result) is not between 0 (exclusive) and 86400")
+        guard result > 0, result <= limit else {
+            throw .invalidValue(
+                key: path, source: source, reason: "\(result) is not between 0 (exclusive) and \(Int(limit))")
         }
         return .milliseconds(Int64((result * 1000).rounded()))
     }

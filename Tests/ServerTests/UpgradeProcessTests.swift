@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Data written by an earlier release opens in this one: `Fixtures/upgrade-0.1.0` holds two SQLite data
+/// directories written by release 0.1.0 (commit 61eb9f7) through `scripts/make-upgrade-fixture.py`, one stopped with
+/// SIGTERM and one with SIGKILL (its last commits only in the `-wal` file), and what that release served from them.
+/// This build must serve every session, every feature's snapshot (byte for byte, with its `ETag`) and every log as
+/// they were, and go on from there without reusing a version.
+@Suite(.timeLimit(.minutes(3)))
+struct UpgradeProcessTests {
+    struct Expected: Decodable {
+        struct Feature: Decodable {
+            let etag: String
+            let body: String
+        }
+
+        let id: String
+        let token: String
+        let features: [String: Feature]
+        let log: String
+    }
+
+    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/upgrade-0.1.0")
+
+    static func expected() throws -> [String: [Expected]] {
+        try JSONDecoder().decode(
+            [String: [Expected]].self, from: Data(contentsOf: fixture.appendingPathComponent("expected.json")))
+    }
+
+    @Test(arguments: ["clean", "killed"])
+    func storeOfReleaseZeroOneOpensWithEverySessionAsItWas(_ mode: String) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("viewhost-upgrade-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.copyItem(atPath: Self.fixture.appendingPathComponent(mode).path, toPath: directory)
+        // The fixture's sessions were last used the day it was made: an idle TTL of ten years keeps them alive.
+        let server = try await ServerProcess(
+            arguments: ["serve", "--port", "0", "--store", "sqlite", "--data-dir", directory],
+            environment: ["VIEWHOST_SESSIONS_IDLE_TTL_SECONDS": "315360000", "VIEWHOST_LOG_ACCESS": "false"])
+        let sessions = try #require(try Self.expected()[mode])
+        #expect(sessions.count == 4)
+        for session in sessions {
+            for (feature, expected) in session.features.sorted(by: { $0.key < $1.key }) {
+                let response = try await ProcessHTTP.request(
+                    server.port, "GET", "/v1/sessions/\(session.id)/\(feature)", token: session.token)
+                #expect(response.status == 200, "\(mode) \(session.id) \(feature)")
+                #expect(response.header("ETag") == expected.etag, "\(mode) \(session.id) \(feature)")
+                #expect(response.text == expected.body, "\(mode) \(session.id) \(feature)")
+            }
+            let log = try await ProcessHTTP.request(server.port, "GET", "/v1/sessions/\(session.id)/log", token: session.token)
+            #expect(log.text == session.log, "\(mode) \(session.id) log")
+        }
+        // It goes on from there: the next event gets the next version, never one already handed out.
+        let person = try #require(sessions.first { $0.features["person"] != nil && $0.features["chat"] != nil })
+        let before = try #require(Int(person.features["person"]!.etag.trimmingCharacters(in: ["\""])))
+        let posted = try await ProcessHTTP.request(
+            server.port, "POST", "/v1/sessions/\(person.id)/person/events", token: person.token,
+            body: #"{"type":"setPerson","firstName":"Upgraded","lastName":"Person","birthdate":"2000-01-01"}"#)
+        #expect(posted.status == 202)
+        #expect(ProcessHTTP.json(posted)?["version"] as? Int == before + 1)
+        server.send(signal: SIGTERM)
+        #expect(try await server.waitForExit() == 0)
+    }
+}
