@@ -1,6 +1,9 @@
 // swift-tools-version: 6.2
 // ViewHost: a NIO-free HTTP/1.1 host for per-session MVVM view models.
-// Layers point one way: Server → AppServer → {HTTPCore, HTTPTLS, features → ViewModelCore}.
+// A library first: ViewHost (the app layer) hosts any feature registered with it; the `viewhost` executable is one of
+// its users, with the four seed features. Layers point one way (docs/ARCHITECTURE.md):
+//   viewhost → {seed features, ViewHost} ; ViewHost → {HTTPCore, HTTPTLS, stores, ViewModelCore} ; features → ViewModelCore
+//   → ViewHostAPI (the generic wire core, which builds for iOS too).
 import Foundation
 import PackageDescription
 
@@ -16,7 +19,12 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .executable(name: "viewhost", targets: ["Server"]),
-        .library(name: "ViewHostClient", targets: ["ViewHostClient"]),
+        // What an app author imports to write features (ViewModelCore, ViewHostAPI) and serve them (ViewHost).
+        .library(name: "ViewHost", targets: ["ViewHost", "ViewModelCore", "ViewHostAPI"]),
+        // The Swift client, with the generic wire types it speaks.
+        .library(name: "ViewHostClient", targets: ["ViewHostClient", "ViewHostAPI"]),
+        // The generic wire core alone, for a feature's wire-types module that an iOS or macOS app shares.
+        .library(name: "ViewHostAPI", targets: ["ViewHostAPI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -56,7 +64,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // The wire contract: snapshot view models and client intents, shared by the server's features and the client.
+        // The generic wire core: ViewModel, FeatureSnapshot, FeatureIntent, ActionDescriptor, TextLimit. No feature.
         .target(name: "ViewHostAPI", swiftSettings: swiftSettings),
 
         // The Swift client: URLSession (FoundationNetworking on Linux) and the wire types, nothing of the server.
@@ -92,47 +100,44 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // Glue: routes ↔ features, configuration, errors → status.
+        // The library's app layer: routes ↔ registered features, sessions, stores, the contract (OpenAPI), the page,
+        // configuration, and the command-line front end (`serve`, `backup`, `check`, `client`) an app's main reuses.
         .target(
-            name: "AppServer",
+            name: "ViewHost",
             dependencies: [
+                "ChatAPI",
                 "ChatFeature",
                 "HTTPCore",
                 "HTTPTLS",
+                "LoginAPI",
                 "LoginFeature",
+                "PersonAPI",
                 "PersonFeature",
                 "PostgresStorage",
                 "SQLiteStorage",
                 "ViewHostAPI",
+                "ViewHostClient",
                 "ViewHostCrypto",
                 "ViewHostJSON",
                 "ViewModelCore",
+                "WeatherAPI",
                 "WeatherFeature",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             resources: [.embedInCode("OpenAPI/Resources/openapi.json")],
             swiftSettings: swiftSettings
         ),
 
-        // The `viewhost` executable: flags, signals, run loop.
+        // The `viewhost` executable: the four seed features, served through the library like any app.
         .executableTarget(
             name: "Server",
-            dependencies: [
-                "AppServer",
-                "ViewModelCore",
-                "HTTPCore",
-                "HTTPTLS",
-                "ViewHostAPI",
-                "ViewHostClient",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-            ],
+            dependencies: ["ViewHost"],
             swiftSettings: swiftSettings
         ),
 
@@ -154,15 +159,22 @@ let package = Package(
             name: "gazetteer-bench", dependencies: ["WeatherFeature"], path: "Benchmarks/Sources/gazetteer-bench",
             swiftSettings: swiftSettings),
 
-        .target(name: "ChatFeature", dependencies: ["ViewModelCore", "ViewHostAPI"], swiftSettings: swiftSettings),
-        .target(name: "LoginFeature", dependencies: ["ViewModelCore", "ViewHostAPI"], swiftSettings: swiftSettings),
-        .target(name: "PersonFeature", dependencies: ["ViewModelCore", "ViewHostAPI"], swiftSettings: swiftSettings),
+        // The seed features, each as any author's would be: its wire types (snapshot, client events; shareable with
+        // an app) and its logic, built on the public API only.
+        .target(name: "ChatAPI", dependencies: ["ViewHostAPI"], swiftSettings: swiftSettings),
+        .target(name: "ChatFeature", dependencies: ["ViewModelCore", "ViewHostAPI", "ChatAPI"], swiftSettings: swiftSettings),
+        .target(name: "LoginAPI", dependencies: ["ViewHostAPI"], swiftSettings: swiftSettings),
+        .target(name: "LoginFeature", dependencies: ["ViewModelCore", "ViewHostAPI", "LoginAPI"], swiftSettings: swiftSettings),
+        .target(name: "PersonAPI", dependencies: ["ViewHostAPI"], swiftSettings: swiftSettings),
+        .target(
+            name: "PersonFeature", dependencies: ["ViewModelCore", "ViewHostAPI", "PersonAPI"], swiftSettings: swiftSettings),
+        .target(name: "WeatherAPI", dependencies: ["ViewHostAPI"], swiftSettings: swiftSettings),
         // The offline gazetteer's data, generated by scripts/make-gazetteer.py (a C array, so the binary needs no
         // resource bundle and the compiler no megabyte Swift literal).
         .target(name: "CGazetteerData"),
         .target(
             name: "WeatherFeature",
-            dependencies: ["ViewModelCore", "ViewHostAPI", "CGazetteerData", "ViewHostLocking"],
+            dependencies: ["ViewModelCore", "ViewHostAPI", "WeatherAPI", "CGazetteerData", "ViewHostLocking"],
             swiftSettings: swiftSettings),
 
         // Test helpers shared by the test targets (not a product).
@@ -183,18 +195,19 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "ChatFeatureTests", dependencies: ["ViewHostAPI", "ChatFeature", "ViewModelCore", "TestSupport"],
+            name: "ChatFeatureTests", dependencies: ["ViewHostAPI", "ChatAPI", "ChatFeature", "ViewModelCore", "TestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "LoginFeatureTests", dependencies: ["ViewHostAPI", "LoginFeature", "ViewModelCore", "TestSupport"],
+            name: "LoginFeatureTests", dependencies: ["ViewHostAPI", "LoginAPI", "LoginFeature", "ViewModelCore", "TestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "PersonFeatureTests", dependencies: ["ViewHostAPI", "PersonFeature", "ViewModelCore", "TestSupport"],
+            name: "PersonFeatureTests", dependencies: ["ViewHostAPI", "PersonAPI", "PersonFeature", "ViewModelCore", "TestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "WeatherFeatureTests",
             dependencies: [
-                "ViewHostAPI", "WeatherFeature", "ViewModelCore", "TestSupport", "HTTPCore", "ViewHostLocking",
+                "ViewHostAPI", "WeatherAPI", "WeatherFeature", "ViewModelCore", "TestSupport", "HTTPCore",
+                "ViewHostLocking",
             ],
             resources: [.copy("Fixtures/JSON")], swiftSettings: swiftSettings),
         .testTarget(name: "ViewHostCryptoTests", dependencies: ["ViewHostCrypto"], swiftSettings: swiftSettings),
@@ -223,7 +236,10 @@ let package = Package(
         // The client and `viewhost client` against the real binary (Server builds it) on port 0.
         .testTarget(
             name: "ViewHostClientTests",
-            dependencies: ["ViewHostClient", "ViewHostAPI", "Server", "TestSupport", "CSystemShim", "ViewHostLocking"],
+            dependencies: [
+                "ViewHostClient", "ViewHostAPI", "Server", "TestSupport", "CSystemShim", "ViewHostLocking", "ChatAPI",
+                "LoginAPI", "PersonAPI", "WeatherAPI",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -232,8 +248,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "AppServerTests",
-            dependencies: ["ViewHostAPI", "AppServer", "HTTPCore", "ViewModelCore", "TestSupport"],
+            name: "ViewHostTests",
+            dependencies: [
+                "ViewHostAPI", "ViewHost", "HTTPCore", "ViewModelCore", "TestSupport", "ChatAPI", "ChatFeature",
+                "LoginAPI", "LoginFeature", "PersonAPI", "PersonFeature", "WeatherAPI", "WeatherFeature",
+            ],
             swiftSettings: swiftSettings
         ),
     ]
@@ -259,8 +278,8 @@ if ProcessInfo.processInfo.environment["VIEWHOST_FUZZ"] != nil {
         ("ChunkedBodyFuzzer", ["HTTPCore"]),
         ("JSONFuzzer", ["ViewHostJSON"]),
         ("GzipFuzzer", ["HTTPCore"]),
-        ("EventDecodingFuzzer", ["AppServer", "HTTPCore"]),
-        ("HeaderValuesFuzzer", ["AppServer", "HTTPCore"]),
+        ("EventDecodingFuzzer", ["ViewHost", "HTTPCore"]),
+        ("HeaderValuesFuzzer", ["ViewHost", "HTTPCore"]),
     ]
     for fuzzer in fuzzers {
         package.targets.append(

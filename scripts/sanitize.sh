@@ -3,7 +3,7 @@
 #
 #   scripts/sanitize.sh address            # AddressSanitizer, whole suite   (scratch .build-asan)
 #   scripts/sanitize.sh thread             # ThreadSanitizer, whole suite    (scratch .build-tsan)
-#   scripts/sanitize.sh thread 'HTTPCoreTests|AppServerTests.Stream'   # only the suites matching a --filter
+#   scripts/sanitize.sh thread 'HTTPCoreTests|ViewHostTests.Stream'   # only the suites matching a --filter
 #
 # Environment: SKIP_BUILD=1 (test what is already built), SANITIZE_ARGS (extra `swift test` flags).
 # Exits with swift test's status; a sanitizer report fails the run (halt_on_error), and the report is in the log.

@@ -6,7 +6,7 @@
 /// (bits 2–3); the rest is the body. A broken invariant traps:
 /// * a body is either decoded into 1 to 100 events or refused with a 4xx and a detail (never a crash, never 5xx);
 /// * decoding is a pure function of the body: the same answer twice.
-import AppServer
+import ViewHost
 import FuzzSupport
 import HTTPCore
 

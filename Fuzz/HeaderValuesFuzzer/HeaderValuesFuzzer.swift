@@ -5,7 +5,7 @@
 /// Input layout: byte 0 picks the header (mod 9); the rest is its value, cleaned to what the request parser can
 /// hand over (no CR, LF, NUL or other controls, trimmed), or for the query to request-target bytes. Each is read
 /// by the very function the route uses, and a broken invariant traps (see each case).
-import AppServer
+import ViewHost
 import FuzzSupport
 import HTTPCore
 

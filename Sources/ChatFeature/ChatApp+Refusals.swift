@@ -1,3 +1,4 @@
+import ChatAPI
 import ViewHostAPI
 import ViewModelCore
 

@@ -1,3 +1,4 @@
+import ChatAPI
 import ViewHostAPI
 
 /// Everything the chat feature of one session reacts to: client intents (posted as JSON, see ``ChatIntent``) and

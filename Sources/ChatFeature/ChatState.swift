@@ -1,3 +1,4 @@
+import ChatAPI
 import ViewHostAPI
 
 /// One session's whole chat feature as a value: the model (chats and messages), the navigation stack with what

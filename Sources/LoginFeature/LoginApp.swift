@@ -1,4 +1,5 @@
 import Foundation
+import LoginAPI
 import ViewHostAPI
 import ViewModelCore
 

@@ -1,4 +1,5 @@
 import Foundation
+import PersonAPI
 import ViewHostAPI
 import ViewModelCore
 

@@ -3,6 +3,7 @@ import Testing
 import ViewHostAPI
 import ViewModelCore
 
+import ChatAPI
 @testable import ChatFeature
 
 struct ChatAppDescribeTests {

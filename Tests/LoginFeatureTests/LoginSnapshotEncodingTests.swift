@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LoginAPI
 import ViewHostAPI
 import ViewModelCore
 

@@ -1,6 +1,10 @@
 import Foundation
 import TestSupport
 import Testing
+import LoginAPI
+import ChatAPI
+import PersonAPI
+import WeatherAPI
 import ViewHostAPI
 import ViewHostClient
 

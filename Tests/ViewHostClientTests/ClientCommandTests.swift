@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 import TestSupport
+import LoginAPI
+import PersonAPI
+import ChatAPI
+import WeatherAPI
 import ViewHostAPI
 import ViewHostClient
 import ViewHostLocking

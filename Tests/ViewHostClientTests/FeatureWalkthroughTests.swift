@@ -1,7 +1,11 @@
 import Foundation
 import TestSupport
 import Testing
+import ChatAPI
+import LoginAPI
+import PersonAPI
 import ViewHostAPI
+import WeatherAPI
 import ViewHostClient
 
 /// Every feature walked end to end through the client's typed calls, against the real binary.

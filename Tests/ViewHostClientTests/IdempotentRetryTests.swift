@@ -1,6 +1,10 @@
 import Foundation
 import TestSupport
 import Testing
+import ChatAPI
+import LoginAPI
+import PersonAPI
+import WeatherAPI
 import ViewHostAPI
 import ViewHostClient
 

@@ -1,6 +1,10 @@
 import Foundation
 import TestSupport
 import Testing
+import LoginAPI
+import PersonAPI
+import ChatAPI
+import WeatherAPI
 import ViewHostAPI
 
 @testable import ViewHostClient

@@ -5,7 +5,7 @@
 //                         encode on every request, the document is encoded ONCE at startup and the cached
 //                         bytes are served: the product's design is "encode each immutable version once".
 //   POST /bench/event     {"type":"send","text":"hi"} decoded with the product's own JSON parser
-//                         (ViewHostJSON, as AppServer decodes events; 400 when it is not that JSON),
+//                         (ViewHostJSON, as the ViewHost library decodes events; 400 when it is not that JSON),
 //                         appended to an in-memory log under a lock, answered 200 {"version":N}
 //                         (N = events held; the reply is formatted directly, not with JSONEncoder).
 //

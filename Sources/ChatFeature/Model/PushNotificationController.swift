@@ -1,4 +1,5 @@
 import Foundation
+import ChatAPI
 import ViewHostAPI
 import ViewModelCore
 

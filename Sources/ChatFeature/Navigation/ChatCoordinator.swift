@@ -1,3 +1,4 @@
+import ChatAPI
 import ViewHostAPI
 
 /// The only place the navigation stack changes: a pure function from a stack and an intent to the next stack

@@ -1,6 +1,6 @@
 /// Why gzip data could not be produced or read, or why a request's content coding is refused.
 ///
-/// HTTPCore does not map these to statuses (AppServer does). The natural answers are `413` for ``tooLarge(limit:)``,
+/// HTTPCore does not map these to statuses (the ViewHost library does). The natural answers are `413` for ``tooLarge(limit:)``,
 /// `400` for ``corrupt(_:)``, and `415` with `Accept-Encoding: gzip` for ``unsupportedCoding(_:)``
 /// (RFC 9110 §15.5.16, §12.5.3).
 public enum CompressionError: Error, Sendable, Equatable, CustomStringConvertible {

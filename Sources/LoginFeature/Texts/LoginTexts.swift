@@ -1,4 +1,5 @@
 import Foundation
+import LoginAPI
 import ViewHostAPI
 
 /// Every text of the login screen in one language: English by default, the original's Chinese for `zh-Hans`.

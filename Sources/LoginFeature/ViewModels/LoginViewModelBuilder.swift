@@ -1,3 +1,4 @@
+import LoginAPI
 import ViewHostAPI
 import ViewModelCore
 

@@ -1,3 +1,4 @@
+import PersonAPI
 import ViewHostAPI
 import ViewModelCore
 

@@ -1,3 +1,4 @@
+import WeatherAPI
 import ViewHostAPI
 
 /// What the weather screen shows: the original view model's five outputs (seed 004: `locationName`, `date`,

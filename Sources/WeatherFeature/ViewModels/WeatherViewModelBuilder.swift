@@ -1,4 +1,5 @@
 import Foundation
+import WeatherAPI
 import ViewHostAPI
 
 /// The weather screen's rules as pure functions (seed 004, `WeatherViewModel.swift`): each takes what the

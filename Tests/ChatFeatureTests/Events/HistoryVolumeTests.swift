@@ -4,6 +4,7 @@ import Testing
 import ViewHostAPI
 import ViewModelCore
 
+import ChatAPI
 @testable import ChatFeature
 
 /// Many events in one session stay bounded by the history cap and stay cheap (the send benchmark's shape).

@@ -1,5 +1,6 @@
 import ViewHostAPI
 
+import ChatAPI
 @testable import ChatFeature
 
 extension Chat {

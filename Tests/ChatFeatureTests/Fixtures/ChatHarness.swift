@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import ChatAPI
 import ViewHostAPI
 import ViewModelCore
 

@@ -1,6 +1,7 @@
 import Foundation
 import ViewHostAPI
 
+import ChatAPI
 @testable import ChatFeature
 
 extension Date {

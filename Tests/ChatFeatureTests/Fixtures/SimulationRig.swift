@@ -2,6 +2,7 @@ import Foundation
 import ViewHostAPI
 import ViewModelCore
 
+import ChatAPI
 @testable import ChatFeature
 
 /// The chat state with John's chat loaded and a conversation with each chat's contact, for unit tests of the bot

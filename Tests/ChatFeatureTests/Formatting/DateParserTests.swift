@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ViewHostAPI
 
+import ChatAPI
 @testable import ChatFeature
 
 struct DateParserTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+import ChatAPI
 @testable import ChatFeature
 import ViewHostAPI
 import ViewModelCore

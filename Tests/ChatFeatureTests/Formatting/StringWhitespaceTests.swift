@@ -1,3 +1,4 @@
+import ChatAPI
 @testable import ChatFeature
 import Foundation
 import Testing

@@ -4,6 +4,7 @@ import Testing
 import ViewHostAPI
 import ViewModelCore
 
+import ChatAPI
 @testable import ChatFeature
 
 /// The simulated other side through a whole session, on a manual clock: texts, delays, read receipts, pushes.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ChatAPI
 import ViewHostAPI
 import ViewModelCore
 

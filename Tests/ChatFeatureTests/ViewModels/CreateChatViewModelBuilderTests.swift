@@ -1,4 +1,5 @@
 import Testing
+import ChatAPI
 import ViewHostAPI
 import ViewModelCore
 

@@ -1,5 +1,6 @@
 import TestSupport
 import Testing
+import LoginAPI
 import ViewHostAPI
 import ViewModelCore
 

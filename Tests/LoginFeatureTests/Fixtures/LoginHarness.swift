@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import LoginAPI
 import ViewHostAPI
 import ViewModelCore
 

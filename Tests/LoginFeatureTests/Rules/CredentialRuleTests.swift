@@ -1,4 +1,5 @@
 import Testing
+import LoginAPI
 import ViewHostAPI
 
 @testable import LoginFeature

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import PersonAPI
 import ViewHostAPI
 import ViewModelCore
 

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import PersonAPI
 import ViewHostAPI
 import ViewModelCore
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PersonAPI
 import ViewHostAPI
 
 @testable import PersonFeature

@@ -1,5 +1,9 @@
 import Foundation
 import TestSupport
+import ChatAPI
+import LoginAPI
+import PersonAPI
+import WeatherAPI
 import ViewHostAPI
 import ViewHostClient
 

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import WeatherAPI
 import ViewHostAPI
 import ViewModelCore
 import WeatherFeature

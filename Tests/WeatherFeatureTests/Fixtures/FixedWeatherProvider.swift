@@ -1,3 +1,4 @@
+import WeatherAPI
 import ViewHostAPI
 import WeatherFeature
 

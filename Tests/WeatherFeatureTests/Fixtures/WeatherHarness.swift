@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import WeatherAPI
 import ViewHostAPI
 import ViewModelCore
 import WeatherFeature

@@ -1,4 +1,5 @@
 import Foundation
+import WeatherAPI
 import ViewHostAPI
 import WeatherFeature
 

@@ -1,4 +1,5 @@
 import Testing
+import WeatherAPI
 import ViewHostAPI
 import WeatherFeature
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WeatherAPI
 import ViewHostAPI
 import WeatherFeature
 

@@ -1,3 +1,4 @@
+import ChatAPI
 import ViewHostAPI
 
 /// Works out how a table's rows change between two lists (seed 001, `Views/TableViewDataDifferentiator.swift`).

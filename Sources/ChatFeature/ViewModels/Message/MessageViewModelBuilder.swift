@@ -1,3 +1,4 @@
+import ChatAPI
 import ViewHostAPI
 
 /// Builds one message bubble (seed 001, `ViewModels/Message/MessageViewModelBuilder.swift`).

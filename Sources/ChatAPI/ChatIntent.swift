@@ -1,0 +1,86 @@
+import ViewHostAPI
+
+/// What a chat client posts (API.md "Events", chat): the original's closures and app-delegate calls (seed 001
+/// §1(d)) as events. `itemTapped` is ``openChat(contact:)``, `addChat` ``addChat``, the create closure
+/// ``create(contact:)``, the send closure ``send(text:contact:)``, `afterShowingMessages` ``userRead(contact:)``.
+///
+/// ```json
+/// {"type":"send","text":"Hi","contact":"John"}
+/// ```
+public enum ChatIntent: FeatureIntent {
+    /// The chats screen appeared: routes `applicationInitialized` the first time, nothing later.
+    case appear
+    /// The "+" button: pushes Create Chat.
+    case addChat
+    /// Create Chat's button, with the typed contact (pushes Create Chat first if it is not on the stack).
+    case create(contact: String)
+    /// A chat-list row was tapped: pushes that chat's screen.
+    case openChat(contact: String)
+    /// The chat screen's Send, to `contact` or, when nil, to the chat screen on top of the stack.
+    case send(text: String, contact: String? = nil)
+    /// The chat screen showed its messages (`afterShowingMessages`), for `contact` or the chat on top.
+    case userRead(contact: String? = nil)
+    /// The back button: pops one screen, never the chat list.
+    case back
+    /// The app resigned active (`applicationWillResignActive`): the bot says goodbye through push.
+    case appResignActive
+    /// The app became active again; the original does nothing then.
+    case appBecomeActive
+    /// The user tapped a push notification from `contact`: pushes that chat's screen.
+    case notificationTap(contact: String)
+
+    /// `chat`.
+    public static let feature = "chat"
+
+    /// Every event type, in API.md's order.
+    public static let types = [
+        "appear", "addChat", "create", "openChat", "send", "userRead", "back", "appResignActive", "appBecomeActive",
+        "notificationTap",
+    ]
+
+    public var type: String {
+        switch self {
+        case .appear: "appear"
+        case .addChat: "addChat"
+        case .create: "create"
+        case .openChat: "openChat"
+        case .send: "send"
+        case .userRead: "userRead"
+        case .back: "back"
+        case .appResignActive: "appResignActive"
+        case .appBecomeActive: "appBecomeActive"
+        case .notificationTap: "notificationTap"
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: IntentCodingKeys.self)
+        switch try container.intentType() {
+        case "appear": self = .appear
+        case "addChat": self = .addChat
+        case "create": self = .create(contact: try container.string("contact"))
+        case "openChat": self = .openChat(contact: try container.string("contact"))
+        case "send": self = .send(text: try container.string("text"), contact: try container.optionalString("contact"))
+        case "userRead": self = .userRead(contact: try container.optionalString("contact"))
+        case "back": self = .back
+        case "appResignActive": self = .appResignActive
+        case "appBecomeActive": self = .appBecomeActive
+        case "notificationTap": self = .notificationTap(contact: try container.string("contact"))
+        case let other: throw container.unknownType(other, of: "chat")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: IntentCodingKeys.self)
+        switch self {
+        case .create(let contact), .openChat(let contact), .notificationTap(let contact):
+            try container.encode(type: type, ["contact": contact])
+        case .send(let text, let contact):
+            try container.encode(type: type, ["text": text, "contact": contact])
+        case .userRead(let contact):
+            try container.encode(type: type, ["contact": contact])
+        case .appear, .addChat, .back, .appResignActive, .appBecomeActive:
+            try container.encode(type: type)
+        }
+    }
+}

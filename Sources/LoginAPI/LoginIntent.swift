@@ -1,0 +1,48 @@
+import ViewHostAPI
+
+/// What a login client posts (API.md "Events", login): the original view model's three inputs (seed 002), sent
+/// whenever a field changes and when the button is tapped.
+///
+/// ```json
+/// {"type":"setUsername","value":"maruko"}
+/// ```
+public enum LoginIntent: FeatureIntent {
+    /// The username field's text is now `value` (`usernameDidChange`).
+    case setUsername(value: String)
+    /// The password field's text is now `value` (`passwordDidChange`).
+    case setPassword(value: String)
+    /// The login button was tapped (`loginTouched`); refused while the button is disabled.
+    case login
+
+    /// `login`.
+    public static let feature = "login"
+
+    /// Every event type.
+    public static let types = ["setUsername", "setPassword", "login"]
+
+    public var type: String {
+        switch self {
+        case .setUsername: "setUsername"
+        case .setPassword: "setPassword"
+        case .login: "login"
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: IntentCodingKeys.self)
+        switch try container.intentType() {
+        case "setUsername": self = .setUsername(value: try container.string("value"))
+        case "setPassword": self = .setPassword(value: try container.string("value"))
+        case "login": self = .login
+        case let other: throw container.unknownType(other, of: "login")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: IntentCodingKeys.self)
+        switch self {
+        case .setUsername(let value), .setPassword(let value): try container.encode(type: type, ["value": value])
+        case .login: try container.encode(type: type)
+        }
+    }
+}

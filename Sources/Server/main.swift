@@ -1,0 +1,3 @@
+import ViewHost
+
+await ViewHostCommand.run()

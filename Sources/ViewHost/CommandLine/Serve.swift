@@ -1,0 +1,165 @@
+import ArgumentParser
+import Foundation
+import HTTPCore
+import HTTPTLS
+import Logging
+import ServiceLifecycle
+import UnixSignals
+import ViewModelCore
+
+/// `viewhost serve`: load configuration, start listening, print the readiness line, serve until SIGTERM/SIGINT.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve HTTP (the default). Precedence: flag > VIEWHOST_* environment > config file > default.")
+
+    @Option(help: "Address to listen on (config key host).")
+    var host: String?
+
+    @Option(help: "TCP port, 0 for any free one (config key port).")
+    var port: Int?
+
+    @Option(help: "JSON configuration file (default Config/viewhost.json; keys in Config/README.md).")
+    var config: String?
+
+    @Option(help: "trace, debug, info, notice, warning, error or critical (config key logLevel).")
+    var logLevel: String?
+
+    @Option(help: "text or json: one JSON object per line, for log collectors (config key log.format).")
+    var logFormat: String?
+
+    @Option(help: "offline, open-meteo or weatherbit (config key weather.provider).")
+    var weatherProvider: String?
+
+    @Option(name: .customLong("tls-cert"), help: "PEM certificate (chain) for HTTPS (config key tls.certificatePath).")
+    var tlsCertificate: String?
+
+    @Option(name: .customLong("tls-key"), help: "PEM private key for HTTPS (config key tls.keyPath).")
+    var tlsKey: String?
+
+    @Option(help: "Divide every simulated chat delay by this (config key simulation.speed), e.g. 100.")
+    var simulationSpeed: Double?
+
+    @Option(help: "sqlite (durable, the default), memory, or postgres (several nodes) (config key store.kind).")
+    var store: String?
+
+    @Option(help: "Directory of the SQLite store, made when missing (config key store.dataDir; default data).")
+    var dataDir: String?
+
+    @Option(help: "full (acknowledged events survive power loss, the default) or normal (a process crash) (store.sync).")
+    var sync: String?
+
+    @Option(help: "PostgreSQL URI for --store postgres, postgres://user:password@host:port/db (store.databaseURL).")
+    var databaseURL: String?
+
+    @Option(name: .customLong("node-id"), help: "This node's name in leases and logs (cluster.nodeId; default host-pid).")
+    var nodeID: String?
+
+    func run() async throws {
+        var flags: [String: String] = [:]
+        flags["host"] = host
+        flags["port"] = port.map(String.init)
+        flags["logLevel"] = logLevel
+        flags["log.format"] = logFormat
+        flags["simulation.speed"] = simulationSpeed.map { String($0) }
+        flags["weather.provider"] = weatherProvider
+        flags["tls.certificatePath"] = tlsCertificate
+        flags["tls.keyPath"] = tlsKey
+        flags["store.kind"] = store
+        flags["store.dataDir"] = dataDir
+        flags["store.sync"] = sync
+        flags["store.databaseURL"] = databaseURL
+        flags["cluster.nodeId"] = nodeID
+        let sources = AppConfiguration.Sources(
+            flags: flags, environment: ProcessInfo.processInfo.environment,
+            filePath: config ?? "Config/viewhost.json", fileIsRequired: config != nil)
+        let configuration: AppConfiguration
+        do {
+            configuration = try await AppConfiguration.load(from: sources)
+        } catch {
+            Self.fail("viewhost: \(error)", code: error.exitCode)
+        }
+        let level = configuration.logLevel
+        let format = configuration.log.format
+        // Every line goes through one writer thread: an event loop that logs (an access line, a refusal) formats
+        // the line and goes on; it never waits for stderr's pipe or file.
+        let writer = LogWriter(fd: STDERR_FILENO) { dropped in
+            LineLogHandler.line(
+                format: format, time: Date(), level: .warning, label: "viewhost",
+                message: "log lines dropped: the output is slower than the log", metadata: ["dropped": "\(dropped)"])
+        }
+        LoggingSystem.bootstrap { label in
+            var handler = LineLogHandler(label: label, format: format, writer: writer)
+            handler.logLevel = level
+            return handler
+        }
+        defer { writer.flush() }
+        let logger = Logger(label: "viewhost")
+        // Trap the signals before the readiness line: a SIGTERM sent the moment the line appears must drain the
+        // server, not kill it with the default action.
+        let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint)
+        let reloads = await UnixSignalsSequence(trapping: .sighup)
+        let tls: TLSContext?
+        do {
+            tls = try makeTLSContext(configuration.tls)
+        } catch {
+            Self.fail("viewhost: \(error)", code: error.exitCode, after: writer)
+        }
+        let storage: (any SessionStorage)?
+        do {
+            storage = try makeStorage(configuration.store)
+        } catch {
+            Self.fail("viewhost: \(error)", code: error.exitCode, after: writer)
+        }
+        let app = makeApp(configuration: configuration, logger: logger, security: tls, storage: storage)
+        let server = app.server
+        do {
+            try server.start()
+        } catch {
+            Self.fail("viewhost: cannot listen: \(error)", code: error.isAddressInUse ? 69 : 71, after: writer)
+        }
+        // The readiness line (API.md, Process): scripts and tests wait for it and read the real port from it.
+        let scheme = server.isSecure ? "https" : "http"
+        FileHandle.standardOutput.write(Data("viewhost listening on \(scheme)://\(server.localAddress!)\n".utf8))
+        // Sessions whose timers are due (a bot reply that fell due while the server was down) load now, in order.
+        Task.detached { app.restoreSessionsWithTimers() }
+        let group = ServiceGroup(services: [HTTPServerService(server: server)], logger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            tasks.addTask {
+                for await signal in signals {
+                    logger.notice("draining", metadata: ["signal": "\(signal)"])
+                    await group.triggerGracefulShutdown()
+                }
+            }
+            tasks.addTask {
+                for await _ in reloads { Self.reload(tls, logger: logger) }
+            }
+            try await tasks.next()  // the service group ends once the server has drained
+            tasks.cancelAll()
+        }
+        app.close()
+    }
+
+    /// SIGHUP: read the certificate and key again; a pair that does not work leaves the running one in place.
+    private static func reload(_ tls: TLSContext?, logger: Logger) {
+        guard let tls else {
+            logger.notice("SIGHUP: nothing to reload (TLS is off)")
+            return
+        }
+        do {
+            try tls.reload()
+            logger.notice("reloaded the TLS certificate", metadata: ["certificate": "\(tls.certificateSummary)"])
+        } catch {
+            logger.error(
+                "TLS reload failed; still serving the previous certificate",
+                metadata: ["error": "\(error)", "certificate": "\(tls.certificateSummary)"])
+        }
+    }
+
+    /// Writes `message` to stderr and exits with `code`; with `writer`, after the log lines it still holds.
+    private static func fail(_ message: String, code: Int32, after writer: LogWriter? = nil) -> Never {
+        writer?.flush()
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+        Foundation.exit(code)
+    }
+}

@@ -1,0 +1,69 @@
+import HTTPCore
+import ViewHostJSON
+
+/// What the fuzzers in `Fuzz/` call in the ViewHost library: the request-reading steps of the routes, without a session or a
+/// socket. Plumbing for `Fuzz/run.sh`, not a designed API; each entry point runs exactly the code a route runs.
+package enum FuzzEntryPoints {
+    /// The names of the features an events route can be posted to.
+    package static let featureNames: [String] = features.map(\.name)
+
+    /// The features as the app defines them (offline weather: decoding never reaches a provider).
+    private static let features = FeatureCatalog.all(configuration: AppConfiguration())
+
+    /// Reads `request`'s body as `POST /v1/sessions/{id}/{feature}/events` does: media type, JSON, the event
+    /// objects, then the feature's decoding of each event, applying nothing.
+    /// - Returns: The number of events decoded, or the refusal's status and problem detail.
+    package static func decodeEvents(_ request: HTTPRequest, feature index: Int) -> Result<Int, Refused> {
+        let definition = features[index % features.count]
+        do throws(AppError) {
+            let objects = try EventRoutes.eventObjects(RequestBody.json(request))
+            return .success(try definition.decode(objects))
+        } catch {
+            return .failure(Refused(error))
+        }
+    }
+
+    /// The request's `Last-Event-ID` as the stream route reads it.
+    package static func lastEventID(_ request: HTTPRequest) -> Result<Int, Refused> {
+        do throws(AppError) {
+            return .success(try StreamRoutes.lastEventID(request))
+        } catch {
+            return .failure(Refused(error))
+        }
+    }
+
+    /// The request's `Idempotency-Key` as the events route reads it.
+    package static func idempotencyKey(_ request: HTTPRequest) -> Result<String?, Refused> {
+        do throws(AppError) {
+            return .success(try EventRoutes.idempotencyKey(request))
+        } catch {
+            return .failure(Refused(error))
+        }
+    }
+
+    /// Whether `If-None-Match` matches `etag` (a `304`).
+    package static func noneMatchFails(_ request: HTTPRequest, etag: String) -> Bool {
+        ConditionalRequest.noneMatchFails(request, etag: etag)
+    }
+
+    /// The session token from `Authorization: Bearer` or the session cookie.
+    package static func token(_ request: HTTPRequest) -> String? {
+        SessionRegistry.token(of: request)
+    }
+
+    /// Whether the body counts as JSON by its `Content-Type`.
+    package static func isJSON(_ request: HTTPRequest) -> Bool {
+        RequestBody.isJSON(request)
+    }
+
+    /// A refusal as a client sees it: the status and the problem document's detail.
+    package struct Refused: Error {
+        package let status: Int
+        package let detail: String
+
+        init(_ error: AppError) {
+            status = error.status.code
+            detail = error.problem.detail ?? ""
+        }
+    }
+}

@@ -1,0 +1,132 @@
+/// The ViewHost library's app layer is the glue: it maps HTTP routes onto the features' events and snapshots, loads the
+/// configuration and turns domain errors into HTTP statuses. It is the only layer that sees both HTTPCore and
+/// the features; neither of those imports it.
+import Foundation
+public import HTTPCore
+public import HTTPTLS
+public import Logging
+import PostgresStorage
+import SQLiteStorage
+public import ViewModelCore
+
+/// Builds the server the `viewhost` executable and the tests run, from one configuration.
+/// - Parameters:
+///   - configuration: The merged configuration.
+///   - logger: Where errors are logged.
+///   - scheduler: Runs the features' timers; the default runs in real time divided by the simulation speed.
+///   - security: TLS for every connection (see ``makeTLSContext(_:)``); nil for plain HTTP.
+/// - Returns: A server, not yet started.
+public func makeServer(
+    configuration: AppConfiguration, logger: Logger, scheduler: (any TimerScheduling)? = nil,
+    security: (any TransportSecurity)? = nil
+) -> HTTPServer {
+    makeApp(configuration: configuration, logger: logger, scheduler: scheduler, security: security).server
+}
+
+/// ``makeServer(configuration:logger:scheduler:security:)`` with the rate limits on `limitsClock` (tests move it by
+/// hand, so a limit's refill never depends on how fast the machine runs).
+public func makeServer<C: Clock>(
+    configuration: AppConfiguration, logger: Logger, scheduler: (any TimerScheduling)? = nil,
+    security: (any TransportSecurity)? = nil, limitsClock: C
+) -> HTTPServer where C.Duration == Duration {
+    makeApp(
+        configuration: configuration, logger: logger, scheduler: scheduler, security: security, storage: nil,
+        limitsClock: limitsClock
+    ).server
+}
+
+/// The server with what outlives a request: its sessions and their durable store.
+public struct ViewHostApp: Sendable {
+    /// The HTTP server, not yet started.
+    public let server: HTTPServer
+    let registry: SessionRegistry
+
+    /// Loads the stored sessions that have pending timers, so those fire without waiting for a request (call once
+    /// the server listens).
+    public func restoreSessionsWithTimers() {
+        registry.restoreSessionsWithTimers()
+    }
+
+    /// Ends the sessions in memory, writes what the store has queued, and closes it (after the server drained).
+    public func close() {
+        registry.close()
+    }
+}
+
+/// Builds the app: ``makeServer(configuration:logger:scheduler:security:)`` with a durable store.
+/// - Parameters:
+///   - configuration: The merged configuration.
+///   - logger: Where errors are logged.
+///   - scheduler: Runs the features' timers; the default runs in real time.
+///   - security: TLS for every connection; nil for plain HTTP.
+///   - storage: Where sessions are kept beyond the process (see ``makeStorage(_:)``); nil keeps them in memory.
+/// - Returns: The app, its server not yet started.
+public func makeApp(
+    configuration: AppConfiguration, logger: Logger, scheduler: (any TimerScheduling)? = nil,
+    security: (any TransportSecurity)? = nil, storage: (any SessionStorage)? = nil
+) -> ViewHostApp {
+    makeApp(
+        configuration: configuration, logger: logger, scheduler: scheduler, security: security, storage: storage,
+        limitsClock: ContinuousClock())
+}
+
+/// ``makeApp(configuration:logger:scheduler:security:storage:)`` with the rate limits' clock injected.
+public func makeApp<C: Clock>(
+    configuration: AppConfiguration, logger: Logger, scheduler: (any TimerScheduling)?,
+    security: (any TransportSecurity)?, storage: (any SessionStorage)?, limitsClock: C
+) -> ViewHostApp where C.Duration == Duration {
+    let registry = SessionRegistry(
+        settings: SessionRegistry.Settings(
+            store: SessionStore.Configuration(
+                idleTTL: configuration.sessions.idleTTL, maxSessions: configuration.sessions.max),
+            seed: configuration.simulation.seed, logCapacity: configuration.sessions.logCapacity,
+            simulationSpeed: configuration.simulation.speed),
+        scheduler: scheduler ?? LiveTimerScheduler(),
+        catalog: FeatureCatalog.all(configuration: configuration), storage: storage)
+    let metrics = AppMetrics()
+    let streams = StreamLimiter(maxPerSession: configuration.streams.maxPerSession, maxTotal: configuration.streams.max)
+    let serverReference = MetricsRoutes.ServerReference()
+    let limits = RequestRateLimits(configuration.rateLimits, clock: limitsClock)
+    var router = MeteredRouter(
+        metrics: metrics, accessLog: AccessLog(logger: logger, isEnabled: configuration.log.access))
+    HealthRoutes.register(on: &router, registry: registry)
+    WebRoutes.register(on: &router)
+    MetricsRoutes.register(on: &router, metrics: metrics, registry: registry, streams: streams, server: serverReference)
+    SessionRoutes.register(on: &router, registry: registry, limits: limits)
+    EventRoutes.register(on: &router, registry: registry, metrics: metrics, limits: limits)
+    // Literal routes before the `/v1/sessions/:id/:feature` pattern, which would match them too.
+    StreamRoutes.register(on: &router, registry: registry, limiter: streams, heartbeat: configuration.streams.heartbeat)
+    LogRoutes.register(on: &router, registry: registry)
+    SnapshotRoutes.register(on: &router, registry: registry)
+    let responder = CORSResponder(wrapped: router, allowedOrigins: Set(configuration.cors.allowedOrigins))
+    let server = HTTPServer(
+        configuration: configuration.http, responder: responder, logger: logger, security: security)
+    serverReference.set(server)
+    return ViewHostApp(server: server, registry: registry)
+}
+
+/// The durable store `store` names: SQLite in its data directory (made when missing), PostgreSQL at its URL (its
+/// schema brought up to date), or nil for the memory store.
+/// - Throws: ``StorageError``: `cannotCreate` (exit 73) when the directory cannot be made or written, `unusable`
+///   (exit 65) when the file is corrupt, not a ViewHost store, or written by a newer version; `unreachable`
+///   (exit 69) when the database cannot be reached.
+public func makeStorage(_ store: AppConfiguration.Store) throws(StorageError) -> (any SessionStorage)? {
+    switch store.kind {
+    case .memory:
+        return nil
+    case .sqlite:
+        return try SQLiteSessionStorage(
+            directory: store.dataDirectory, sync: SQLiteSessionStorage.Sync(rawValue: store.sync) ?? .full,
+            features: FeatureCatalog.types)
+    case .postgres:
+        let node = store.nodeID ?? "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
+        return try PostgresSessionStorage(url: store.databaseURL ?? "", node: node, features: FeatureCatalog.types)
+    }
+}
+
+/// The TLS context for `tls`, or nil when HTTPS is off.
+/// - Throws: ``TLSError`` naming the certificate or key file that cannot be used.
+public func makeTLSContext(_ tls: AppConfiguration.TLS) throws(TLSError) -> TLSContext? {
+    guard let certificatePath = tls.certificatePath, let keyPath = tls.keyPath else { return nil }
+    return try TLSContext(configuration: TLSConfiguration(certificatePath: certificatePath, keyPath: keyPath))
+}

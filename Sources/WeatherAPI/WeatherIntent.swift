@@ -1,0 +1,33 @@
+import ViewHostAPI
+
+/// What a weather client posts (API.md "Events", weather): the "Choose location" alert's Submit (seed 004).
+///
+/// ```json
+/// {"type":"changeLocation","location":"Richmond, VA"}
+/// ```
+public enum WeatherIntent: FeatureIntent {
+    /// Look up `location` and show its weather.
+    case changeLocation(location: String)
+
+    /// `weather`.
+    public static let feature = "weather"
+
+    /// Every event type.
+    public static let types = ["changeLocation"]
+
+    public var type: String { "changeLocation" }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: IntentCodingKeys.self)
+        let type = try container.intentType()
+        guard type == "changeLocation" else { throw container.unknownType(type, of: "weather") }
+        self = .changeLocation(location: try container.string("location"))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: IntentCodingKeys.self)
+        switch self {
+        case .changeLocation(let location): try container.encode(type: type, ["location": location])
+        }
+    }
+}
