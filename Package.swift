@@ -105,14 +105,8 @@ let package = Package(
         .target(
             name: "ViewHost",
             dependencies: [
-                "ChatAPI",
-                "ChatFeature",
                 "HTTPCore",
                 "HTTPTLS",
-                "LoginAPI",
-                "LoginFeature",
-                "PersonAPI",
-                "PersonFeature",
                 "PostgresStorage",
                 "SQLiteStorage",
                 "ViewHostAPI",
@@ -120,8 +114,6 @@ let package = Package(
                 "ViewHostCrypto",
                 "ViewHostJSON",
                 "ViewModelCore",
-                "WeatherAPI",
-                "WeatherFeature",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -130,14 +122,14 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            resources: [.embedInCode("OpenAPI/Resources/openapi.json")],
+            resources: [.embedInCode("OpenAPI/Resources/openapi-base.json")],
             swiftSettings: swiftSettings
         ),
 
         // The `viewhost` executable: the four seed features, served through the library like any app.
         .executableTarget(
             name: "Server",
-            dependencies: ["ViewHost"],
+            dependencies: ["ViewHost", "ChatFeature", "LoginFeature", "PersonFeature", "WeatherFeature"],
             swiftSettings: swiftSettings
         ),
 
@@ -231,6 +223,7 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: ["Server", "TestSupport", "ViewHostLocking"],
+            exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         // The client and `viewhost client` against the real binary (Server builds it) on port 0.
@@ -278,7 +271,7 @@ if ProcessInfo.processInfo.environment["VIEWHOST_FUZZ"] != nil {
         ("ChunkedBodyFuzzer", ["HTTPCore"]),
         ("JSONFuzzer", ["ViewHostJSON"]),
         ("GzipFuzzer", ["HTTPCore"]),
-        ("EventDecodingFuzzer", ["ViewHost", "HTTPCore"]),
+        ("EventDecodingFuzzer", ["ViewHost", "HTTPCore", "ChatFeature", "WeatherFeature", "LoginFeature", "PersonFeature"]),
         ("HeaderValuesFuzzer", ["ViewHost", "HTTPCore"]),
     ]
     for fuzzer in fuzzers {

@@ -30,7 +30,12 @@ public enum ChatIntent: FeatureIntent {
     case notificationTap(contact: String)
 
     /// `chat`.
-    public static let feature = "chat"
+    public static let feature = ChatSnapshot.feature
+
+    /// A contact's name: at most 1,024 characters.
+    public static let contactLimit = TextLimit(characters: 1024)
+    /// A message's text: at most 4,000 characters.
+    public static let messageLimit = TextLimit(characters: 4000)
 
     /// Every event type, in API.md's order.
     public static let types = [
@@ -58,15 +63,19 @@ public enum ChatIntent: FeatureIntent {
         switch try container.intentType() {
         case "appear": self = .appear
         case "addChat": self = .addChat
-        case "create": self = .create(contact: try container.string("contact"))
-        case "openChat": self = .openChat(contact: try container.string("contact"))
-        case "send": self = .send(text: try container.string("text"), contact: try container.optionalString("contact"))
-        case "userRead": self = .userRead(contact: try container.optionalString("contact"))
+        case "create": self = .create(contact: try container.string("contact", limit: Self.contactLimit))
+        case "openChat": self = .openChat(contact: try container.string("contact", limit: Self.contactLimit))
+        case "send":
+            self = .send(
+                text: try container.string("text", limit: Self.messageLimit),
+                contact: try container.optionalString("contact", limit: Self.contactLimit))
+        case "userRead": self = .userRead(contact: try container.optionalString("contact", limit: Self.contactLimit))
         case "back": self = .back
         case "appResignActive": self = .appResignActive
         case "appBecomeActive": self = .appBecomeActive
-        case "notificationTap": self = .notificationTap(contact: try container.string("contact"))
-        case let other: throw container.unknownType(other, of: "chat")
+        case "notificationTap":
+            self = .notificationTap(contact: try container.string("contact", limit: Self.contactLimit))
+        case let other: throw container.unknownType(other, of: Self.feature)
         }
     }
 

@@ -46,3 +46,18 @@ public struct ChatSnapshot: FeatureSnapshot {
         self.actions = actions
     }
 }
+
+extension ChatSnapshot {
+    /// The screens on the stack, the number of chats and the badge: `chatList > chat(John); 1 chat; badge 0`.
+    public var summaryLine: String {
+        let screens = navigation.map { screen -> String in
+            switch screen {
+            case .chatList: "chatList"
+            case .createChat: "createChat"
+            case .chat(let contact): "chat(\(contact))"
+            }
+        }
+        let chats = chatList.chats.count
+        return "\(screens.joined(separator: " > ")); \(chats) chat\(chats == 1 ? "" : "s"); badge \(badge)"
+    }
+}

@@ -3,7 +3,7 @@ import ViewHostAPI
 /// One message bubble (seed 001, `ViewModels/Message/MessageViewModel.swift`), plus the message's id.
 public struct MessageViewModel: ViewModel {
     /// Which side the bubble is on.
-    public enum Sender: String, Codable, Sendable {
+    public enum Sender: String, Codable, Sendable, CaseIterable {
         /// The user's message, on the right.
         case user
         /// The contact's message, on the left.
@@ -11,7 +11,7 @@ public struct MessageViewModel: ViewModel {
     }
 
     /// The read mark, with the original's raw values.
-    public enum Status: String, Codable, Sendable {
+    public enum Status: String, Codable, Sendable, CaseIterable {
         /// Not read: "".
         case unread = ""
         /// Read: "✓".

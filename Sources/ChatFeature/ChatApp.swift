@@ -21,10 +21,13 @@ import ViewModelCore
 public enum ChatApp: Feature {
     public typealias State = ChatState
     public typealias Event = ChatAppEvent
+    public typealias Intent = ChatIntent
     public typealias Snapshot = ChatSnapshot
 
-    /// The feature's key: `chat`.
-    public static let key = FeatureKey<ChatApp>("chat")
+    /// A client's intent is applied as it is (the routers then do what the original's closures did).
+    public static func event(for intent: ChatIntent) -> ChatAppEvent {
+        .intent(intent)
+    }
 
     /// Applies one client intent or internal event.
     public static func apply(_ event: ChatAppEvent, to state: inout ChatState, context: inout FeatureContext<ChatApp>) {

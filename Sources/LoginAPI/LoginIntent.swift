@@ -15,7 +15,10 @@ public enum LoginIntent: FeatureIntent {
     case login
 
     /// `login`.
-    public static let feature = "login"
+    public static let feature = LoginSnapshot.feature
+
+    /// A username or password as typed: at most 256 characters.
+    public static let valueLimit = TextLimit(characters: 256)
 
     /// Every event type.
     public static let types = ["setUsername", "setPassword", "login"]
@@ -31,10 +34,10 @@ public enum LoginIntent: FeatureIntent {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: IntentCodingKeys.self)
         switch try container.intentType() {
-        case "setUsername": self = .setUsername(value: try container.string("value"))
-        case "setPassword": self = .setPassword(value: try container.string("value"))
+        case "setUsername": self = .setUsername(value: try container.string("value", limit: Self.valueLimit))
+        case "setPassword": self = .setPassword(value: try container.string("value", limit: Self.valueLimit))
         case "login": self = .login
-        case let other: throw container.unknownType(other, of: "login")
+        case let other: throw container.unknownType(other, of: Self.feature)
         }
     }
 

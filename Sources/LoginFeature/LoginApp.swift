@@ -19,10 +19,8 @@ import ViewModelCore
 public enum LoginApp: Feature {
     public typealias State = LoginModel
     public typealias Event = LoginEvent
+    public typealias Intent = LoginIntent
     public typealias Snapshot = LoginSnapshot
-
-    /// The feature's key: `login`.
-    public static let key = FeatureKey<LoginApp>("login")
 
     /// The state of a new session: the original controller's `maruko` / `1234`.
     public static let initialState = LoginModel.initial

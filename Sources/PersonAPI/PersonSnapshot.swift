@@ -52,3 +52,8 @@ public struct PersonSnapshot: FeatureSnapshot {
         self.actions = actions
     }
 }
+
+extension PersonSnapshot {
+    /// The name and birthdate as shown: `Dr. first last, born Thursday January 1, 1970`.
+    public var summaryLine: String { "\(nameText), born \(birthdateText)" }
+}

@@ -18,10 +18,8 @@ import ViewModelCore
 public enum PersonApp: Feature {
     public typealias State = Person
     public typealias Event = PersonEvent
+    public typealias Intent = PersonIntent
     public typealias Snapshot = PersonSnapshot
-
-    /// The feature's key: `person`.
-    public static let key = FeatureKey<PersonApp>("person")
 
     /// The state of a new session: the seed's test person.
     public static let initialState = Person.initial
@@ -44,14 +42,18 @@ public enum PersonApp: Feature {
         PersonViewModelBuilder.build(for: person, renderer: BirthdateRenderer(timeZone: settings.timeZone))
     }
 
-    /// The feature's event for a client's intent, or nil when its birthdate is neither an ISO 8601 date
-    /// (`1970-01-01`) nor an RFC 3339 date-time.
-    public static func event(for intent: PersonIntent) -> PersonEvent? {
+    /// The feature's event for a client's intent.
+    /// - Throws: ``IntentRejection`` when the birthdate is neither an ISO 8601 date (`1970-01-01`) nor an RFC 3339
+    ///   date-time.
+    public static func event(for intent: PersonIntent) throws(IntentRejection) -> PersonEvent {
         switch intent {
         case .setPerson(let salutation, let firstName, let lastName, let birthdate):
-            BirthdateParser.parse(birthdate).map {
-                .personChanged(Person(salutation: salutation, firstName: firstName, lastName: lastName, birthdate: $0))
+            guard let date = BirthdateParser.parse(birthdate) else {
+                throw IntentRejection(
+                    field: "birthdate",
+                    reason: "must be an ISO 8601 date (1970-01-01) or date-time (1970-01-01T00:00:00Z)")
             }
+            return .personChanged(Person(salutation: salutation, firstName: firstName, lastName: lastName, birthdate: date))
         }
     }
 

@@ -1,3 +1,8 @@
+import ChatFeature
+import LoginFeature
+import PersonFeature
 import ViewHost
+import WeatherFeature
 
-await ViewHostCommand.run()
+// The `viewhost` executable: the four seed features, served through the library like any app's.
+await ViewHostCommand.run(features: [.chat, .weather, .login, .person])

@@ -81,8 +81,7 @@ public func makeApp<C: Clock>(
                 idleTTL: configuration.sessions.idleTTL, maxSessions: configuration.sessions.max),
             seed: configuration.simulation.seed, logCapacity: configuration.sessions.logCapacity,
             simulationSpeed: configuration.simulation.speed),
-        scheduler: scheduler ?? LiveTimerScheduler(),
-        catalog: FeatureCatalog.all(configuration: configuration), storage: storage)
+        scheduler: scheduler ?? LiveTimerScheduler(), features: configuration.features, storage: storage)
     let metrics = AppMetrics()
     let streams = StreamLimiter(maxPerSession: configuration.streams.maxPerSession, maxTotal: configuration.streams.max)
     let serverReference = MetricsRoutes.ServerReference()
@@ -90,7 +89,7 @@ public func makeApp<C: Clock>(
     var router = MeteredRouter(
         metrics: metrics, accessLog: AccessLog(logger: logger, isEnabled: configuration.log.access))
     HealthRoutes.register(on: &router, registry: registry)
-    WebRoutes.register(on: &router)
+    WebRoutes.register(on: &router, features: configuration.features)
     MetricsRoutes.register(on: &router, metrics: metrics, registry: registry, streams: streams, server: serverReference)
     SessionRoutes.register(on: &router, registry: registry, limits: limits)
     EventRoutes.register(on: &router, registry: registry, metrics: metrics, limits: limits)
@@ -105,22 +104,24 @@ public func makeApp<C: Clock>(
     return ViewHostApp(server: server, registry: registry)
 }
 
-/// The durable store `store` names: SQLite in its data directory (made when missing), PostgreSQL at its URL (its
-/// schema brought up to date), or nil for the memory store.
+/// The durable store `store` names, reading stored sessions with `features`' types: SQLite in its data directory
+/// (made when missing), PostgreSQL at its URL (its schema brought up to date), or nil for the memory store.
 /// - Throws: ``StorageError``: `cannotCreate` (exit 73) when the directory cannot be made or written, `unusable`
 ///   (exit 65) when the file is corrupt, not a ViewHost store, or written by a newer version; `unreachable`
 ///   (exit 69) when the database cannot be reached.
-public func makeStorage(_ store: AppConfiguration.Store) throws(StorageError) -> (any SessionStorage)? {
+public func makeStorage(_ store: AppConfiguration.Store, features: FeatureTypes) throws(StorageError)
+    -> (any SessionStorage)?
+{
     switch store.kind {
     case .memory:
         return nil
     case .sqlite:
         return try SQLiteSessionStorage(
             directory: store.dataDirectory, sync: SQLiteSessionStorage.Sync(rawValue: store.sync) ?? .full,
-            features: FeatureCatalog.types)
+            features: features)
     case .postgres:
         let node = store.nodeID ?? "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
-        return try PostgresSessionStorage(url: store.databaseURL ?? "", node: node, features: FeatureCatalog.types)
+        return try PostgresSessionStorage(url: store.databaseURL ?? "", node: node, features: features)
     }
 }
 

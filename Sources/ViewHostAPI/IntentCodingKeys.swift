@@ -1,17 +1,37 @@
-/// The members of an intent's JSON object: `type` and the fields of each intent, by name.
-public struct IntentCodingKeys: CodingKey, Sendable {
+/// The members of an intent's JSON object: `type` and the fields of each intent, by name, each field with the
+/// ``TextLimit`` its value must keep, when it has one, and what documents say of it. These travel with the key, so a
+/// decoder that reads an intent's fields (the server's, or the one that writes its OpenAPI schema) sees them where
+/// they are declared.
+public struct IntentCodingKeys: CodingKey, Sendable, Hashable {
     public let stringValue: String
+    /// The limit of a string field, if it has one.
+    public let limit: TextLimit?
+    /// A regular expression (ECMA-262, as JSON Schema's `pattern`) that every value the feature takes matches,
+    /// for documents; the feature refuses other values itself (``IntentRejection``), with its own words.
+    public let pattern: String?
+    /// One sentence on what the field holds, for documents.
+    public let summary: String?
+
     public var intValue: Int? { nil }
 
+    /// The member `name`, with the limit of its value, if any, and what documents say of it.
+    public init(_ name: String, limit: TextLimit? = nil, pattern: String? = nil, summary: String? = nil) {
+        stringValue = name
+        self.limit = limit
+        self.pattern = pattern
+        self.summary = summary
+    }
+
     public init(stringValue: String) {
-        self.stringValue = stringValue
+        self.init(stringValue)
     }
 
     public init?(intValue: Int) {
         nil
     }
 
-    public static let type = IntentCodingKeys(stringValue: "type")
+    /// The intent's `type` member.
+    public static let type = IntentCodingKeys("type")
 }
 
 extension KeyedDecodingContainer where Key == IntentCodingKeys {
@@ -20,20 +40,36 @@ extension KeyedDecodingContainer where Key == IntentCodingKeys {
         try decode(String.self, forKey: .type)
     }
 
-    /// A required string field.
-    public func string(_ name: String) throws -> String {
-        try decode(String.self, forKey: IntentCodingKeys(stringValue: name))
+    /// A required string field within `limit`.
+    /// - Parameters:
+    ///   - name: The member's name.
+    ///   - limit: How long the value may be.
+    ///   - pattern: What every value the feature takes matches, for documents (not checked here).
+    ///   - summary: What the field holds, for documents.
+    /// - Throws: `DecodingError.dataCorrupted` saying how long the value may be when it is longer.
+    public func string(_ name: String, limit: TextLimit, pattern: String? = nil, summary: String? = nil) throws -> String {
+        let key = IntentCodingKeys(name, limit: limit, pattern: pattern, summary: summary)
+        return try checked(try decode(String.self, forKey: key), key: key)
     }
 
-    /// An optional string field (absent or null gives nil).
-    public func optionalString(_ name: String) throws -> String? {
-        try decodeIfPresent(String.self, forKey: IntentCodingKeys(stringValue: name))
+    /// An optional string field within `limit` (absent or null gives nil).
+    /// - Throws: `DecodingError.dataCorrupted` saying how long the value may be when it is longer.
+    public func optionalString(_ name: String, limit: TextLimit, pattern: String? = nil, summary: String? = nil) throws
+        -> String?
+    {
+        let key = IntentCodingKeys(name, limit: limit, pattern: pattern, summary: summary)
+        return try decodeIfPresent(String.self, forKey: key).map { try checked($0, key: key) }
     }
 
     /// The error for a `type` the intent does not know.
     public func unknownType(_ type: String, of intent: String) -> DecodingError {
         DecodingError.dataCorruptedError(
             forKey: .type, in: self, debugDescription: "'\(type)' is not a \(intent) event type")
+    }
+
+    private func checked(_ text: String, key: IntentCodingKeys) throws -> String {
+        guard let limit = key.limit, let reason = limit.violation(of: text) else { return text }
+        throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: reason)
     }
 }
 
@@ -42,7 +78,7 @@ extension KeyedEncodingContainer where Key == IntentCodingKeys {
     public mutating func encode(type: String, _ fields: KeyValuePairs<String, String?> = [:]) throws {
         try encode(type, forKey: .type)
         for (name, value) in fields {
-            if let value { try encode(value, forKey: IntentCodingKeys(stringValue: name)) }
+            if let value { try encode(value, forKey: IntentCodingKeys(name)) }
         }
     }
 }

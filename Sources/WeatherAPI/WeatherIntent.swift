@@ -10,7 +10,10 @@ public enum WeatherIntent: FeatureIntent {
     case changeLocation(location: String)
 
     /// `weather`.
-    public static let feature = "weather"
+    public static let feature = WeatherSnapshot.feature
+
+    /// A location as typed: at most 200 characters.
+    public static let locationLimit = TextLimit(characters: 200)
 
     /// Every event type.
     public static let types = ["changeLocation"]
@@ -20,8 +23,8 @@ public enum WeatherIntent: FeatureIntent {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: IntentCodingKeys.self)
         let type = try container.intentType()
-        guard type == "changeLocation" else { throw container.unknownType(type, of: "weather") }
-        self = .changeLocation(location: try container.string("location"))
+        guard type == "changeLocation" else { throw container.unknownType(type, of: Self.feature) }
+        self = .changeLocation(location: try container.string("location", limit: Self.locationLimit))
     }
 
     public func encode(to encoder: any Encoder) throws {

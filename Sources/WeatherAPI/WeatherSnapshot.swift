@@ -70,7 +70,7 @@ public struct WeatherSnapshot: FeatureSnapshot {
 
 /// Where the current `changeLocation` stands, as the snapshot's `status` says it. The original has no such
 /// field: a client could only guess from `"Loading..."` and `"Not found"`.
-public enum WeatherStatus: String, Sendable, Equatable, Codable {
+public enum WeatherStatus: String, Sendable, Equatable, Codable, CaseIterable {
     /// A lookup or a weather fetch is under way; the fields other than `locationName` keep their last values.
     case loading
     /// The place was found and its weather is shown.
@@ -79,4 +79,9 @@ public enum WeatherStatus: String, Sendable, Equatable, Codable {
     case notFound
     /// A provider failed; `error` says why and the weather fields are empty.
     case failed
+}
+
+extension WeatherSnapshot {
+    /// The place, its weather and the status: `Paris, France: Light rain - 46℉ (ready)`.
+    public var summaryLine: String { "\(locationName): \(summary) (\(status.rawValue))" }
 }

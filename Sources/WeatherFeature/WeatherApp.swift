@@ -21,10 +21,9 @@ public enum WeatherApp: Feature {
     public typealias State = WeatherState
     public typealias Event = WeatherAppEvent
     public typealias Request = WeatherRequest
+    public typealias Intent = WeatherIntent
     public typealias Snapshot = WeatherSnapshot
 
-    /// The feature's key: `weather`.
-    public static let key = FeatureKey<WeatherApp>("weather")
     /// The original's `defaultAddress` (the tutorial's; the republished fork uses "Malappuram, Kerala").
     public static let defaultAddress = "McGaheysville, VA"
 

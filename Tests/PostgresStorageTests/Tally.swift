@@ -11,7 +11,8 @@ enum Tally: Feature {
         case add(Int)
     }
 
-    struct Snapshot: ViewModel {
+    struct Snapshot: FeatureSnapshot {
+        static let feature = "tally"
         var total: Int
     }
 

@@ -13,7 +13,8 @@ enum Tally: Feature {
         case addLater(Int, Duration)
     }
 
-    struct Snapshot: ViewModel {
+    struct Snapshot: FeatureSnapshot {
+        static let feature = "tally"
         var count: Int
     }
 

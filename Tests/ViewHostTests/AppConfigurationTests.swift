@@ -1,4 +1,5 @@
 import ViewHost
+import ViewModelCore
 import Foundation
 import HTTPCore
 import Logging
@@ -14,7 +15,7 @@ import ViewHostAPI
 /// each test passes its own `environment:`.
 struct AppConfigurationTests {
     @Test func defaultsApplyWhenNothingIsSet() async throws {
-        let loaded = try await AppConfiguration.load(from: .init(filePath: Self.missingPath()))
+        let loaded = try await AppConfiguration.seedLoad(from: .init(filePath: Self.missingPath()))
         #expect(loaded.http == AppConfiguration().http)
         #expect(loaded.http.port == 8080)
         #expect(loaded.http.host == "127.0.0.1")
@@ -25,7 +26,7 @@ struct AppConfigurationTests {
         let file = try TemporaryFile(
             #"{"port": 1111, "limits": {"maxBodyBytes": 2048}, "timeouts": {"idleSeconds": 0.5}}"#)
         defer { file.remove() }
-        let loaded = try await AppConfiguration.load(from: .init(filePath: file.path))
+        let loaded = try await AppConfiguration.seedLoad(from: .init(filePath: file.path))
         #expect(loaded.http.port == 1111)
         #expect(loaded.http.limits.maxBodyBytes == 2048)
         #expect(loaded.http.timeouts.idle == .milliseconds(500))
@@ -36,7 +37,7 @@ struct AppConfigurationTests {
         let file = try TemporaryFile(#"{"port": 1111, "logLevel": "error", "limits": {"maxBodyBytes": 2048}}"#)
         defer { file.remove() }
         let environment = ["VIEWHOST_PORT": "2222", "VIEWHOST_LIMITS_MAX_BODY_BYTES": "4096"]
-        let loaded = try await AppConfiguration.load(from: .init(environment: environment, filePath: file.path))
+        let loaded = try await AppConfiguration.seedLoad(from: .init(environment: environment, filePath: file.path))
         #expect(loaded.http.port == 2222)
         #expect(loaded.http.limits.maxBodyBytes == 4096)
         #expect(loaded.logLevel == .error, "keys the environment leaves out come from the file")
@@ -70,7 +71,7 @@ struct AppConfigurationTests {
         let file = try TemporaryFile(json)
         defer { file.remove() }
         let error = await #expect(throws: ConfigurationError.self) {
-            try await AppConfiguration.load(from: .init(filePath: file.path))
+            try await AppConfiguration.seedLoad(from: .init(filePath: file.path))
         }
         #expect(error == .unknownKey(key: key, path: file.path))
         #expect(error?.exitCode == 78)
@@ -82,7 +83,7 @@ struct AppConfigurationTests {
         let file = try TemporaryFile(json)
         defer { file.remove() }
         let error = await #expect(throws: ConfigurationError.self) {
-            try await AppConfiguration.load(from: .init(filePath: file.path, fileIsRequired: true))
+            try await AppConfiguration.seedLoad(from: .init(filePath: file.path, fileIsRequired: true))
         }
         guard case .malformedFile(let path, _) = error else {
             Issue.record("expected malformedFile, got \(String(describing: error))")
@@ -95,7 +96,7 @@ struct AppConfigurationTests {
     @Test func requiredMissingFileIsUnreadable() async throws {
         let path = Self.missingPath()
         let error = await #expect(throws: ConfigurationError.self) {
-            try await AppConfiguration.load(from: .init(filePath: path, fileIsRequired: true))
+            try await AppConfiguration.seedLoad(from: .init(filePath: path, fileIsRequired: true))
         }
         guard case .unreadableFile(let named, _) = error else {
             Issue.record("expected unreadableFile, got \(String(describing: error))")
@@ -107,7 +108,7 @@ struct AppConfigurationTests {
     }
 
     @Test func optionalMissingFileFallsBackToDefaults() async throws {
-        let loaded = try await AppConfiguration.load(from: .init(filePath: Self.missingPath(), fileIsRequired: false))
+        let loaded = try await AppConfiguration.seedLoad(from: .init(filePath: Self.missingPath(), fileIsRequired: false))
         #expect(loaded.http == AppConfiguration().http)
     }
 
@@ -131,7 +132,7 @@ struct AppConfigurationTests {
         let file = try TemporaryFile(#"{"timeouts": {"idleSeconds": "soon"}}"#)
         defer { file.remove() }
         let error = await #expect(throws: ConfigurationError.self) {
-            try await AppConfiguration.load(from: .init(filePath: file.path))
+            try await AppConfiguration.seedLoad(from: .init(filePath: file.path))
         }
         guard case .invalidValue(let key, let source, _) = error else {
             Issue.record("expected invalidValue, got \(String(describing: error))")
@@ -146,12 +147,12 @@ struct AppConfigurationTests {
     @Test(
         arguments: [("port", "70000"), ("limits.maxBodyBytes", "-1"), ("timeouts.idleSeconds", "0")], Origin.allCases)
     func outOfRangeValueIsInvalid(value: (path: String, text: String), origin: Origin) async throws {
-        let key = try #require(ConfigurationKey.named(value.path))
+        let key = try #require(ConfigurationKey.anyNamed(value.path))
         let file = try TemporaryFile(origin == .file ? Self.nestedJSON(path: value.path, literal: value.text) : "{}")
         defer { file.remove() }
         let environment = origin == .environment ? [key.environmentName: value.text] : [:]
         let error = await #expect(throws: ConfigurationError.self) {
-            try await AppConfiguration.load(from: .init(environment: environment, filePath: file.path))
+            try await AppConfiguration.seedLoad(from: .init(environment: environment, filePath: file.path))
         }
         guard case .invalidValue(let named, let source, _) = error else {
             Issue.record("expected invalidValue, got \(String(describing: error))")
@@ -164,7 +165,7 @@ struct AppConfigurationTests {
 
     @Test func badFlagValueIsInvalid() async throws {
         let error = await #expect(throws: ConfigurationError.self) {
-            try await AppConfiguration.load(from: .init(flags: ["logLevel": "loud"], filePath: Self.missingPath()))
+            try await AppConfiguration.seedLoad(from: .init(flags: ["logLevel": "loud"], filePath: Self.missingPath()))
         }
         guard case .invalidValue(let key, _, _) = error else {
             Issue.record("expected invalidValue, got \(String(describing: error))")
@@ -177,16 +178,16 @@ struct AppConfigurationTests {
     /// `ConfigurationKey.environmentName` (what the docs and error messages name) is the variable the loader reads.
     @Test(arguments: ConfigurationKey.all.map(\.path))
     func everyKeyIsReadFromItsDocumentedEnvironmentVariable(path: String) async throws {
-        let key = try #require(ConfigurationKey.named(path))
+        let key = try #require(ConfigurationKey.anyNamed(path))
         var environment = [key.environmentName: try Self.environmentText(of: key)]
         // The TLS paths go together; the partner gets a value too.
         if let partner = ["tls.certificatePath": "tls.keyPath", "tls.keyPath": "tls.certificatePath"][path],
-            let other = ConfigurationKey.named(partner)
+            let other = ConfigurationKey.anyNamed(partner)
         {
             environment[other.environmentName] = "x"
         }
         await #expect(throws: Never.self, "\(key.environmentName) is not what the loader reads for \(path)") {
-            _ = try await AppConfiguration.load(from: .init(environment: environment, filePath: Self.missingPath()))
+            _ = try await AppConfiguration.seedLoad(from: .init(environment: environment, filePath: Self.missingPath()))
         }
     }
 
@@ -207,7 +208,7 @@ struct AppConfigurationTests {
     @Test func corsOriginsFromTheEnvironmentAreCommaSeparatedAndBlankMeansNone() async throws {
         func load(_ text: String) async throws -> [String] {
             let environment = ["VIEWHOST_CORS_ALLOWED_ORIGINS": text]
-            return try await AppConfiguration.load(from: .init(environment: environment, filePath: Self.missingPath()))
+            return try await AppConfiguration.seedLoad(from: .init(environment: environment, filePath: Self.missingPath()))
                 .cors.allowedOrigins
         }
         #expect(try await load("") == [])
@@ -216,9 +217,9 @@ struct AppConfigurationTests {
     }
 
     @Test func environmentNamesAreUpperSnakeCaseOfThePath() {
-        #expect(ConfigurationKey.named("port")?.environmentName == "VIEWHOST_PORT")
-        #expect(ConfigurationKey.named("logLevel")?.environmentName == "VIEWHOST_LOG_LEVEL")
-        #expect(ConfigurationKey.named("limits.maxBodyBytes")?.environmentName == "VIEWHOST_LIMITS_MAX_BODY_BYTES")
+        #expect(ConfigurationKey.anyNamed("port")?.environmentName == "VIEWHOST_PORT")
+        #expect(ConfigurationKey.anyNamed("logLevel")?.environmentName == "VIEWHOST_LOG_LEVEL")
+        #expect(ConfigurationKey.anyNamed("limits.maxBodyBytes")?.environmentName == "VIEWHOST_LIMITS_MAX_BODY_BYTES")
         let names = ConfigurationKey.all.map(\.environmentName)
         #expect(Set(names).count == names.count, "two keys share an environment variable")
     }
@@ -287,7 +288,7 @@ struct AbuseAndLogConfigurationTests {
     }
 
     @Test func defaultsAreTheDocumentedOnes() async throws {
-        let loaded = try await AppConfiguration.load(from: .init(filePath: "/nonexistent/viewhost.json"))
+        let loaded = try await AppConfiguration.seedLoad(from: .init(filePath: "/nonexistent/viewhost.json"))
         #expect(loaded.rateLimits.sessionsPerMinutePerClient == 600)
         #expect(loaded.rateLimits.eventsPerSecondPerSession == 200)
         #expect(loaded.log.format == .text)

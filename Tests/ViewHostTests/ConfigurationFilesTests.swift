@@ -1,4 +1,5 @@
 import ViewHost
+import ViewModelCore
 import Foundation
 import HTTPCore
 import Logging
@@ -31,7 +32,7 @@ struct ConfigurationFilesTests {
 
     @Test(arguments: ConfigurationKey.all.map(\.path))
     func configFileHoldsTheDefault(path: String) throws {
-        let key = try #require(ConfigurationKey.named(path))
+        let key = try #require(ConfigurationKey.anyNamed(path))
         let expected = try JSONValue.parse(key.defaultJSON)
         #expect(expected.matches(key.kind), "defaultJSON \(key.defaultJSON) of \(path) is not a \(key.kind)")
         let actual = try #require(try Self.flattenedConfigFile()[path], "Config/viewhost.json lacks \(path)")
@@ -40,7 +41,7 @@ struct ConfigurationFilesTests {
 
     @Test(arguments: ConfigurationKey.all.map(\.path))
     func configReadmeHasARowWithTheEnvironmentVariableAndDefault(path: String) throws {
-        let key = try #require(ConfigurationKey.named(path))
+        let key = try #require(ConfigurationKey.anyNamed(path))
         let text = try String(contentsOfFile: Self.configReadme, encoding: .utf8)
         let row = text.split(separator: "\n").first { $0.hasPrefix("| `\(path)` |") }
         let expectedRow =
@@ -63,8 +64,10 @@ struct ConfigurationFilesTests {
     }
 
     @Test func loadingTheConfigFileGivesTheBuiltInDefaults() async throws {
-        let loaded = try await AppConfiguration.load(from: .init(filePath: Self.configFile, fileIsRequired: true))
-        let defaults = AppConfiguration()
+        let loaded = try await AppConfiguration.seedLoad(from: .init(filePath: Self.configFile, fileIsRequired: true))
+        // The seed features at their own defaults (their settings are theirs; the file holds them at the defaults).
+        let defaults = AppConfiguration(
+            features: try HostedFeatures(TestApp.seedFeatures, settings: FixedFeatureSettings()))
         #expect(loaded.http == defaults.http)
         #expect(loaded.logLevel == defaults.logLevel)
         // Every other part too, including ones added after this test was written.

@@ -17,11 +17,9 @@ import ViewModelCore
 struct SnapshotEncoderTests {
     @Test func everySnapshotOfAWholeSessionIsTheBytesJSONEncoderWrites() throws {
         let scheduler = ManualScheduler()
-        var configuration = AppConfiguration()
-        configuration.weather.provider = "offline"
         let registry = SessionRegistry(
             settings: SessionRegistry.Settings(seed: 7), scheduler: scheduler,
-            catalog: FeatureCatalog.all(configuration: configuration))
+            features: try HostedFeatures(TestApp.seedFeatures, settings: FixedFeatureSettings()))
         let session = try registry.create(features: nil, timeZone: TimeZone(identifier: "Europe/Berlin")!, locale: "en_US").session
         var compared = 0
 

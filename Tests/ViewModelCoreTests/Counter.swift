@@ -29,7 +29,8 @@ enum Counter: Feature {
         case multiply(Int)
     }
 
-    struct Snapshot: ViewModel {
+    struct Snapshot: FeatureSnapshot {
+        static let feature = "counter"
         var count: Int
         var picks: [Int]
     }

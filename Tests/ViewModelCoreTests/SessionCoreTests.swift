@@ -76,11 +76,11 @@ struct SessionCoreTests {
         #expect(decoded.idempotency.hasApplied(eventID: "e1"))
     }
 
-    @Test func decodingWithoutTheFeatureTypeFails() throws {
+    @Test func decodingWithoutTheFeatureTypeFailsNamingTheFeature() throws {
         let data = try JSONEncoder().encode(makeCore())
         let decoder = JSONDecoder()
         decoder.userInfo[.featureTypes] = FeatureTypes([])
-        #expect(throws: DecodingError.self) { try decoder.decode(SessionCore.self, from: data) }
+        #expect(throws: SchemaError.unknownFeature("counter")) { try decoder.decode(SessionCore.self, from: data) }
     }
 
     @Test func keysReplayTheirAnswerRefuseAnotherRequestAndExpire() {

@@ -7,8 +7,9 @@ import ServiceLifecycle
 import UnixSignals
 import ViewModelCore
 
-/// `viewhost serve`: load configuration, start listening, print the readiness line, serve until SIGTERM/SIGINT.
-struct Serve: AsyncParsableCommand {
+/// `viewhost serve`: load configuration, start listening, print the readiness line, serve the app's features until
+/// SIGTERM/SIGINT. Besides its own options it takes each feature setting's flag (`--weather-provider offline`).
+struct Serve: AsyncParsableCommand, FeatureHostingCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve HTTP (the default). Precedence: flag > VIEWHOST_* environment > config file > default.")
 
@@ -26,9 +27,6 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: "text or json: one JSON object per line, for log collectors (config key log.format).")
     var logFormat: String?
-
-    @Option(help: "offline, open-meteo or weatherbit (config key weather.provider).")
-    var weatherProvider: String?
 
     @Option(name: .customLong("tls-cert"), help: "PEM certificate (chain) for HTTPS (config key tls.certificatePath).")
     var tlsCertificate: String?
@@ -54,14 +52,22 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("node-id"), help: "This node's name in leases and logs (cluster.nodeId; default host-pid).")
     var nodeID: String?
 
+    /// The features' own flags (`--weather-provider offline`), read against the app's registrations.
+    @Argument(parsing: .allUnrecognized, help: .hidden)
+    var featureOptions: [String] = []
+
+    /// Without the app's features (argument-parser's entry): serves none.
     func run() async throws {
+        try await run(features: [])
+    }
+
+    func run(features: [FeatureRegistration]) async throws {
         var flags: [String: String] = [:]
         flags["host"] = host
         flags["port"] = port.map(String.init)
         flags["logLevel"] = logLevel
         flags["log.format"] = logFormat
         flags["simulation.speed"] = simulationSpeed.map { String($0) }
-        flags["weather.provider"] = weatherProvider
         flags["tls.certificatePath"] = tlsCertificate
         flags["tls.keyPath"] = tlsKey
         flags["store.kind"] = store
@@ -69,12 +75,17 @@ struct Serve: AsyncParsableCommand {
         flags["store.sync"] = sync
         flags["store.databaseURL"] = databaseURL
         flags["cluster.nodeId"] = nodeID
+        do {
+            for (path, value) in try Self.featureFlags(featureOptions, features: features) { flags[path] = value }
+        } catch {
+            Self.fail("viewhost: \(error.message)", code: 64)
+        }
         let sources = AppConfiguration.Sources(
             flags: flags, environment: ProcessInfo.processInfo.environment,
             filePath: config ?? "Config/viewhost.json", fileIsRequired: config != nil)
         let configuration: AppConfiguration
         do {
-            configuration = try await AppConfiguration.load(from: sources)
+            configuration = try await AppConfiguration.load(from: sources, features: features)
         } catch {
             Self.fail("viewhost: \(error)", code: error.exitCode)
         }
@@ -106,7 +117,7 @@ struct Serve: AsyncParsableCommand {
         }
         let storage: (any SessionStorage)?
         do {
-            storage = try makeStorage(configuration.store)
+            storage = try makeStorage(configuration.store, features: configuration.features.types)
         } catch {
             Self.fail("viewhost: \(error)", code: error.exitCode, after: writer)
         }
@@ -161,5 +172,46 @@ struct Serve: AsyncParsableCommand {
         writer?.flush()
         FileHandle.standardError.write(Data((message + "\n").utf8))
         Foundation.exit(code)
+    }
+
+    /// The feature settings set by flag, by key path: `--weather-provider open-meteo` or `--weather-provider=open-meteo`.
+    /// - Throws: ``ValidationError`` for an option no feature declares, or one without its value.
+    static func featureFlags(_ options: [String], features: [FeatureRegistration]) throws(ValidationError)
+        -> [String: String]
+    {
+        let keys = Dictionary(
+            features.flatMap(\.settings).compactMap { key in key.flag.map { ("--" + $0, key.path) } },
+            uniquingKeysWith: { first, _ in first })
+        var flags: [String: String] = [:]
+        var index = options.startIndex
+        while index < options.endIndex {
+            let option = options[index]
+            let (name, inline) = option.firstIndex(of: "=").map { (String(option[..<$0]), String(option[option.index(after: $0)...])) }
+                ?? (option, nil)
+            guard let path = keys[name] else {
+                throw ValidationError(
+                    option.hasPrefix("-") ? "Unknown option '\(name)'." : "Unexpected argument '\(option)'.")
+            }
+            if let inline {
+                flags[path] = inline
+            } else {
+                index += 1
+                guard index < options.endIndex else { throw ValidationError("Missing value for '\(name)'.") }
+                flags[path] = options[index]
+            }
+            index += 1
+        }
+        return flags
+    }
+
+    /// The features' flags, as a section of `serve --help`.
+    static func featureOptionsHelp(_ features: [FeatureRegistration]) -> String {
+        let lines = features.flatMap(\.settings).compactMap { key -> String? in
+            guard let flag = key.flag else { return nil }
+            let option = "--\(flag) <\(flag)>"
+            let padded = option.count < 24 ? option.padding(toLength: 24, withPad: " ", startingAt: 0) : option + "\n" + String(repeating: " ", count: 26)
+            return "  \(padded)\(key.summary) (config key \(key.path))"
+        }
+        return lines.isEmpty ? "" : "\nFEATURE OPTIONS:\n" + lines.joined(separator: "\n") + "\n"
     }
 }

@@ -1,9 +1,9 @@
 import Configuration
-import SystemPackage
-import WeatherFeature
 import Foundation
 import HTTPCore
 import Logging
+import SystemPackage
+import ViewModelCore
 
 extension AppConfiguration {
     /// Where configuration comes from, highest precedence first: flags, then `VIEWHOST_*` environment
@@ -30,21 +30,30 @@ extension AppConfiguration {
         }
     }
 
-    /// Loads and validates the configuration.
-    /// - Parameter sources: Flags, environment and file.
+    /// Loads and validates the configuration of the server and of `features` (each reads its own settings).
+    /// - Parameters:
+    ///   - sources: Flags, environment and file.
+    ///   - features: The features the app serves.
     /// - Returns: The merged configuration.
-    /// - Throws: `ConfigurationError` naming the first bad key or file.
-    public static func load(from sources: Sources) async throws(ConfigurationError) -> AppConfiguration {
-        for flag in sources.flags.keys where ConfigurationKey.named(flag) == nil {
+    /// - Throws: `ConfigurationError` naming the first bad key or file, or why the features cannot be served.
+    public static func load(from sources: Sources, features: [FeatureRegistration] = []) async throws(ConfigurationError)
+        -> AppConfiguration
+    {
+        try HostedFeatures.check(features, serverKeys: ConfigurationKey.server)
+        let keys = Dictionary(
+            (ConfigurationKey.server + features.flatMap(\.settings)).map { ($0.path, $0) }, uniquingKeysWith: { $1 })
+        for flag in sources.flags.keys where keys[flag] == nil {
             preconditionFailure("flag for unknown configuration key \(flag)")
         }
-        let fileKeys = try fileKeyPaths(sources)
-        let loader = try await ValueLoader(sources: sources, fileKeys: fileKeys)
-        return try loader.makeConfiguration()
+        let fileKeys = try fileKeyPaths(sources, keys: keys)
+        let loader = try await ValueLoader(sources: sources, keys: keys, fileKeys: fileKeys)
+        return try loader.makeConfiguration(features: features)
     }
 
     /// The dotted key paths of the file's leaf values; throws for unknown keys and malformed files.
-    private static func fileKeyPaths(_ sources: Sources) throws(ConfigurationError) -> Set<String> {
+    private static func fileKeyPaths(_ sources: Sources, keys: [String: ConfigurationKey]) throws(ConfigurationError)
+        -> Set<String>
+    {
         let path = sources.filePath
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -65,39 +74,45 @@ extension AppConfiguration {
             throw .malformedFile(path: path, reason: "the top level must be an object")
         }
         var paths = Set<String>()
-        try collectPaths(root, prefix: "", into: &paths, file: path)
+        try collectPaths(root, prefix: "", into: &paths, file: path, keys: keys)
         return paths
     }
 
     private static func collectPaths(
-        _ object: [String: Any], prefix: String, into paths: inout Set<String>, file: String
+        _ object: [String: Any], prefix: String, into paths: inout Set<String>, file: String,
+        keys: [String: ConfigurationKey]
     ) throws(ConfigurationError) {
         for (name, value) in object {
             let path = prefix.isEmpty ? name : "\(prefix).\(name)"
-            if value is NSNull, ConfigurationKey.named(path) != nil {
+            if value is NSNull, keys[path] != nil {
                 continue  // null means "not set here": the default (or a lower source) applies
-            } else if let nested = value as? [String: Any], ConfigurationKey.named(path) == nil {
-                try collectPaths(nested, prefix: path, into: &paths, file: file)
+            } else if let nested = value as? [String: Any], keys[path] == nil {
+                try collectPaths(nested, prefix: path, into: &paths, file: file, keys: keys)
             } else {
-                guard ConfigurationKey.named(path) != nil else { throw .unknownKey(key: path, path: file) }
+                guard keys[path] != nil else { throw .unknownKey(key: path, path: file) }
                 paths.insert(path)
             }
         }
     }
 }
 
-/// Reads each key through swift-configuration's provider chain and checks its range.
-private struct ValueLoader {
+/// Reads each key through swift-configuration's provider chain and checks its range; a feature reads its own
+/// settings through it too (``FeatureSettings``).
+private struct ValueLoader: FeatureSettings {
     let sources: AppConfiguration.Sources
+    let keys: [String: ConfigurationKey]
     let fileKeys: Set<String>
     let reader: ConfigReader
 
-    init(sources: AppConfiguration.Sources, fileKeys: Set<String>) async throws(ConfigurationError) {
+    init(sources: AppConfiguration.Sources, keys: [String: ConfigurationKey], fileKeys: Set<String>)
+        async throws(ConfigurationError)
+    {
         self.sources = sources
+        self.keys = keys
         self.fileKeys = fileKeys
         var flagValues: [AbsoluteConfigKey: ConfigValue] = [:]
         for (path, text) in sources.flags {
-            guard let key = ConfigurationKey.named(path) else { continue }
+            guard let key = keys[path] else { continue }
             flagValues[AbsoluteConfigKey(ConfigKey(path))] = try Self.typed(text, key: key, source: "flag")
         }
         let environment = KeyMappingProvider(
@@ -114,7 +129,7 @@ private struct ValueLoader {
         reader = ConfigReader(providers: providers)
     }
 
-    func makeConfiguration() throws(ConfigurationError) -> AppConfiguration {
+    func makeConfiguration(features: [FeatureRegistration]) throws(ConfigurationError) -> AppConfiguration {
         var http = HTTPServerConfiguration()
         http.host = try string("host", default: http.host) { $0.isEmpty ? "must not be empty" : nil }
         http.port = try integer("port", default: http.port, in: 0...65535)
@@ -175,7 +190,6 @@ private struct ValueLoader {
             LogFormat(rawValue: name) == nil ? "expected text or json" : nil
         }
         log.format = LogFormat(rawValue: format) ?? .text
-        let weather = try weatherSettings()
         var store = AppConfiguration.Store()
         let kind = try string("store.kind", default: store.kind.rawValue) { name in
             AppConfiguration.Store.Kind(rawValue: name) == nil ? "expected sqlite, memory or postgres" : nil
@@ -204,8 +218,9 @@ private struct ValueLoader {
         }
         return AppConfiguration(
             http: http, logLevel: Logger.Level(rawValue: levelName.lowercased()) ?? .info, sessions: sessions,
-            simulation: simulation, streams: streams, cors: cors, weather: weather, tls: try tlsSettings(),
-            store: store, rateLimits: rateLimits, log: log)
+            simulation: simulation, streams: streams, cors: cors, tls: try tlsSettings(), store: store,
+            rateLimits: rateLimits, log: log,
+            features: try HostedFeatures(features, settings: self) { key in source(of: key) ?? "default" })
     }
 
     /// Both paths or neither: one alone is a mistake worth stopping for, not a reason to serve plain HTTP.
@@ -223,35 +238,6 @@ private struct ValueLoader {
                 reason: "\(given) is set, so \(missing) (--tls-cert/--tls-key) is needed too")
         }
         return tls
-    }
-
-    private func weatherSettings() throws(ConfigurationError) -> AppConfiguration.Weather {
-        var weather = AppConfiguration.Weather()
-        weather.provider = try string("weather.provider", default: weather.provider) { name in
-            WeatherServices.providerNames.contains(name)
-                ? nil : "expected one of \(WeatherServices.providerNames.joined(separator: ", "))"
-        }
-        weather.timeout = try seconds("weather.timeoutSeconds", default: weather.timeout)
-        weather.cacheTTL = try seconds("weather.cacheSeconds", default: weather.cacheTTL)
-        let isURL: (String) -> String? = { text in
-            guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else {
-                return "expected an http or https URL"
-            }
-            return nil
-        }
-        weather.openMeteoGeocodingURL = try string(
-            "weather.openMeteoGeocodingURL", default: weather.openMeteoGeocodingURL, check: isURL)
-        weather.openMeteoForecastURL = try string(
-            "weather.openMeteoForecastURL", default: weather.openMeteoForecastURL, check: isURL)
-        weather.weatherbitURL = try string("weather.weatherbitURL", default: weather.weatherbitURL, check: isURL)
-        let keyVariable = WeatherServices.weatherbitKeyVariable
-        weather.weatherbitKey = sources.environment[keyVariable].flatMap { $0.isEmpty ? nil : $0 }
-        if weather.provider == "weatherbit", weather.weatherbitKey == nil {
-            throw .invalidValue(
-                key: "weather.provider", source: source(of: "weather.provider") ?? "default",
-                reason: "weatherbit needs the API key in the environment variable \(keyVariable)")
-        }
-        return weather
     }
 
     // MARK: - Typed reads
@@ -337,7 +323,7 @@ private struct ValueLoader {
 
     /// Where the value of `path` comes from, by precedence; nil when only the default applies.
     private func source(of path: String) -> String? {
-        guard let key = ConfigurationKey.named(path) else { return nil }
+        guard let key = keys[path] else { return nil }
         if sources.flags[path] != nil { return "command-line flag" }
         if sources.environment[key.environmentName] != nil { return "environment \(key.environmentName)" }
         if fileKeys.contains(path) { return sources.filePath }
@@ -359,5 +345,58 @@ private struct ValueLoader {
             throw .invalidValue(key: key.path, source: "\(source)", reason: "expected \(key.kind.rawValue)")
         }
         return ConfigValue(content, isSecret: false)
+    }
+}
+
+/// A feature's settings, read like the server's own keys: by precedence, defaults from the key.
+extension ValueLoader {
+    func string(_ key: ConfigurationKey, check: (String) -> String?) throws(SettingError) -> String? {
+        let fallback = Self.defaultValue(String?.self, of: key) ?? nil
+        guard source(of: key.path) != nil else { return fallback }
+        return try setting(key) { () throws(ConfigurationError) in try string(key.path, default: "", check: check) }
+    }
+
+    func integer(_ key: ConfigurationKey, in range: ClosedRange<Int>) throws(SettingError) -> Int {
+        let fallback = Self.defaultValue(Int.self, of: key) ?? range.lowerBound
+        return try setting(key) { () throws(ConfigurationError) in try integer(key.path, default: fallback, in: range) }
+    }
+
+    func number(_ key: ConfigurationKey, in range: ClosedRange<Double>) throws(SettingError) -> Double {
+        let fallback = Self.defaultValue(Double.self, of: key) ?? range.lowerBound
+        return try setting(key) { () throws(ConfigurationError) in try number(key.path, default: fallback, in: range) }
+    }
+
+    func seconds(_ key: ConfigurationKey) throws(SettingError) -> Duration {
+        let fallback = Self.defaultValue(Double.self, of: key) ?? 1
+        return try setting(key) { () throws(ConfigurationError) in
+            try seconds(key.path, default: .milliseconds(Int64((fallback * 1000).rounded())))
+        }
+    }
+
+    func boolean(_ key: ConfigurationKey) throws(SettingError) -> Bool {
+        let fallback = Self.defaultValue(Bool.self, of: key) ?? false
+        return try setting(key) { () throws(ConfigurationError) in try boolean(key.path, default: fallback) }
+    }
+
+    func environment(_ name: String) -> String? {
+        sources.environment[name].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// A read of one of the feature's keys, its error as the feature's.
+    private func setting<Value>(_ key: ConfigurationKey, _ read: () throws(ConfigurationError) -> Value)
+        throws(SettingError) -> Value
+    {
+        precondition(keys[key.path] != nil, "setting \(key.path) was not declared by its feature")
+        do {
+            return try read()
+        } catch {
+            if case .invalidValue(_, _, let reason) = error { throw SettingError(key: key.path, reason: reason) }
+            throw SettingError(key: key.path, reason: error.description)
+        }
+    }
+
+    /// The key's default, decoded from its JSON.
+    private static func defaultValue<Value: Decodable>(_ type: Value.Type, of key: ConfigurationKey) -> Value? {
+        try? JSONDecoder().decode(Value.self, from: Data(key.defaultJSON.utf8))
     }
 }

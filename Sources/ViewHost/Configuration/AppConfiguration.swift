@@ -15,8 +15,6 @@ public struct AppConfiguration: Sendable {
     public var streams: Streams
     /// Cross-origin access.
     public var cors: CORS
-    /// Where weather comes from.
-    public var weather: Weather
     /// HTTPS, when both paths are set.
     public var tls: TLS
     /// Where sessions are kept.
@@ -25,6 +23,8 @@ public struct AppConfiguration: Sendable {
     public var rateLimits: RateLimits
     /// How log lines look and whether requests are logged.
     public var log: Log
+    /// The features served, each configured by its own settings.
+    public var features: HostedFeatures
 
     /// Per-client and per-session request rates (`limits.*PerClient`, `limits.*PerSession`); 0 turns one off.
     public struct RateLimits: Sendable, Hashable {
@@ -63,24 +63,6 @@ public struct AppConfiguration: Sendable {
             self.certificatePath = certificatePath
             self.keyPath = keyPath
         }
-    }
-
-    /// Where weather comes from.
-    public struct Weather: Sendable, Hashable {
-        /// `offline`, `open-meteo` or `weatherbit`.
-        public var provider = "offline"
-        /// Time a provider call may take.
-        public var timeout: Duration = .seconds(5)
-        /// How long an answer for one place is reused.
-        public var cacheTTL: Duration = .seconds(600)
-        public var openMeteoGeocodingURL = "https://geocoding-api.open-meteo.com/v1/search"
-        public var openMeteoForecastURL = "https://api.open-meteo.com/v1/forecast"
-        public var weatherbitURL = "https://api.weatherbit.io/v2.0/current"
-        /// `VIEWHOST_WEATHERBIT_KEY`, read from the environment only (a secret has no place in a file).
-        public var weatherbitKey: String?
-
-        /// The documented defaults.
-        public init() {}
     }
 
     /// Cross-origin access.
@@ -161,13 +143,13 @@ public struct AppConfiguration: Sendable {
     public init(
         http: HTTPServerConfiguration = HTTPServerConfiguration(), logLevel: Logger.Level = .info,
         sessions: Sessions = Sessions(), simulation: Simulation = Simulation(), streams: Streams = Streams(),
-        cors: CORS = CORS(), weather: Weather = Weather(), tls: TLS = TLS(), store: Store = Store(),
-        rateLimits: RateLimits = RateLimits(), log: Log = Log()
+        cors: CORS = CORS(), tls: TLS = TLS(), store: Store = Store(), rateLimits: RateLimits = RateLimits(),
+        log: Log = Log(), features: HostedFeatures = HostedFeatures()
     ) {
+        self.features = features
         self.rateLimits = rateLimits
         self.log = log
         self.store = store
-        self.weather = weather
         self.tls = tls
         self.streams = streams
         self.cors = cors

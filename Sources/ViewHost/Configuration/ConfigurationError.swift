@@ -9,12 +9,15 @@ public enum ConfigurationError: Error, Sendable, Equatable, CustomStringConverti
     case unknownKey(key: String, path: String)
     /// A value has the wrong type or is out of range (`EX_CONFIG`).
     case invalidValue(key: String, source: String, reason: String)
+    /// The app registers features that cannot be served together: a name twice, a name a route takes, a
+    /// setting outside the feature's name (`EX_CONFIG`).
+    case invalidFeatures(reason: String)
 
     /// The sysexits(3) status to exit with.
     public var exitCode: Int32 {
         switch self {
         case .unreadableFile: 66
-        case .malformedFile, .unknownKey, .invalidValue: 78
+        case .malformedFile, .unknownKey, .invalidValue, .invalidFeatures: 78
         }
     }
 
@@ -28,6 +31,8 @@ public enum ConfigurationError: Error, Sendable, Equatable, CustomStringConverti
             "unknown configuration key '\(key)' in \(path)"
         case .invalidValue(let key, let source, let reason):
             "invalid value for configuration key '\(key)' (\(source)): \(reason)"
+        case .invalidFeatures(let reason):
+            "cannot serve these features: \(reason)"
         }
     }
 }

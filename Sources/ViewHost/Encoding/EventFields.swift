@@ -1,8 +1,8 @@
 import ViewHostJSON
 import ViewModelCore
 
-/// One event object of a request body, with typed accessors that fail with the field's path
-/// (`text`, or `[2].text` inside a batch), so a 422 names exactly what is wrong.
+/// One event object of a request body: its members, where it stands in a batch (`""` for a single event, `"[2]."`
+/// for the third), its `type` and its own `id`. The feature's intent decodes the rest (``IntentDecoder``).
 struct EventFields {
     let members: [(String, JSONValue)]
     /// `""` for a single event, `"[2]."` for the third event of a batch.
@@ -10,7 +10,13 @@ struct EventFields {
 
     /// The event's `type`.
     var type: String {
-        get throws(EventDecodingError) { try string("type") }
+        get throws(EventDecodingError) {
+            guard let value = value("type"), value != .null else { throw .missingField(path("type")) }
+            guard case .string(let text) = value else {
+                throw .wrongType(path("type"), expected: "a string", got: value.typeName)
+            }
+            return text
+        }
     }
 
     /// The path of `field` for error messages.
@@ -20,46 +26,6 @@ struct EventFields {
         members.first { $0.0 == field }?.1
     }
 
-    /// A required string field.
-    func string(_ field: String) throws(EventDecodingError) -> String {
-        guard let value = value(field), value != .null else { throw .missingField(path(field)) }
-        guard case .string(let text) = value else { throw .wrongType(path(field), expected: "a string", got: value.typeName) }
-        return text
-    }
-
-    /// An optional string field (absent or null gives nil).
-    func optionalString(_ field: String) throws(EventDecodingError) -> String? {
-        guard let value = value(field), value != .null else { return nil }
-        guard case .string(let text) = value else { throw .wrongType(path(field), expected: "a string", got: value.typeName) }
-        return text
-    }
-
-    /// A required string field within `limit`.
-    func string(_ field: String, limit: TextLimit) throws(EventDecodingError) -> String {
-        let text = try string(field)
-        if let reason = limit.violation(of: text) { throw .invalidValue(path(field), reason: reason) }
-        return text
-    }
-
-    /// An optional string field within `limit`.
-    func optionalString(_ field: String, limit: TextLimit) throws(EventDecodingError) -> String? {
-        guard let text = try optionalString(field) else { return nil }
-        if let reason = limit.violation(of: text) { throw .invalidValue(path(field), reason: reason) }
-        return text
-    }
-
-    /// The event's own `"id"`, if it has one (checked to be a string by the events route).
-    var eventID: String? {
-        if case .string(let id)? = value("id") { return id }
-        return nil
-    }
-
-    /// `value` for an event type that takes no fields, refusing any field but `type` and `id`.
-    func none<Value>(_ value: Value) throws(EventDecodingError) -> Value {
-        try onlyFields([])
-        return value
-    }
-
     /// Refuses members other than `type`, `id` and `allowed`, so a typo (`txt`) is not silently ignored.
     func onlyFields(_ allowed: [String]) throws(EventDecodingError) {
         // A few names each: a linear search beats hashing them into a set on every event.
@@ -67,6 +33,12 @@ struct EventFields {
             // The name is echoed in the 422, so a name of any length is cut first.
             throw .unexpectedField(path(EventDescription.shortened(name, maxBytes: 64)), allowed: allowed.sorted())
         }
+    }
+
+    /// The event's own `"id"`, if it has one (checked to be a string by the events route).
+    var eventID: String? {
+        if case .string(let id)? = value("id") { return id }
+        return nil
     }
 }
 

@@ -2,15 +2,19 @@ import Foundation
 import ViewHostAPI
 import ViewModelCore
 
-/// What the app needs to host one feature: its name, the event types clients may post, its state in a new
-/// session, the events that start it, the runner of its outside work, and how to turn JSON event objects into its
-/// events (through the wire intents of ViewHostAPI, the types the Swift client encodes).
+/// What the app needs to host one registered feature, with its types erased: its name, the event types clients
+/// may post, its state in a new session, the events that start it, the runner of its outside work, how to turn
+/// posted JSON into its events (the intent's own `Decodable`, then ``Feature/event(for:)``), its wire types (for the
+/// OpenAPI document and the command-line client) and how the page draws it.
 struct FeatureDefinition: Sendable {
     let name: String
     /// The client event types, for 422 answers that list them.
     let eventTypes: [String]
+    /// The feature's wire types.
+    let intentType: any FeatureIntent.Type
+    let snapshotType: any FeatureSnapshot.Type
     /// The feature with its state for a new session.
-    let initialFeature: @Sendable () -> InitialFeature
+    let initialFeature: @Sendable (SessionSettings) -> InitialFeature
     /// Runs the feature's requests (provider calls), if it makes any.
     let requestRunner: FeatureRequestRunner?
     /// Sends the start events (as `view` events) right after the session is made.
@@ -20,21 +24,26 @@ struct FeatureDefinition: Sendable {
         -> (outcome: SubmitOutcome, durable: CommitTicket?)
     /// Decodes event objects as ``submit`` does, applying nothing: the number of events (the fuzzers' entry).
     let decode: @Sendable ([EventFields]) throws(AppError) -> Int
+    /// How the page draws it; nil draws it generically.
+    let page: PageRenderer?
+    /// The snapshot of a new session's state (an example for documents).
+    let firstSnapshot: @Sendable (SessionSettings) -> any ViewModel
 
-    /// Defines a feature from its typed parts.
-    /// - Parameters:
-    ///   - key: The feature's key.
-    ///   - intents: The feature's wire intent type (its `types` are the client event types).
-    ///   - eventTypes: The client event types.
-    ///   - initialState: The feature's state in a new session.
-    ///   - requestRunner: Runs its requests, if it makes any.
-    ///   - startEvents: Sent (as `view` events) right after the session is made.
-    ///   - decode: Turns one event object of a known type into the feature's event.
-    static func define<F: Feature>(
-        _ key: FeatureKey<F>, eventTypes: [String], initialState: @escaping @Sendable () -> F.State,
-        requestRunner: FeatureRequestRunner? = nil, startEvents: [F.Event] = [],
-        decode: @escaping @Sendable (String, EventFields) throws(EventDecodingError) -> F.Event
-    ) -> FeatureDefinition {
+    /// The definition of `hosting`'s feature.
+    init<H: AnyFeatureHosting>(_ hosting: H) {
+        typealias F = H.Hosted
+        let hosting = hosting.hosting
+        let key = F.key
+        let eventTypes = F.Intent.types
+        // Each event type's fields, read off the intent's `Decodable` once, so a member it does not have is named
+        // before anything else (`txt` rather than "text is missing").
+        var fields: [String: [String]] = [:]
+        for type in eventTypes {
+            if let node = SchemaProbe(typeOverride: type).schema(of: F.Intent.self, example: nil) {
+                fields[type] = node.propertyNames.filter { $0 != "type" }
+            }
+        }
+        let fieldsByType = fields
         /// Every event decoded first, so a bad one rejects the whole batch.
         @Sendable func decodeAll(_ objects: [EventFields]) throws(AppError) -> (events: [F.Event], ids: [String?]) {
             var events: [F.Event] = []
@@ -45,10 +54,16 @@ struct FeatureDefinition: Sendable {
                     let type = try object.type
                     guard eventTypes.contains(type) else {
                         throw .unknownType(
-                                object.path("type"), type: EventDescription.shortened(type, maxBytes: 64),
-                                allowed: eventTypes)
+                            object.path("type"), type: EventDescription.shortened(type, maxBytes: 64),
+                            allowed: eventTypes)
                     }
-                    events.append(try decode(type, object))
+                    if let allowed = fieldsByType[type] { try object.onlyFields(allowed) }
+                    let intent = try IntentDecoder.decode(F.Intent.self, members: object.members, prefix: object.pathPrefix)
+                    do throws(IntentRejection) {
+                        events.append(try F.event(for: intent))
+                    } catch {
+                        throw .invalidValue(object.path(error.field), reason: error.reason)
+                    }
                 } catch {
                     throw .invalidEvent(error)
                 }
@@ -56,22 +71,26 @@ struct FeatureDefinition: Sendable {
             }
             return (events, ids)
         }
-        return FeatureDefinition(
-            name: key.name, eventTypes: eventTypes,
-            initialFeature: { InitialFeature(key, state: initialState()) },
-            requestRunner: requestRunner,
-            start: { session in
-                if !startEvents.isEmpty { _ = try? session.send(startEvents, to: key, source: .view) }
-            },
-            submit: { session, objects, idempotency throws(AppError) in
-                let (events, ids) = try decodeAll(objects)
-                do throws(SessionError) {
-                    return try session.submit(
-                        Submission(events: events, eventIDs: ids, idempotency: idempotency), to: key)
-                } catch {
-                    throw AppError(error, batch: objects.count > 1)
-                }
-            },
-            decode: { objects throws(AppError) in try decodeAll(objects).events.count })
+        name = key.name
+        self.eventTypes = eventTypes
+        intentType = F.Intent.self
+        snapshotType = F.Snapshot.self
+        initialFeature = { settings in InitialFeature(key, state: hosting.initialState(settings)) }
+        requestRunner = hosting.requests.map { perform in FeatureRequestRunner(key, perform: perform) }
+        let startEvents = hosting.startEvents
+        start = { session in
+            if !startEvents.isEmpty { _ = try? session.send(startEvents, to: key, source: .view) }
+        }
+        submit = { session, objects, idempotency throws(AppError) in
+            let (events, ids) = try decodeAll(objects)
+            do throws(SessionError) {
+                return try session.submit(Submission(events: events, eventIDs: ids, idempotency: idempotency), to: key)
+            } catch {
+                throw AppError(error, batch: objects.count > 1)
+            }
+        }
+        decode = { objects throws(AppError) in try decodeAll(objects).events.count }
+        page = hosting.page
+        firstSnapshot = { settings in F.snapshot(of: hosting.initialState(settings), settings: settings) }
     }
 }

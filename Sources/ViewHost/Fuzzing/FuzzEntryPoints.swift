@@ -1,25 +1,37 @@
 import HTTPCore
 import ViewHostJSON
+import ViewModelCore
 
 /// What the fuzzers in `Fuzz/` call in the ViewHost library: the request-reading steps of the routes, without a session or a
 /// socket. Plumbing for `Fuzz/run.sh`, not a designed API; each entry point runs exactly the code a route runs.
 package enum FuzzEntryPoints {
-    /// The names of the features an events route can be posted to.
-    package static let featureNames: [String] = features.map(\.name)
+    /// The events routes of `features`, hosted at their default settings (decoding never reaches a provider).
+    package struct EventDecoding: Sendable {
+        private let features: HostedFeatures
 
-    /// The features as the app defines them (offline weather: decoding never reaches a provider).
-    private static let features = FeatureCatalog.all(configuration: AppConfiguration())
+        /// The decoding of `registrations`' events.
+        package init(_ registrations: [FeatureRegistration]) {
+            do {
+                features = try HostedFeatures(registrations, settings: FixedFeatureSettings())
+            } catch {
+                preconditionFailure("the fuzzed features cannot be hosted: \(error)")
+            }
+        }
 
-    /// Reads `request`'s body as `POST /v1/sessions/{id}/{feature}/events` does: media type, JSON, the event
-    /// objects, then the feature's decoding of each event, applying nothing.
-    /// - Returns: The number of events decoded, or the refusal's status and problem detail.
-    package static func decodeEvents(_ request: HTTPRequest, feature index: Int) -> Result<Int, Refused> {
-        let definition = features[index % features.count]
-        do throws(AppError) {
-            let objects = try EventRoutes.eventObjects(RequestBody.json(request))
-            return .success(try definition.decode(objects))
-        } catch {
-            return .failure(Refused(error))
+        /// The names of the features an events route can be posted to.
+        package var featureNames: [String] { features.names }
+
+        /// Reads `request`'s body as `POST /v1/sessions/{id}/{feature}/events` does: media type, JSON, the event
+        /// objects, then the feature's decoding of each event, applying nothing.
+        /// - Returns: The number of events decoded, or the refusal's status and problem detail.
+        package func decodeEvents(_ request: HTTPRequest, feature index: Int) -> Result<Int, Refused> {
+            let definition = features.definitions[index % features.definitions.count]
+            do throws(AppError) {
+                let objects = try EventRoutes.eventObjects(RequestBody.json(request))
+                return .success(try definition.decode(objects))
+            } catch {
+                return .failure(Refused(error))
+            }
         }
     }
 

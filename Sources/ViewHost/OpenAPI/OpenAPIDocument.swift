@@ -1,14 +1,162 @@
 import Foundation
+import ViewHostAPI
+import ViewHostJSON
+import ViewModelCore
 
-/// `GET /openapi.json`: the OpenAPI 3.1 description of every route (API.md says never to let the two drift; the
-/// `OpenAPIHTTPTests` checks that every operation here is routed). The document is `Resources/openapi.json`, embedded
-/// in the binary at build time (SwiftPM's `embedInCode`), so it is edited as JSON and no file ships beside the binary.
-/// The one part read at run time is the `timeZone` enum: the zones this machine's database has, which are exactly
-/// the ones `POST /v1/sessions` takes (``SessionOptions/timeZoneIdentifiers``).
+/// `GET /openapi.json`: the OpenAPI 3.1 description of every route, made once at start from the features the app
+/// serves. The routes of the library itself (health, sessions, the stream, the log, the page) come from
+/// `Resources/openapi-base.json`, which names no feature (embedded at build time with SwiftPM's `embedInCode`).
+/// Each feature adds, from its own types and nothing else:
+/// - `GET /v1/sessions/{id}/{feature}`, its snapshot's schema read off the snapshot type's `Decodable` (and its first
+///   snapshot, as an example for the values the type takes) by ``SchemaProbe``;
+/// - `POST /v1/sessions/{id}/{feature}/events`, one schema per event type from the intent's `Decodable` (required
+///   and optional fields, limits, patterns), joined by a `type` discriminator;
+/// - its name in the lists of features (session options, the stream's filter and event names).
+///
+/// The time-zone enum is the zones this machine's database has, exactly the ones `POST /v1/sessions` takes
+/// (``SessionOptions/timeZoneIdentifiers``). `OpenAPIHTTPTests` checks that every operation is routed.
 enum OpenAPIDocument {
-    static let json: String = {
-        let template = String(decoding: PackageResources.openapi_json, as: UTF8.self)
-        let zones = SessionOptions.timeZoneIdentifiers.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
-        return template.replacingOccurrences(of: "\"__TIME_ZONES__\"", with: zones)
-    }()
+    /// The document for `features`.
+    static func json(features: HostedFeatures) -> String {
+        guard
+            var document = try? JSONSerialization.jsonObject(with: Data(PackageResources.openapi_base_json))
+                as? [String: Any],
+            var templates = document.removeValue(forKey: "x-feature-templates") as? [String: Any],
+            var paths = document["paths"] as? [String: Any], var components = document["components"] as? [String: Any],
+            var schemas = components["schemas"] as? [String: Any]
+        else { preconditionFailure("Resources/openapi-base.json is not the document it was built from") }
+        let snapshotTemplate = templates.removeValue(forKey: "snapshot") ?? [:]
+        let eventsTemplate = templates.removeValue(forKey: "events") ?? [:]
+        for definition in features.definitions {
+            let name = definition.name
+            let typeName = Self.typeName(name)
+            let snapshotSchema = "\(typeName)Snapshot"
+            let eventSchema = "\(typeName)Event"
+            schemas[snapshotSchema] = snapshot(definition)
+            for (type, schema) in events(definition) { schemas["\(typeName)\(Self.typeName(type))Event"] = schema }
+            schemas[eventSchema] = eventUnion(definition, typeName: typeName)
+            paths["/v1/sessions/{id}/\(name)"] = filled(
+                snapshotTemplate, feature: name, snapshot: snapshotSchema, event: eventSchema)
+            paths["/v1/sessions/{id}/\(name)/events"] = filled(
+                eventsTemplate, feature: name, snapshot: snapshotSchema, event: eventSchema)
+        }
+        components["schemas"] = schemas
+        document["components"] = components
+        document["paths"] = paths
+        let text = serialized(document)
+        let names = features.names.map { "\"\($0)\"" }.joined(separator: ", ")
+        let zones = SessionOptions.timeZoneIdentifiers.sorted().map { "\"\($0)\"" }.joined(separator: ",")
+        return text.replacingOccurrences(of: "\"__FEATURES__\"", with: names)
+            .replacingOccurrences(of: "\"__TIME_ZONES__\"", with: zones)
+    }
+
+    /// The feature's snapshot: the generic envelope and the snapshot type's own members.
+    private static func snapshot(_ definition: FeatureDefinition) -> [String: Any] {
+        let example = definition.exampleSnapshot
+        let node = definition.probeSnapshot(example: example) ?? example.map(SchemaNode.inferred(from:))
+        var schema: [String: Any] = ["allOf": [["$ref": "#/components/schemas/Snapshot"], node?.json() ?? [:]]]
+        schema["description"] = "The \(definition.name) snapshot; its members follow from the feature's snapshot type."
+        return schema
+    }
+
+    /// One schema per event type, from the intent's `Decodable`.
+    private static func events(_ definition: FeatureDefinition) -> [(String, [String: Any])] {
+        definition.eventTypes.map { type in
+            guard let node = definition.probeIntent(type: type) else {
+                // An intent that cannot be probed is still described: its type and any fields.
+                return (type, ["type": "object", "required": ["type"], "properties": ["type": ["const": type]]])
+            }
+            node.required.insert("type")
+            var schema = node.json(closed: true)
+            var properties = schema["properties"] as? [String: Any] ?? [:]
+            properties["type"] = ["const": type]
+            properties["id"] = ["$ref": "#/components/schemas/EventID"]
+            schema["properties"] = properties
+            schema["type"] = "object"
+            return (type, schema)
+        }
+    }
+
+    /// Any of the feature's events, by its `type`.
+    private static func eventUnion(_ definition: FeatureDefinition, typeName: String) -> [String: Any] {
+        let references = definition.eventTypes.map { "#/components/schemas/\(typeName)\(Self.typeName($0))Event" }
+        var schema: [String: Any] = [
+            "description":
+                "One \(definition.name) event, discriminated by type; an unknown type gets 422 listing the allowed types."
+        ]
+        guard !references.isEmpty else {
+            schema["not"] = [:]
+            return schema
+        }
+        schema["oneOf"] = references.map { ["$ref": $0] }
+        schema["discriminator"] = [
+            "propertyName": "type",
+            "mapping": Dictionary(uniqueKeysWithValues: zip(definition.eventTypes, references)),
+        ]
+        return schema
+    }
+
+    /// A path template with the feature's name and schemas in place of its placeholders.
+    private static func filled(_ template: Any, feature: String, snapshot: String, event: String) -> Any {
+        switch template {
+        case let text as String:
+            return text.replacingOccurrences(of: "__FEATURE__", with: feature)
+                .replacingOccurrences(of: "__SNAPSHOT_SCHEMA__", with: "#/components/schemas/\(snapshot)")
+                .replacingOccurrences(of: "__EVENT_SCHEMA__", with: "#/components/schemas/\(event)")
+        case let dictionary as [String: Any]:
+            return dictionary.mapValues { filled($0, feature: feature, snapshot: snapshot, event: event) }
+        case let array as [Any]:
+            return array.map { filled($0, feature: feature, snapshot: snapshot, event: event) }
+        default:
+            return template
+        }
+    }
+
+    /// `chat` → `Chat`, `to-do` → `ToDo`: a schema name's part.
+    static func typeName(_ name: String) -> String {
+        name.split(whereSeparator: { $0 == "-" || $0 == "_" })
+            .map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+
+    private static func serialized(_ document: [String: Any]) -> String {
+        guard
+            let data = try? JSONSerialization.data(
+                withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])
+        else { preconditionFailure("the OpenAPI document does not serialize") }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+extension FeatureDefinition {
+    /// The feature's first snapshot (a new session's, in UTC), as JSON: the example the probe walks.
+    var exampleSnapshot: JSONValue? {
+        let encoded = SnapshotEncoder.encode(
+            feature: name, version: 1, viewModel: firstSnapshot(SessionSettings()), sessionID: SessionID("example"))
+        return try? JSONParser.parse(encoded.body)
+    }
+
+    /// The snapshot type's schema, probed.
+    func probeSnapshot(example: JSONValue?) -> SchemaNode? {
+        open(snapshotType, example: example)
+    }
+
+    /// The schema of the intent of event type `type`, probed.
+    func probeIntent(type: String) -> SchemaNode? {
+        SchemaProbe(typeOverride: type).intentSchema(of: intentType)
+    }
+
+    private func open<S: FeatureSnapshot>(_ type: S.Type, example: JSONValue?) -> SchemaNode? {
+        SchemaProbe().schema(of: type, example: example)
+    }
+}
+
+extension SchemaProbe {
+    /// The schema of an intent type.
+    func intentSchema(of type: any FeatureIntent.Type) -> SchemaNode? {
+        open(type)
+    }
+
+    private func open<I: FeatureIntent>(_ type: I.Type) -> SchemaNode? {
+        schema(of: I.self, example: nil)
+    }
 }

@@ -10,7 +10,7 @@ enum SessionRoutes {
     ) where C.Duration == Duration {
         router.on(.post, "/v1/sessions") { request, context in
             try limits.admitSessionCreation(from: context.remoteAddress)
-            let options = try SessionOptions.parse(request, catalog: registry.catalog.map(\.name))
+            let options = try SessionOptions.parse(request, catalog: registry.features.names)
             let created = try registry.create(
                 features: options.features, timeZone: options.timeZone, locale: options.locale)
             // 201 only once the session (and its start) is stored: a token given out must survive a crash.

@@ -1,4 +1,5 @@
 import HTTPCore
+import ViewModelCore
 
 /// The thin web front-end (`/`, `/app.js`, `/app.css`) and `/openapi.json`, embedded in the binary. A strict Content-Security-Policy
 /// (no inline code, same-origin only) and validators so a reload costs a 304.
@@ -24,15 +25,20 @@ enum WebRoutes {
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
         + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
-    private static let page = Asset(WebPage.html, contentType: "text/html; charset=utf-8", cacheControl: "no-cache")
-    private static let script = Asset(
-        WebScript.javascript, contentType: "text/javascript; charset=utf-8", cacheControl: "public, max-age=300")
-    private static let style = Asset(WebStyle.css, contentType: "text/css; charset=utf-8", cacheControl: "public, max-age=300")
-
-    private static let openAPI = Asset(
-        OpenAPIDocument.json, contentType: "application/json", cacheControl: "public, max-age=300")
-
-    static func register(on router: inout MeteredRouter) {
+    /// The routes, their assets made once for `features`: the page's sections, the library's script and style
+    /// followed by each feature's renderer, and the OpenAPI document of every route and feature.
+    static func register(on router: inout MeteredRouter, features: HostedFeatures) {
+        let page = Asset(
+            WebPage.html(features: features.names), contentType: "text/html; charset=utf-8", cacheControl: "no-cache")
+        let renderers = features.definitions.compactMap(\.page)
+        let script = Asset(
+            ([WebScript.javascript] + renderers.map(\.script)).joined(separator: "\n"),
+            contentType: "text/javascript; charset=utf-8", cacheControl: "public, max-age=300")
+        let style = Asset(
+            ([WebStyle.css] + renderers.map(\.style)).joined(separator: "\n"),
+            contentType: "text/css; charset=utf-8", cacheControl: "public, max-age=300")
+        let openAPI = Asset(
+            OpenAPIDocument.json(features: features), contentType: "application/json", cacheControl: "public, max-age=300")
         router.get("/openapi.json") { request, _ in response(openAPI, request) }
         router.get("/") { request, _ in response(page, request) }
         router.get("/app.js") { request, _ in response(script, request) }

@@ -29,7 +29,7 @@ final class SessionRegistry: Sendable {
 
     let store: SessionStore
     let scheduler: any TimerScheduling
-    let catalog: [FeatureDefinition]
+    let features: HostedFeatures
     /// The durable store; nil keeps sessions in memory only.
     let storage: (any SessionStorage)?
     private let settings: Settings
@@ -37,19 +37,19 @@ final class SessionRegistry: Sendable {
     private let ordinal = Atomic<UInt64>(0)
 
     init(
-        settings: Settings, scheduler: any TimerScheduling, catalog: [FeatureDefinition],
+        settings: Settings, scheduler: any TimerScheduling, features: HostedFeatures,
         requests: (any RequestRunning)? = nil, storage: (any SessionStorage)? = nil
     ) {
         self.settings = settings
         let store = SessionStore(configuration: settings.store)
         self.store = store
         self.scheduler = scheduler
-        self.catalog = catalog
+        self.features = features
         self.storage = storage
         // A session whose input could not be stored closed itself; dropping it makes the next request load its
         // durable value.
         environment = SessionEnvironment(
-            scheduler: scheduler, requests: requests ?? FeatureRequestRunners(catalog.compactMap(\.requestRunner)),
+            scheduler: scheduler, requests: requests ?? FeatureRequestRunners(features.definitions.compactMap(\.requestRunner)),
             journal: storage, onStorageFailure: { id in store.drop(id: id) })
         // Another node took sessions over (a shared store): their copies here are stale, so they go, and their
         // streams end without a final event, so clients reconnect (through the balancer, to the new owner).
@@ -65,8 +65,9 @@ final class SessionRegistry: Sendable {
 
     /// Creates a session with `features` (all of them when nil) and starts each feature.
     /// - Throws: `AppError.tooManySessions` at the cap.
-    func create(features: [String]?, timeZone: TimeZone, locale: String) throws(AppError) -> Created {
-        let wanted = features.map { names in catalog.filter { names.contains($0.name) } } ?? catalog
+    func create(features names: [String]?, timeZone: TimeZone, locale: String) throws(AppError) -> Created {
+        let wanted = names.map { names in self.features.definitions.filter { names.contains($0.name) } }
+            ?? self.features.definitions
         let number = ordinal.wrappingAdd(1, ordering: .relaxed).newValue
         let random: RandomSource =
             settings.seed.map { .seeded($0 &+ number &* 0x9E37_79B9_7F4A_7C15) } ?? .system()
@@ -78,7 +79,7 @@ final class SessionRegistry: Sendable {
             let session = store.insert({
                 Session(
                     id: .random(), token: SessionToken(secret: secret), environment: environment,
-                    settings: sessionSettings, random: random, features: wanted.map { $0.initialFeature() })
+                    settings: sessionSettings, random: random, features: wanted.map { $0.initialFeature(sessionSettings) })
             })
         else { throw .tooManySessions }
         var durable: CommitTicket?
@@ -212,7 +213,7 @@ final class SessionRegistry: Sendable {
 
     /// The definition of feature `name`, if the app hosts it.
     func definition(named name: String) -> FeatureDefinition? {
-        catalog.first { $0.name == name }
+        features.definition(named: name)
     }
 
     /// `Authorization: Bearer TOKEN` (RFC 6750 §2.1), else the `viewhost_session` cookie.

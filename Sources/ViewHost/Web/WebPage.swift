@@ -1,7 +1,17 @@
-/// The page at `/`: a shell that `app.js` fills from snapshots. No inline script or style, so the strict
-/// Content-Security-Policy holds.
+import Foundation
+
+/// The page at `/`: a shell that `app.js` fills from snapshots, with one section per feature the app serves, in
+/// its order. No inline script or style, so the strict Content-Security-Policy holds.
 enum WebPage {
-    static let html = #"""
+    /// The page for `features` (their names are plain path segments, so they are plain HTML ids too).
+    static func html(features: [String]) -> String {
+        let sections = features.map { name in
+            "    <section id=\"\(name)\" class=\"card\" aria-labelledby=\"\(name)-title\" hidden></section>"
+        }
+        return template.replacingOccurrences(of: "    <!-- sections -->", with: sections.joined(separator: "\n"))
+    }
+
+    private static let template = #"""
         <!doctype html>
         <html lang="en">
         <head>
@@ -20,10 +30,7 @@ enum WebPage {
           </header>
           <div id="banners" class="banners" aria-live="polite" aria-label="Notifications"></div>
           <main id="features">
-            <section id="chat" class="card" aria-labelledby="chat-title" hidden></section>
-            <section id="weather" class="card" aria-labelledby="weather-title" hidden></section>
-            <section id="login" class="card" aria-labelledby="login-title" hidden></section>
-            <section id="person" class="card" aria-labelledby="person-title" hidden></section>
+            <!-- sections -->
           </main>
           <footer class="bottom">
             <p>Every screen here is drawn from the server's view-model snapshots and posts only their actions.

@@ -1,4 +1,5 @@
-/// `app.css`: phone-first, readable, no framework.
+/// `app.css`, the library's part: phone-first, readable, no framework; the generic drawing of a feature (a definition
+/// list of its values, its actions as buttons and small forms). A feature's ``PageRenderer`` style follows it.
 enum WebStyle {
     static let css = #"""
         :root { --accent: #0a66c2; --muted: #666; --bubble-user: #0a66c2; --bubble-other: #e9e9eb; --error: #c62828;
@@ -22,34 +23,23 @@ enum WebStyle {
         button:disabled { opacity: .5; cursor: not-allowed; }
         input { font: inherit; padding: .45rem .6rem; border-radius: .5rem; border: 1px solid #999; width: 100%;
           background: var(--card); color: var(--text); }
-        input.invalid { background: #ffcccc; color: #111; }
         label { display: block; font-size: .875rem; color: var(--muted); margin: .5rem 0 .25rem; }
         .row { display: flex; gap: .5rem; align-items: center; }
         .row input { flex: 1; }
-        .chats { list-style: none; margin: 0; padding: 0; }
-        .chats li button { width: 100%; display: grid; grid-template-columns: 1fr auto; gap: .1rem .5rem; text-align: left;
-          background: transparent; color: var(--text); border: 0; border-bottom: 1px solid rgba(127,127,127,.3);
-          border-radius: 0; padding: .6rem .25rem; }
-        .chats .contact { font-weight: 600; }
-        .chats .date, .chats .preview { color: var(--muted); font-size: .875rem; }
-        .unread { background: var(--error); color: #fff; border-radius: 1rem; padding: 0 .5rem; font-size: .8rem;
-          justify-self: end; }
         .empty, .hint { color: var(--muted); }
         .error { color: var(--error); }
-        .messages { list-style: none; margin: 0 0 .75rem; padding: 0; display: flex; flex-direction: column; gap: .4rem;
-          max-height: 24rem; overflow-y: auto; }
-        .messages li { max-width: 80%; padding: .4rem .65rem; border-radius: 1rem; }
-        .messages li.user { align-self: flex-end; background: var(--bubble-user); color: #fff; }
-        .messages li.other { align-self: flex-start; background: var(--bubble-other); }
-        .messages .meta { display: flex; justify-content: space-between; gap: 1rem; font-size: .75rem; opacity: .8; }
         .spinner { display: inline-block; width: 1rem; height: 1rem; border: 2px solid var(--muted);
           border-top-color: transparent; border-radius: 50%; animation: spin 1s linear infinite; }
         @keyframes spin { to { transform: rotate(360deg); } }
         .banners { position: sticky; top: 0; z-index: 2; display: grid; gap: .25rem; padding: 0 1rem; }
-        .banner { display: block; width: 100%; text-align: left; background: #323232; color: #fff; border: 0; }
-        .weather-icon { font-size: 3rem; line-height: 1; }
-        .weather .summary { white-space: pre-line; }
-        .badge { background: var(--error); color: #fff; border-radius: 1rem; padding: 0 .5rem; font-size: .8rem; }
+        dl.generic { display: grid; grid-template-columns: minmax(6rem, auto) 1fr; gap: .25rem .75rem; margin: 0 0 .5rem; }
+        dl.generic dt { color: var(--muted); font-size: .875rem; }
+        dl.generic dd { margin: 0; overflow-wrap: anywhere; }
+        ul.generic { margin: 0; padding-left: 1.1rem; }
+        .actions { display: flex; flex-wrap: wrap; gap: .5rem; align-items: flex-end; margin-top: .5rem; }
+        fieldset.action { border: 1px solid rgba(127,127,127,.35); border-radius: .5rem; padding: .25rem .6rem .6rem;
+          margin: 0; min-width: 12rem; }
+        fieldset.action button { margin-top: .5rem; }
         footer { color: var(--muted); font-size: .8rem; text-align: center; padding: 1rem; }
         [hidden] { display: none !important; }
 

@@ -1,42 +1,64 @@
 import Foundation
 import ViewHostAPI
 
-/// One feature (chat, weather, login, person) as a pure state machine over one state value.
+/// One feature as a pure state machine over one state value: what an app author writes to have ViewHost host
+/// a view model. The four seed features (chat, weather, login, person) are written the same way, against this
+/// protocol and nothing internal.
 ///
 /// Contract:
-/// - ``State`` and ``Event`` are values: `Codable`, `Equatable`, `Sendable`; no closures, no references.
+/// - ``State`` and ``Event`` are values: `Codable`, `Equatable`, `Sendable`; no closures, no references. They are
+///   kept in the session's journal and snapshots, so their `Codable` shape is a stored format: change it only with
+///   a new ``schemaVersion`` (and a migration, see ``migrate(state:from:)``).
+/// - ``Intent`` is what clients post (a wire type, shareable with an app); ``event(for:)`` turns a decoded intent
+///   into the feature's event, or refuses it naming the field (answered `422`).
+/// - ``check(_:in:)`` runs before a client event is applied and refuses, without changing anything, an event the
+///   state cannot apply (answered `409`); once an event passed the check, ``apply(_:to:context:)`` applies it.
+///   Internal events (timers, follow-ups, provider answers) are never checked.
 /// - ``apply(_:to:context:)`` changes the state and asks the context for effects *as data*: a timer that delivers
 ///   an event later, a follow-up event now, a request for outside work (a provider call) whose answer comes back
 ///   as an event. It reads the time, the session's settings and random draws only from the context, never from
 ///   a clock or a random source of its own, so the same events in the same contexts give the same states.
-/// - ``check(_:in:)`` runs before a client event is applied and refuses, without changing anything, an event the
-///   state cannot apply (answered `409`); once an event passed the check, ``apply(_:to:context:)`` applies it.
-///   Internal events (timers, follow-ups, provider answers) are never checked.
 /// - ``snapshot(of:settings:)`` is a pure function of the state: the same state gives the same view model.
 ///
 /// ```swift
 /// enum Counter: Feature {
-///     static let key = FeatureKey<Counter>("counter")
+///     static func event(for intent: CounterIntent) -> Int { intent.amount }
 ///     static func check(_ event: Int, in state: Int) throws(EventRefusal) {}
 ///     static func apply(_ event: Int, to state: inout Int, context: inout FeatureContext<Counter>) {
 ///         state += event
 ///         context.markChanged()
 ///     }
-///     …
+///     static func snapshot(of state: Int, settings: SessionSettings) -> CounterSnapshot { … }
+///     static func describe(_ event: Int) -> EventDescription { EventDescription(name: "add", summary: "\(event)") }
 /// }
 /// ```
 public protocol Feature: SendableMetatype {
     /// The feature's whole state in one session.
     associatedtype State: Codable, Equatable, Sendable
-    /// Every event the feature reacts to: client intents and its own internal events.
+    /// Every event the feature reacts to: what its client intents become, and its own internal events.
     associatedtype Event: Codable, Equatable, Sendable
+    /// What clients post; ``NoIntent`` for a feature that takes nothing from clients.
+    associatedtype Intent: FeatureIntent = NoIntent
     /// Outside work the feature asks for (a provider call); `Never` when it asks for none.
     associatedtype Request: Codable, Equatable, Sendable = Never
     /// The snapshot served for the state.
-    associatedtype Snapshot: ViewModel
+    associatedtype Snapshot: FeatureSnapshot
 
-    /// The feature's name and type.
+    /// The feature's name and type; by default named by ``Snapshot``'s `feature`.
     static var key: FeatureKey<Self> { get }
+
+    /// The version of the stored shape of ``State`` and ``Event`` (and ``Request``): 1 at first, one more with
+    /// every change of their `Codable` shape. Stored sessions record it; an older one is migrated on load, or the
+    /// server refuses to start naming the feature and the version (see ``oldestMigratableVersion``).
+    static var schemaVersion: Int { get }
+
+    /// The oldest schema version ``migrate(state:from:)`` and ``migrate(event:from:)`` can bring up to
+    /// ``schemaVersion``; ``schemaVersion`` (the default) when they migrate nothing.
+    static var oldestMigratableVersion: Int { get }
+
+    /// The feature's event for a client's intent.
+    /// - Throws: ``IntentRejection`` naming the field whose value the feature cannot take (answered `422`).
+    static func event(for intent: Intent) throws(IntentRejection) -> Event
 
     /// Refuses a client event the state cannot apply now (no chat open, a disabled action…).
     /// - Throws: ``EventRefusal`` saying why and which events are accepted now.
@@ -50,6 +72,78 @@ public protocol Feature: SendableMetatype {
 
     /// The event's name and a short payload summary, for the data-flow log.
     static func describe(_ event: Event) -> EventDescription
+
+    /// A state stored by schema `version` (at least ``oldestMigratableVersion``, below ``schemaVersion``), read
+    /// from `decoder` and brought up to this version: decode the old shape, return the new value.
+    static func migrate(state decoder: any Decoder, from version: Int) throws -> State
+
+    /// An event stored by schema `version` (a journal record or a pending timer's), brought up to this version.
+    static func migrate(event decoder: any Decoder, from version: Int) throws -> Event
+}
+
+extension Feature {
+    public static var key: FeatureKey<Self> { FeatureKey(Snapshot.feature) }
+
+    public static var schemaVersion: Int { 1 }
+
+    public static var oldestMigratableVersion: Int { schemaVersion }
+
+    public static func migrate(state decoder: any Decoder, from version: Int) throws -> State {
+        throw SchemaError.cannotMigrate(feature: key.name, from: version, to: schemaVersion)
+    }
+
+    public static func migrate(event decoder: any Decoder, from version: Int) throws -> Event {
+        throw SchemaError.cannotMigrate(feature: key.name, from: version, to: schemaVersion)
+    }
+}
+
+extension Feature where Intent == NoIntent {
+    /// Never called: a feature without intents takes no client events.
+    public static func event(for intent: NoIntent) throws(IntentRejection) -> Event {
+        switch intent {}
+    }
+}
+
+extension Feature where Intent == Event {
+    /// The intent itself, when clients post the feature's events as they are.
+    public static func event(for intent: Intent) throws(IntentRejection) -> Event { intent }
+}
+
+/// Why a client's intent was not taken: a field's value the feature cannot use (answered `422` naming it).
+public struct IntentRejection: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The field, as the intent's JSON names it, such as `birthdate`.
+    public var field: String
+    /// What is wrong, as a sentence fragment after the field's name: "must be an ISO 8601 date".
+    public var reason: String
+
+    /// Creates a rejection.
+    public init(field: String, reason: String) {
+        self.field = field
+        self.reason = reason
+    }
+
+    public var description: String { "\(field) \(reason)" }
+}
+
+/// Why stored data of a feature cannot be read by this build.
+public enum SchemaError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The feature cannot bring data of schema `from` up to `to`.
+    case cannotMigrate(feature: String, from: Int, to: Int)
+    /// The data was written by a newer schema of the feature than this build has.
+    case newer(feature: String, stored: Int, current: Int)
+    /// The data names a feature this app does not register.
+    case unknownFeature(String)
+
+    public var description: String {
+        switch self {
+        case .cannotMigrate(let feature, let from, let to):
+            "feature '\(feature)' cannot migrate its stored data from schema version \(from) to \(to)"
+        case .newer(let feature, let stored, let current):
+            "feature '\(feature)' was stored by schema version \(stored), newer than this build's \(current)"
+        case .unknownFeature(let name):
+            "the store holds sessions with feature '\(name)', which this app does not register"
+        }
+    }
 }
 
 /// A typed handle on one feature: its name in URLs and snapshots and its type.

@@ -127,9 +127,73 @@ struct FeatureSlot<F: Feature>: Equatable, Sendable {
     }
 }
 
+/// A slot's stored shape: its state, version, last change and pending work, and the feature's schema version
+/// when it is not 1 (so a store written before schema versions existed reads as version 1). A slot of an older
+/// schema is brought up to date on decoding by the feature's migrations; a newer one is refused.
 extension FeatureSlot: Codable {
     private enum CodingKeys: String, CodingKey {
-        case state, version, lastChangeSequence, timers, requests
+        case schema, state, version, lastChangeSequence, timers, requests
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let schema = try container.decodeIfPresent(Int.self, forKey: .schema) ?? 1
+        version = try container.decode(Int.self, forKey: .version)
+        lastChangeSequence = try container.decode(Int.self, forKey: .lastChangeSequence)
+        requests = try container.decodeIfPresent([PendingWork<F.Request>].self, forKey: .requests) ?? []
+        if schema == F.schemaVersion {
+            state = try container.decode(F.State.self, forKey: .state)
+            timers = try container.decodeIfPresent([Int: PendingTimer<F.Event>].self, forKey: .timers) ?? [:]
+            return
+        }
+        try F.checkStored(schema: schema)
+        state = try F.migrate(state: container.superDecoder(forKey: .state), from: schema)
+        timers = [:]
+        guard container.contains(.timers) else { return }
+        let stored = try container.nestedContainer(keyedBy: SlotTimerKey.self, forKey: .timers)
+        for key in stored.allKeys {
+            guard let id = key.intValue ?? Int(key.stringValue) else { continue }
+            timers[id] = try PendingTimer(from: stored.superDecoder(forKey: key)) { decoder in
+                try F.migrate(event: decoder, from: schema)
+            }
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        if F.schemaVersion != 1 { try container.encode(F.schemaVersion, forKey: .schema) }
+        try container.encode(state, forKey: .state)
+        try container.encode(version, forKey: .version)
+        try container.encode(lastChangeSequence, forKey: .lastChangeSequence)
+        try container.encode(timers, forKey: .timers)
+        try container.encode(requests, forKey: .requests)
+    }
+}
+
+/// A pending timer's number as a key of the stored table.
+private struct SlotTimerKey: CodingKey {
+    let stringValue: String
+    let intValue: Int?
+
+    init?(stringValue: String) {
+        self.stringValue = stringValue
+        intValue = Int(stringValue)
+    }
+
+    init?(intValue: Int) {
+        stringValue = String(intValue)
+        self.intValue = intValue
+    }
+}
+
+extension Feature {
+    /// Refuses stored data of schema `schema` that this build cannot bring up to ``schemaVersion``.
+    /// - Throws: ``SchemaError``.
+    static func checkStored(schema: Int) throws(SchemaError) {
+        if schema > schemaVersion { throw .newer(feature: key.name, stored: schema, current: schemaVersion) }
+        if schema < oldestMigratableVersion {
+            throw .cannotMigrate(feature: key.name, from: schema, to: schemaVersion)
+        }
     }
 }
 
@@ -225,11 +289,12 @@ extension FeatureSlot: AnyFeatureSlot {
     }
 
     func encodeEvents(_ events: [any Sendable], with encoder: (any Encodable) throws -> Data) throws -> Data {
-        try encoder(events.map(Self.typed))
+        let typed = events.map(Self.typed)
+        return try encoder(F.schemaVersion == 1 ? AnyEncodable(typed) : AnyEncodable(StoredEvents<F>(events: typed)))
     }
 
     func decodeEvents(from data: Data, with decoder: JSONDecoder) throws -> [any Sendable] {
-        try decoder.decode([F.Event].self, from: data)
+        try decoder.decode(StoredEvents<F>.self, from: data).events
     }
 
     /// `event` as this feature's event type; anything else is a programming error of the app layer.
@@ -238,5 +303,58 @@ extension FeatureSlot: AnyFeatureSlot {
             preconditionFailure("event \(type(of: event)) routed to feature \(F.key.name)")
         }
         return typed
+    }
+}
+
+/// A journal record's events as stored: a bare array for schema version 1 (what every store before schema versions
+/// holds), else `{"schema":N,"events":[…]}`. Events of an older schema are migrated as they are read.
+struct StoredEvents<F: Feature>: Codable {
+    let events: [F.Event]
+
+    private enum CodingKeys: String, CodingKey {
+        case schema, events
+    }
+
+    init(events: [F.Event]) {
+        self.events = events
+    }
+
+    init(from decoder: any Decoder) throws {
+        let schema: Int
+        var list: any UnkeyedDecodingContainer
+        if let keyed = try? decoder.container(keyedBy: CodingKeys.self) {
+            schema = try keyed.decode(Int.self, forKey: .schema)
+            list = try keyed.nestedUnkeyedContainer(forKey: .events)
+        } else {
+            schema = 1
+            list = try decoder.unkeyedContainer()
+        }
+        var events: [F.Event] = []
+        if schema == F.schemaVersion {
+            while !list.isAtEnd { events.append(try list.decode(F.Event.self)) }
+        } else {
+            try F.checkStored(schema: schema)
+            while !list.isAtEnd { events.append(try F.migrate(event: list.superDecoder(), from: schema)) }
+        }
+        self.events = events
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(F.schemaVersion, forKey: .schema)
+        try container.encode(events, forKey: .events)
+    }
+}
+
+/// Any `Encodable`, as a value of one type (so one encoder call serves both stored shapes).
+private struct AnyEncodable: Encodable {
+    let value: any Encodable
+
+    init(_ value: any Encodable) {
+        self.value = value
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try value.encode(to: encoder)
     }
 }

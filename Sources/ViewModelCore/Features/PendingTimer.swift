@@ -13,6 +13,28 @@ struct PendingTimer<Event: Codable & Equatable & Sendable>: Codable, Equatable, 
     let source: EventSource
     /// The sequence number of the event that scheduled it.
     let causedBy: Int
+
+    enum CodingKeys: String, CodingKey {
+        case id, dueAt, event, source, causedBy
+    }
+
+    init(id: Int, dueAt: Date, event: Event, source: EventSource, causedBy: Int) {
+        self.id = id
+        self.dueAt = dueAt
+        self.event = event
+        self.source = source
+        self.causedBy = causedBy
+    }
+
+    /// A timer stored with `decodeEvent` reading its event (an older schema's event, migrated).
+    init(from decoder: any Decoder, decodeEvent: (any Decoder) throws -> Event) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(Int.self, forKey: .id)
+        dueAt = try container.decode(Date.self, forKey: .dueAt)
+        event = try decodeEvent(container.superDecoder(forKey: .event))
+        source = try container.decode(EventSource.self, forKey: .source)
+        causedBy = try container.decode(Int.self, forKey: .causedBy)
+    }
 }
 
 /// A timer the session's shell must start: its number, when it falls due, and how long that is from the event that

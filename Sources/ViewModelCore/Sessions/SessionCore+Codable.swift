@@ -8,16 +8,40 @@ public struct FeatureTypes: Sendable {
     /// The types of `features`.
     public init(_ features: [any Feature.Type]) {
         var decoders: [String: @Sendable (any Decoder) throws -> any AnyFeatureSlot] = [:]
-        for feature in features { decoders[Self.name(of: feature)] = Self.decoder(for: feature) }
+        var schemas: [String: ClosedRange<Int>] = [:]
+        for feature in features {
+            decoders[Self.name(of: feature)] = Self.decoder(for: feature)
+            schemas[Self.name(of: feature)] = Self.schema(of: feature)
+        }
         self.decoders = decoders
+        self.schemas = schemas
+    }
+
+    /// The types of every feature of `types` (a later one wins a name).
+    public init(merging types: [FeatureTypes]) {
+        decoders = types.reduce(into: [:]) { $0.merge($1.decoders) { $1 } }
+        schemas = types.reduce(into: [:]) { $0.merge($1.schemas) { $1 } }
+    }
+
+    /// Each feature's schema versions this build reads, by name: the oldest it migrates from up to its current one.
+    public let schemas: [String: ClosedRange<Int>]
+
+    /// Refuses stored data of `feature` at schema `version` that this build cannot read.
+    /// - Throws: ``SchemaError``: the feature is not registered, or the version is newer than the feature's or
+    ///   older than it migrates from.
+    public func check(feature: String, schema version: Int) throws(SchemaError) {
+        guard let range = schemas[feature] else { throw .unknownFeature(feature) }
+        if version > range.upperBound { throw .newer(feature: feature, stored: version, current: range.upperBound) }
+        if version < range.lowerBound { throw .cannotMigrate(feature: feature, from: version, to: range.upperBound) }
     }
 
     func decodeSlot(named name: String, from decoder: any Decoder) throws -> any AnyFeatureSlot {
-        guard let decode = decoders[name] else {
-            throw DecodingError.dataCorrupted(
-                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "unknown feature '\(name)'"))
-        }
+        guard let decode = decoders[name] else { throw SchemaError.unknownFeature(name) }
         return try decode(decoder)
+    }
+
+    private static func schema<F: Feature>(of feature: F.Type) -> ClosedRange<Int> {
+        min(F.oldestMigratableVersion, F.schemaVersion)...F.schemaVersion
     }
 
     private static func name<F: Feature>(of feature: F.Type) -> String { F.key.name }

@@ -210,3 +210,59 @@ public struct SessionStep: Sendable {
     /// Outside work to run.
     public let requests: [PendingRequest]
 }
+
+extension SessionCore {
+    /// The timers `key`'s feature scheduled that have not fired, earliest first (ties by number).
+    public func timers<F: Feature>(of key: FeatureKey<F>) -> [FeatureTimer<F.Event>] {
+        guard let index = slot(named: key.name), let slot = slots[index] as? FeatureSlot<F> else { return [] }
+        return slot.timers.values
+            .map { FeatureTimer(id: $0.id, dueAt: $0.dueAt, event: $0.event, source: $0.source, causedBy: $0.causedBy) }
+            .sorted { ($0.dueAt, $0.id) < ($1.dueAt, $1.id) }
+    }
+
+    /// The requests `key`'s feature made that have not been answered, oldest first.
+    public func requests<F: Feature>(of key: FeatureKey<F>) -> [FeatureRequest<F.Request>] {
+        guard let index = slot(named: key.name), let slot = slots[index] as? FeatureSlot<F> else { return [] }
+        return slot.requests.map { FeatureRequest(id: $0.id, request: $0.request, causedBy: $0.causedBy) }
+    }
+}
+
+/// A timer a feature scheduled and that has not fired yet, with the event it delivers.
+public struct FeatureTimer<Event: Equatable & Sendable>: Equatable, Sendable {
+    /// The timer's session-wide number.
+    public let id: Int
+    /// When it falls due (wall clock: the event's instant plus the delay divided by the simulation speed).
+    public let dueAt: Date
+    /// What it delivers.
+    public let event: Event
+    /// How the log shows its source (`timer` or `simulator`).
+    public let source: EventSource
+    /// The sequence number of the event that scheduled it.
+    public let causedBy: Int
+
+    /// Creates a timer (tests compare with these).
+    public init(id: Int, dueAt: Date, event: Event, source: EventSource = .timer, causedBy: Int) {
+        self.id = id
+        self.dueAt = dueAt
+        self.event = event
+        self.source = source
+        self.causedBy = causedBy
+    }
+}
+
+/// Outside work a feature asked for that has not been answered yet.
+public struct FeatureRequest<Request: Equatable & Sendable>: Equatable, Sendable {
+    /// The request's session-wide number (its answer names it).
+    public let id: Int
+    /// The request.
+    public let request: Request
+    /// The sequence number of the event that asked.
+    public let causedBy: Int
+
+    /// Creates a request (tests compare with these).
+    public init(id: Int, request: Request, causedBy: Int) {
+        self.id = id
+        self.request = request
+        self.causedBy = causedBy
+    }
+}

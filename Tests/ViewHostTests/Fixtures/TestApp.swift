@@ -1,14 +1,19 @@
-import ViewHost
+import ChatAPI
+import ChatFeature
 import Foundation
 import HTTPCore
+import LoginAPI
+import LoginFeature
 import Logging
+import PersonAPI
+import PersonFeature
 import Testing
 import TestSupport
-import ChatAPI
-import LoginAPI
-import PersonAPI
-import WeatherAPI
+import ViewHost
 import ViewHostAPI
+import ViewModelCore
+import WeatherAPI
+import WeatherFeature
 
 /// The whole app (`makeServer`) on 127.0.0.1 port 0, with a ``ManualScheduler`` injected: chat timers and the
 /// sessions' idle clock move only when a test calls ``advance(by:)``. Tests talk to it over real loopback sockets.
@@ -57,6 +62,7 @@ final class TestApp: Sendable {
         // Heartbeats only where a test asks for them (StreamHTTPTests sets a short one): a test that expects the
         // next frame to be a change must not meet the 15 s comment, which it did under ThreadSanitizer's slowdown.
         configuration.streams.heartbeat = .seconds(3600)
+        configuration.features = try HostedFeatures(Self.seedFeatures, settings: FixedFeatureSettings())
         configure(&configuration)
         var logger = Logger(label: "app-e2e")
         logger.logLevel = .critical
@@ -67,6 +73,9 @@ final class TestApp: Sendable {
         try server.start()
         port = server.localAddress!.port
     }
+
+    /// The features the `viewhost` executable serves, in its order.
+    static let seedFeatures: [FeatureRegistration] = [.chat, .weather, .login, .person]
 
     func stop() async {
         server.shutdown()
@@ -240,5 +249,22 @@ extension JSON {
         self["navigation"].array.map { screen in
             screen["contact"].string.map { "chat:\($0)" } ?? (screen["screen"].string ?? "?")
         }
+    }
+}
+
+extension ConfigurationKey {
+    /// Every key the `viewhost` executable reads: the server's own and the seed features' settings.
+    static let all = ConfigurationKey.server + TestApp.seedFeatures.flatMap(\.settings)
+
+    /// The key of the `viewhost` executable at `path`, if there is one.
+    static func anyNamed(_ path: String) -> ConfigurationKey? {
+        all.first { $0.path == path }
+    }
+}
+
+extension AppConfiguration {
+    /// The configuration as the `viewhost` executable loads it: the server's keys and the seed features'.
+    static func seedLoad(from sources: Sources) async throws(ConfigurationError) -> AppConfiguration {
+        try await load(from: sources, features: TestApp.seedFeatures)
     }
 }

@@ -9,7 +9,7 @@ struct ClientGet: AsyncParsableCommand {
 
     @OptionGroup var options: ClientOptions
 
-    @Argument(help: "The feature: chat, weather, login or person.")
+    @Argument(help: "The feature, such as chat (a session's features are the names of its links).")
     var feature: String
 
     func run() async throws {

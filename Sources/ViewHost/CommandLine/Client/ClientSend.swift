@@ -9,7 +9,7 @@ struct ClientSend: AsyncParsableCommand {
 
     @OptionGroup var options: ClientOptions
 
-    @Argument(help: "The feature: chat, weather, login or person.")
+    @Argument(help: "The feature, such as chat (a session's features are the names of its links).")
     var feature: String
 
     @Argument(help: "The event type, such as addChat (see 'viewhost client actions FEATURE').")

@@ -1,40 +1,34 @@
 import Foundation
-import ChatAPI
-import LoginAPI
-import PersonAPI
-import ViewHostAPI
-import WeatherAPI
 import ViewHostClient
+import ViewModelCore
 
-/// One line that says what a feature's snapshot shows, through its typed view model (`watch` prints it per
-/// change). Features the client has no type for get an empty summary.
+/// One line that says what a feature's snapshot shows (`watch` prints it per change, `get` above the outline): the
+/// snapshot type's own ``FeatureSnapshot/summaryLine`` for a feature this app registers, else its first few plain
+/// values (`title="Groceries" remaining=2`).
 enum SnapshotSummary {
     static func line(feature: String, json: Data) -> String {
-        let change = ViewHostChange(feature: feature, version: 0, sequence: nil, json: json)
-        switch feature {
-        case ChatSnapshot.feature:
-            guard let chat = try? change.decode(ChatSnapshot.self) else { return "" }
-            let screens = chat.navigation.map { screen -> String in
-                switch screen {
-                case .chatList: "chatList"
-                case .createChat: "createChat"
-                case .chat(let contact): "chat(\(contact))"
-                }
-            }
-            let chats = chat.chatList.chats.count
-            return "\(screens.joined(separator: " > ")); \(chats) chat\(chats == 1 ? "" : "s"); badge \(chat.badge)"
-        case WeatherSnapshot.feature:
-            guard let weather = try? change.decode(WeatherSnapshot.self) else { return "" }
-            return "\(weather.locationName): \(weather.summary) (\(weather.status.rawValue))"
-        case LoginSnapshot.feature:
-            guard let login = try? change.decode(LoginSnapshot.self) else { return "" }
-            return "username \"\(login.username)\"; password \(login.passwordLength) characters; login "
-                + (login.loginEnabled ? "enabled" : "disabled")
-        case PersonSnapshot.feature:
-            guard let person = try? change.decode(PersonSnapshot.self) else { return "" }
-            return "\(person.nameText), born \(person.birthdateText)"
-        default:
-            return ""
+        if let registration = CommandFeatures.registrations.first(where: { $0.name == feature }),
+            let line = registration.summaryLine(ofSnapshot: json), !line.isEmpty
+        {
+            return line
         }
+        guard case .object(let members)? = try? JSONDocument.parse(json) else { return "" }
+        let plain = members.sorted { $0.key < $1.key }.compactMap { name, value -> String? in
+            guard !["feature", "version", "actions"].contains(name) else { return nil }
+            switch value {
+            case .string(let text): return "\(name)=\"\(EventDescription.shortened(text, maxBytes: 40))\""
+            case .integer(let number): return "\(name)=\(number)"
+            case .number(let number): return "\(name)=\(number)"
+            case .bool(let flag): return "\(name)=\(flag)"
+            default: return nil
+            }
+        }
+        return plain.prefix(4).joined(separator: " ")
     }
+}
+
+/// The features of the app whose command line runs (its `main`'s registrations), for the client's summaries: set
+/// by ``ViewHostCommand/run(features:)`` for the command it runs.
+enum CommandFeatures {
+    @TaskLocal static var registrations: [FeatureRegistration] = []
 }

@@ -1,41 +1,8 @@
-/// One configuration key: its dotted path in `Config/viewhost.json`, its type, default and meaning.
-///
-/// The table in ``ConfigurationKey/all`` is the single list of keys: loading, the unknown-key check, the
-/// environment names and the tests that keep `Config/viewhost.json` and `Config/README.md` complete all read it.
-public struct ConfigurationKey: Sendable, Hashable {
-    /// The kind of value a key holds.
-    public enum Kind: String, Sendable {
-        case integer, number, boolean, string, stringList
-    }
-
-    /// The dotted path, such as `limits.maxBodyBytes`.
-    public let path: String
-    public let kind: Kind
-    /// The default, as written in JSON.
-    public let defaultJSON: String
-    /// One sentence on what it does.
-    public let summary: String
-
-    /// The environment variable that overrides it: `VIEWHOST_` and the path in upper snake case
-    /// (`limits.maxBodyBytes` → `VIEWHOST_LIMITS_MAX_BODY_BYTES`).
-    public var environmentName: String {
-        var name = "VIEWHOST"
-        for component in path.split(separator: ".") {
-            name += "_"
-            var previousWasLower = false
-            for character in component {
-                if character.isUppercase, previousWasLower { name += "_" }
-                name += character.uppercased()
-                previousWasLower = character.isLowercase || character.isNumber
-            }
-        }
-        return name
-    }
-}
+import ViewModelCore
 
 extension ConfigurationKey {
-    /// Every key the server reads, in the order of `Config/viewhost.json`.
-    public static let all: [ConfigurationKey] = [
+    /// Every key the server itself reads (a feature's settings are its own), in the order of the configuration file.
+    public static let server: [ConfigurationKey] = [
         .init(path: "host", kind: .string, defaultJSON: "\"127.0.0.1\"", summary: "Address to listen on (IPv4, IPv6 or a name)."),
         .init(path: "port", kind: .integer, defaultJSON: "8080", summary: "TCP port; 0 picks a free one, printed on the readiness line."),
         .init(path: "logLevel", kind: .string, defaultJSON: "\"info\"", summary: "trace, debug, info, notice, warning, error or critical."),
@@ -62,12 +29,6 @@ extension ConfigurationKey {
         .init(path: "tls.keyPath", kind: .string, defaultJSON: "null", summary: "PEM private key file (unencrypted) for tls.certificatePath."),
         .init(path: "compression.enabled", kind: .boolean, defaultJSON: "true", summary: "gzip responses for clients that accept it (Accept-Encoding), with Vary: Accept-Encoding."),
         .init(path: "compression.minimumBytes", kind: .integer, defaultJSON: "1024", summary: "Smallest body that is gzipped; smaller ones are sent as they are."),
-        .init(path: "weather.provider", kind: .string, defaultJSON: "\"offline\"", summary: "offline (embedded GeoNames places, synthetic weather), open-meteo, or weatherbit (needs VIEWHOST_WEATHERBIT_KEY)."),
-        .init(path: "weather.timeoutSeconds", kind: .number, defaultJSON: "5", summary: "Time a provider call may take before it counts as failed (one retry follows)."),
-        .init(path: "weather.cacheSeconds", kind: .number, defaultJSON: "600", summary: "How long a provider's answer for one place is reused."),
-        .init(path: "weather.openMeteoGeocodingURL", kind: .string, defaultJSON: "\"https://geocoding-api.open-meteo.com/v1/search\"", summary: "Open-Meteo's geocoding endpoint (for a proxy or mirror)."),
-        .init(path: "weather.openMeteoForecastURL", kind: .string, defaultJSON: "\"https://api.open-meteo.com/v1/forecast\"", summary: "Open-Meteo's forecast endpoint (for a proxy or mirror)."),
-        .init(path: "weather.weatherbitURL", kind: .string, defaultJSON: "\"https://api.weatherbit.io/v2.0/current\"", summary: "Weatherbit's current-weather endpoint (for a proxy or mirror)."),
         .init(path: "cors.allowedOrigins", kind: .stringList, defaultJSON: "[]", summary: "Origins (scheme://host:port, or *) whose front-ends may call the API; none by default."),
         .init(path: "streams.heartbeatSeconds", kind: .number, defaultJSON: "15", summary: "An idle event stream gets a comment line this often, so proxies keep it open."),
         .init(path: "streams.maxPerSession", kind: .integer, defaultJSON: "8", summary: "Open event streams one session may hold; more get 429."),
@@ -84,8 +45,8 @@ extension ConfigurationKey {
         .init(path: "cluster.nodeId", kind: .string, defaultJSON: "null", summary: "This node's name in session leases and logs (store.kind postgres); null means host name and process id."),
     ]
 
-    /// The key at `path`, if there is one.
+    /// The server's key at `path`, if there is one.
     public static func named(_ path: String) -> ConfigurationKey? {
-        all.first { $0.path == path }
+        server.first { $0.path == path }
     }
 }

@@ -1,0 +1,321 @@
+import Foundation
+import ViewHostAPI
+import ViewHostJSON
+
+/// Derives a JSON Schema from a type's own `Decodable`: it decodes the type once, at start, with a decoder that
+/// records what the type asks for (each member's name and type, required or optional, nullable, its ``TextLimit``
+/// and pattern when it is an intent's field, the cases of an enum), so the OpenAPI document states exactly what the
+/// code reads and nothing is written twice.
+///
+/// A decoder must hand back values for the type to be made. Scalars get a value of the example (the feature's first
+/// snapshot, walked alongside, so an enum's raw value or a discriminator is one the type takes) or a neutral one;
+/// arrays, dictionaries and optionals are probed for their element and then given empty, so one element type that
+/// refuses a neutral value only leaves that element's schema open. A type that cannot be made at all gives nil:
+/// the caller then describes it from the example (``SchemaNode/inferred(from:)``).
+struct SchemaProbe {
+    /// The member that names an intent's type, and the type to answer it with.
+    var typeOverride: String?
+
+    /// The schema of `type`, walking `example` alongside; nil when it cannot be made.
+    func schema<T: Decodable>(of type: T.Type, example: JSONValue?) -> SchemaNode? {
+        let node = SchemaNode()
+        do {
+            _ = try value(T.self, node: node, example: example, path: [])
+        } catch {
+            return nil
+        }
+        return node
+    }
+
+    /// A value of `type`, recording its schema in `node`.
+    func value<T: Decodable>(_ type: T.Type, node: SchemaNode, example: JSONValue?, path: [any CodingKey]) throws -> T {
+        if let override = typeOverride, path.count == 1, path[0].stringValue == "type", T.self == String.self {
+            node.kind = .string
+            node.constant = override
+            return override as! T
+        }
+        switch type {
+        case is String.Type:
+            node.kind = .string
+            if case .string(let text)? = example { return text as! T }
+            return "" as! T
+        case is Bool.Type:
+            node.kind = .boolean
+            if case .bool(let flag)? = example { return flag as! T }
+            return false as! T
+        case is ActionDescriptor.Type:
+            node.reference = "#/components/schemas/Action"
+            return ActionDescriptor(event: "probe") as! T
+        default:
+            break
+        }
+        if let integer = T.self as? any FixedWidthInteger.Type {
+            node.kind = .integer
+            if case .number(let number)? = example, let exact = integer.init(exactly: number) { return exact as! T }
+            return integer.init(0) as! T
+        }
+        if let floating = T.self as? any BinaryFloatingPoint.Type {
+            node.kind = .number
+            if case .number(let number)? = example { return floating.init(number) as! T }
+            return floating.init(0) as! T
+        }
+        if let array = T.self as? any ProbedArray.Type {
+            node.kind = .array
+            let item = SchemaNode()
+            node.item = item
+            elementOrExample(array.probedElement, node: item, example: example?.firstElement, path: path)
+            return array.probedEmpty as! T
+        }
+        if let map = T.self as? any ProbedMap.Type {
+            node.kind = .map
+            let item = SchemaNode()
+            node.item = item
+            elementOrExample(map.probedValue, node: item, example: example?.firstMemberValue, path: path)
+            return map.probedEmpty as! T
+        }
+        if let optional = T.self as? any ProbedOptional.Type {
+            node.nullable = true
+            elementOrExample(optional.probedWrapped, node: node, example: example == .null ? nil : example, path: path)
+            node.nullable = true
+            return optional.probedNone as! T
+        }
+        if let cases = T.self as? any (CaseIterable & Encodable).Type {
+            node.enumValues = Self.encodedCases(cases)
+        }
+        let example = example ?? node.enumValues?.first.flatMap(Self.exampleValue)
+        return try T(from: ProbeDecoder(probe: self, node: node, example: example, codingPath: path))
+    }
+
+    /// The schema of an element type, or, when the type cannot be made from neutral values, what its example shows
+    /// (nothing known without one): never half of what the type reads.
+    private func elementOrExample(
+        _ type: any Decodable.Type, node: SchemaNode, example: JSONValue?, path: [any CodingKey]
+    ) {
+        do {
+            try element(type, node: node, example: example, path: path)
+        } catch {
+            node.replace(with: example.map(SchemaNode.inferred(from:)) ?? SchemaNode())
+        }
+    }
+
+    private func element<E: Decodable>(_ type: E.Type, node: SchemaNode, example: JSONValue?, path: [any CodingKey]) throws {
+        _ = try value(E.self, node: node, example: example, path: path)
+    }
+
+    /// An enum case's JSON as an example value.
+    private static func exampleValue(_ value: Any) -> JSONValue? {
+        if let text = value as? String { return .string(text) }
+        if let number = value as? Double { return .number(number) }
+        if let number = value as? Int { return .number(Double(number)) }
+        return nil
+    }
+
+    /// The JSON of every case of a `CaseIterable` type (an enum's raw values).
+    private static func encodedCases<C: CaseIterable & Encodable>(_ type: C.Type) -> [Any]? {
+        let encoder = JSONEncoder()
+        let values = type.allCases.compactMap { value -> Any? in
+            guard let data = try? encoder.encode(value) else { return nil }
+            return try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
+        }
+        return values.isEmpty ? nil : values
+    }
+}
+
+/// Arrays, dictionaries keyed by string, optionals and ``Nullable``, for the probe to reach their element type.
+protocol ProbedArray {
+    static var probedElement: any Decodable.Type { get }
+    static var probedEmpty: Any { get }
+}
+
+protocol ProbedMap {
+    static var probedValue: any Decodable.Type { get }
+    static var probedEmpty: Any { get }
+}
+
+protocol ProbedOptional {
+    static var probedWrapped: any Decodable.Type { get }
+    static var probedNone: Any { get }
+}
+
+extension Array: ProbedArray where Element: Decodable {
+    static var probedElement: any Decodable.Type { Element.self }
+    static var probedEmpty: Any { [Element]() }
+}
+
+extension Dictionary: ProbedMap where Key == String, Value: Decodable {
+    static var probedValue: any Decodable.Type { Value.self }
+    static var probedEmpty: Any { [String: Value]() }
+}
+
+extension Optional: ProbedOptional where Wrapped: Decodable {
+    static var probedWrapped: any Decodable.Type { Wrapped.self }
+    static var probedNone: Any { Wrapped?.none as Any }
+}
+
+extension Nullable: ProbedOptional {
+    static var probedWrapped: any Decodable.Type { Value.self }
+    static var probedNone: Any { Nullable(wrappedValue: nil) }
+}
+
+/// The recording decoder.
+private struct ProbeDecoder: Decoder {
+    let probe: SchemaProbe
+    let node: SchemaNode
+    let example: JSONValue?
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        node.kind = .object
+        return KeyedDecodingContainer(ProbeKeyed<Key>(probe: probe, node: node, example: example, codingPath: codingPath))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        node.kind = .array
+        let item = node.item ?? SchemaNode()
+        node.item = item
+        return ProbeUnkeyed(probe: probe, item: item, example: example?.firstElement, codingPath: codingPath)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        ProbeSingle(probe: probe, node: node, example: example, codingPath: codingPath)
+    }
+}
+
+private struct ProbeKeyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let probe: SchemaProbe
+    let node: SchemaNode
+    let example: JSONValue?
+    let codingPath: [any CodingKey]
+
+    var allKeys: [Key] {
+        guard case .object(let members)? = example else { return [] }
+        return members.compactMap { Key(stringValue: $0.0) }
+    }
+
+    func contains(_ key: Key) -> Bool { true }
+
+    private func child(_ key: Key) -> SchemaNode {
+        let child = node.property(key.stringValue)
+        if let field = key as? IntentCodingKeys {
+            child.limit = field.limit ?? child.limit
+            child.pattern = field.pattern ?? child.pattern
+            child.summary = field.summary ?? child.summary
+        }
+        return child
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        child(key).nullable = true
+        // `decodeIfPresent` of a string (and of every other primitive) checks for null, then decodes: such a
+        // member is optional.
+        node.checkedForNull.insert(key.stringValue)
+        return false
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        if !node.checkedForNull.contains(key.stringValue) { node.required.insert(key.stringValue) }
+        return try probe.value(type, node: child(key), example: example?[key.stringValue], path: codingPath + [key])
+    }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        let child = child(key)
+        child.nullable = true
+        return try probe.value(type, node: child, example: example?[key.stringValue], path: codingPath + [key])
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
+        node.required.insert(key.stringValue)
+        return try superDecoder(forKey: key).container(keyedBy: type)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        node.required.insert(key.stringValue)
+        return try superDecoder(forKey: key).unkeyedContainer()
+    }
+
+    func superDecoder() throws -> any Decoder {
+        ProbeDecoder(probe: probe, node: node, example: example, codingPath: codingPath)
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        ProbeDecoder(probe: probe, node: child(key), example: example?[key.stringValue], codingPath: codingPath + [key])
+    }
+}
+
+private struct ProbeUnkeyed: UnkeyedDecodingContainer {
+    let probe: SchemaProbe
+    let item: SchemaNode
+    let example: JSONValue?
+    let codingPath: [any CodingKey]
+    private(set) var currentIndex = 0
+
+    init(probe: SchemaProbe, item: SchemaNode, example: JSONValue?, codingPath: [any CodingKey]) {
+        self.probe = probe
+        self.item = item
+        self.example = example
+        self.codingPath = codingPath
+    }
+
+    /// One element is read (to learn its schema), then the list ends.
+    var count: Int? { 1 }
+    var isAtEnd: Bool { currentIndex > 0 }
+
+    mutating func decodeNil() throws -> Bool {
+        item.nullable = true
+        return false
+    }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        currentIndex += 1
+        return try probe.value(type, node: item, example: example, path: codingPath + [IntentIndexKey(intValue: 0)])
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
+        try superDecoder().container(keyedBy: type)
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try superDecoder().unkeyedContainer()
+    }
+
+    mutating func superDecoder() throws -> any Decoder {
+        currentIndex += 1
+        return ProbeDecoder(
+            probe: probe, node: item, example: example, codingPath: codingPath + [IntentIndexKey(intValue: 0)])
+    }
+}
+
+private struct ProbeSingle: SingleValueDecodingContainer {
+    let probe: SchemaProbe
+    let node: SchemaNode
+    let example: JSONValue?
+    let codingPath: [any CodingKey]
+
+    func decodeNil() -> Bool {
+        node.nullable = true
+        return false
+    }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try probe.value(type, node: node, example: example, path: codingPath)
+    }
+}
+
+extension JSONValue {
+    /// An array's first element.
+    fileprivate var firstElement: JSONValue? {
+        guard case .array(let elements) = self else { return nil }
+        return elements.first
+    }
+
+    /// An object's first member's value.
+    fileprivate var firstMemberValue: JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first?.1
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// Feature settings given in code: each key's default unless `values` sets it (as text, the way an environment
+/// variable does). For tests, tools and apps made in code, where no configuration file or environment is read.
+///
+/// ```swift
+/// let hosting = try FeatureRegistration.weather.hosting(with: FixedFeatureSettings(["weather.provider": "offline"]))
+/// ```
+public struct FixedFeatureSettings: FeatureSettings {
+    private let values: [String: String]
+    private let variables: [String: String]
+
+    /// Settings with `values` (by key path, as text) and the environment `variables`; every other key at its default.
+    public init(_ values: [String: String] = [:], environment variables: [String: String] = [:]) {
+        self.values = values
+        self.variables = variables
+    }
+
+    public func string(_ key: ConfigurationKey, check: (String) -> String?) throws(SettingError) -> String? {
+        guard let text = values[key.path] else { return Self.defaultValue(String?.self, of: key) ?? nil }
+        if let problem = check(text) { throw SettingError(key: key.path, reason: problem) }
+        return text
+    }
+
+    public func integer(_ key: ConfigurationKey, in range: ClosedRange<Int>) throws(SettingError) -> Int {
+        let value = try values[key.path].map { text throws(SettingError) in
+            guard let value = Int(text) else { throw SettingError(key: key.path, reason: "expected an integer") }
+            return value
+        } ?? Self.defaultValue(Int.self, of: key) ?? range.lowerBound
+        guard range.contains(value) else {
+            throw SettingError(key: key.path, reason: "\(value) is outside \(range.lowerBound)...\(range.upperBound)")
+        }
+        return value
+    }
+
+    public func number(_ key: ConfigurationKey, in range: ClosedRange<Double>) throws(SettingError) -> Double {
+        let value = try values[key.path].map { text throws(SettingError) in
+            guard let value = Double(text) else { throw SettingError(key: key.path, reason: "expected a number") }
+            return value
+        } ?? Self.defaultValue(Double.self, of: key) ?? range.lowerBound
+        guard range.contains(value) else {
+            throw SettingError(key: key.path, reason: "\(value) is outside \(range.lowerBound)...\(range.upperBound)")
+        }
+        return value
+    }
+
+    public func seconds(_ key: ConfigurationKey) throws(SettingError) -> Duration {
+        let seconds = try number(key, in: 0.001...86_400)
+        return .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+
+    public func boolean(_ key: ConfigurationKey) throws(SettingError) -> Bool {
+        guard let text = values[key.path] else { return Self.defaultValue(Bool.self, of: key) ?? false }
+        guard let value = Bool(text) else { throw SettingError(key: key.path, reason: "expected true or false") }
+        return value
+    }
+
+    public func environment(_ name: String) -> String? {
+        variables[name].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    private static func defaultValue<Value: Decodable>(_ type: Value.Type, of key: ConfigurationKey) -> Value? {
+        try? JSONDecoder().decode(Value.self, from: Data(key.defaultJSON.utf8))
+    }
+}

@@ -1,0 +1,32 @@
+/// How the web page draws one feature, when the generic drawing (every value, list and nested view model of the
+/// snapshot, and a button or a small form for each action) is not enough: a script that registers a renderer,
+/// and the style it needs.
+///
+/// The script runs in the page after the library's own (`app.js`, strict mode, under the page's
+/// `Content-Security-Policy`) and registers one function under the feature's name. That function gets the
+/// snapshot, the values of the section's inputs by id (so typing survives a redraw) and the page's helpers, and
+/// returns the DOM nodes of the feature's section:
+///
+/// ```js
+/// ViewHost.renderers.todo = (snapshot, inputs, ui) => [
+///   ui.el("h2", {}, snapshot.title),
+///   ...snapshot.items.map((item) => ui.el("label", {}, item.title)),
+///   ui.actionButton(snapshot.actions.clearCompleted, "Clear completed"),
+/// ];
+/// ```
+///
+/// `ui` offers `el(tag, attributes, ...children)` (text only, never HTML), `post(action, params)` (posts an action
+/// as the snapshot describes it), `actionButton(action, label)`, `actionForm(action, label)`, `generic(snapshot)`
+/// (the generic drawing) and `status(text)`.
+public struct PageRenderer: Sendable, Equatable {
+    /// The script that registers the renderer.
+    public var script: String
+    /// CSS rules the renderer's nodes need (scoped by the author, such as `#todo .done { … }`).
+    public var style: String
+
+    /// Creates a renderer.
+    public init(script: String, style: String = "") {
+        self.script = script
+        self.style = style
+    }
+}
