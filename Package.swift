@@ -21,6 +21,8 @@ let package = Package(
         .executable(name: "viewhost", targets: ["Server"]),
         // What an app author imports to write features (ViewModelCore, ViewHostAPI) and serve them (ViewHost).
         .library(name: "ViewHost", targets: ["ViewHost", "ViewModelCore", "ViewHostAPI"]),
+        // TestHost: a feature or a whole session in process, without sockets, on a manual clock.
+        .library(name: "ViewHostTesting", targets: ["ViewHostTesting"]),
         // The Swift client, with the generic wire types it speaks.
         .library(name: "ViewHostClient", targets: ["ViewHostClient", "ViewHostAPI"]),
         // The generic wire core alone, for a feature's wire-types module that an iOS or macOS app shares.
@@ -126,6 +128,9 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // TestHost: a feature or a whole session in process on a manual clock (no sockets, no threads).
+        .target(name: "ViewHostTesting", dependencies: ["ViewModelCore", "ViewHostAPI"], swiftSettings: swiftSettings),
+
         // The `viewhost` executable: the four seed features, served through the library like any app.
         .executableTarget(
             name: "Server",
@@ -187,19 +192,21 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "ChatFeatureTests", dependencies: ["ViewHostAPI", "ChatAPI", "ChatFeature", "ViewModelCore", "TestSupport"],
+            name: "ChatFeatureTests",
+            dependencies: ["ViewHostAPI", "ChatAPI", "ChatFeature", "ViewModelCore", "TestSupport", "ViewHostTesting"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "LoginFeatureTests", dependencies: ["ViewHostAPI", "LoginAPI", "LoginFeature", "ViewModelCore", "TestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "PersonFeatureTests", dependencies: ["ViewHostAPI", "PersonAPI", "PersonFeature", "ViewModelCore", "TestSupport"],
+            name: "PersonFeatureTests",
+            dependencies: ["ViewHostAPI", "PersonAPI", "PersonFeature", "ViewModelCore", "TestSupport", "ViewHostTesting"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "WeatherFeatureTests",
             dependencies: [
                 "ViewHostAPI", "WeatherAPI", "WeatherFeature", "ViewModelCore", "TestSupport", "HTTPCore",
-                "ViewHostLocking",
+                "ViewHostLocking", "ViewHostTesting",
             ],
             resources: [.copy("Fixtures/JSON")], swiftSettings: swiftSettings),
         .testTarget(name: "ViewHostCryptoTests", dependencies: ["ViewHostCrypto"], swiftSettings: swiftSettings),

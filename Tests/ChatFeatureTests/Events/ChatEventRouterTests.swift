@@ -10,7 +10,7 @@ import ViewModelCore
 struct ChatEventRouterTests {
     @Test func startShowsLoadingListAtOnceThenJohnAfterHalfASecond() {
         let chat = ChatHarness(appear: false)
-        _ = try? chat.session.send([.intent(.appear)], to: ChatApp.key, source: .view)
+        chat.sendEvents([.intent(.appear)], source: .view)
         chat.advance(seconds: 0.499)
         chat.advance(seconds: 0.001)
         let snapshots = chat.recorder.snapshots
@@ -37,7 +37,7 @@ struct ChatEventRouterTests {
     @Test func appearingAgainDoesNothing() {
         let chat = ChatHarness().loaded()
         let version = chat.version
-        _ = try? chat.session.send([.intent(.appear)], to: ChatApp.key, source: .view)
+        chat.sendEvents([.intent(.appear)], source: .view)
         chat.advance(seconds: 5)
         #expect(chat.version == version)
         #expect(!chat.log.contains { $0.event == "applicationInitialized" && $0.seq > 3 })

@@ -15,13 +15,13 @@ struct HistoryVolumeTests {
         // Spread out, so the manual scheduler (a linear scan per timer) never holds many timers at once.
         for batch in 0..<20 {
             let events = (0..<50).map { ChatAppEvent.intent(.send(text: "message \(batch * 50 + $0)")) }
-            _ = try? chat.session.send(events, to: ChatApp.key, source: .client)
+            chat.sendEvents(events)
             chat.advance(seconds: 2)
         }
         chat.advance(seconds: 600)
         let john = chat.conversation()
         #expect(john?.messages.count == 50)
-        #expect(chat.scheduler.pendingCount == 0)
+        #expect(chat.pendingTimerCount == 0)
         let users = john?.messages.filter { $0.sentBy == .user } ?? []
         #expect(users.allSatisfy { $0.sendStatus != "Sending..." })
         #expect(users.last?.message == "message 999")

@@ -74,7 +74,7 @@ struct BotConversationTests {
         // Each reply after the first was planned when the one before it arrived, inside the 30 s window.
         for index in replies.indices.dropFirst() { #expect(replies[index - 1].seconds < lastMessage + 30) }
         if let last = replies.last, replies.count < 5 { #expect(last.seconds >= lastMessage + 30) }
-        #expect(chat.scheduler.pendingCount == 0)
+        #expect(chat.pendingTimerCount == 0)
         #expect(chat.conversation()?.messages[1].readStatus == .read)
     }
 
@@ -141,7 +141,7 @@ struct BotConversationTests {
     @Test func noGoodbyeWithoutAReplySession() {
         let chat = ChatHarness().loaded()
         chat.send(.openChat(contact: "John"), .appResignActive)
-        #expect(chat.scheduler.pendingCount == 0)
+        #expect(chat.pendingTimerCount == 0)
     }
 
     @Test func appBecomeActiveDoesNothingSoRepliesStayPushesUntilTheChatIsEnteredAgainQuirkKept() {

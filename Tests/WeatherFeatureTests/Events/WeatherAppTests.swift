@@ -86,12 +86,12 @@ struct WeatherAppTests {
         await harness.effects.runLast()  // then Tallinn's weather
         #expect(harness.snapshot.locationName == "Tallinn, Estonia")
         #expect(harness.snapshot.status == .ready)
-        let versionBefore = harness.session.version(of: "weather")
+        let versionBefore = harness.version
 
         await harness.effects.runAll()  // McGaheysville's late lookup: ignored, and no weather fetch follows
         #expect(harness.snapshot.locationName == "Tallinn, Estonia")
         #expect(harness.snapshot.summary == "Light snow - 28℉")
-        #expect(harness.session.version(of: "weather") == versionBefore)
+        #expect(harness.version == versionBefore)
         #expect(harness.log.map(\.event).suffix(1) == ["geocoded"])
     }
 
