@@ -26,6 +26,8 @@ struct FeatureDefinition: Sendable {
     let decode: @Sendable ([EventFields]) throws(AppError) -> Int
     /// How the page draws it; nil draws it generically.
     let page: PageRenderer?
+    /// Each event type's fields, as the intent's `Decodable` reads them (nil for a type the probe could not read).
+    let fieldsByType: [String: [String]]
     /// The snapshot of a new session's state (an example for documents).
     let firstSnapshot: @Sendable (SessionSettings) -> any ViewModel
 
@@ -44,6 +46,7 @@ struct FeatureDefinition: Sendable {
             }
         }
         let fieldsByType = fields
+        self.fieldsByType = fields
         /// Every event decoded first, so a bad one rejects the whole batch.
         @Sendable func decodeAll(_ objects: [EventFields]) throws(AppError) -> (events: [F.Event], ids: [String?]) {
             var events: [F.Event] = []

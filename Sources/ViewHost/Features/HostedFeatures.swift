@@ -27,11 +27,20 @@ public struct HostedFeatures: Sendable {
         try Self.check(registrations, serverKeys: ConfigurationKey.server)
         var definitions: [FeatureDefinition] = []
         for registration in registrations {
+            let definition: FeatureDefinition
             do throws(SettingError) {
-                definitions.append(FeatureDefinition(try registration.hosting(with: settings)))
+                definition = FeatureDefinition(try registration.hosting(with: settings))
             } catch {
                 throw .invalidValue(key: error.key, source: source(error.key), reason: error.reason)
             }
+            // Every event may carry an `id` of its own (a retry of it is acknowledged, not applied again): an intent's
+            // field of that name would be taken for it.
+            for (type, fields) in definition.fieldsByType.sorted(by: { $0.key < $1.key }) where fields.contains("id") {
+                throw .invalidFeatures(
+                    reason: "feature '\(definition.name)' reads a field 'id' in event '\(type)'; every event's 'id' is "
+                        + "its client event id, so name the field otherwise (such as 'item')")
+            }
+            definitions.append(definition)
         }
         self.registrations = registrations
         self.definitions = definitions

@@ -21,14 +21,15 @@ enum WebScript {
               else if (key === "text") node.textContent = value;
               else node.setAttribute(key, value === true ? "" : String(value));
             }
-            for (const child of children.flat()) if (child !== null && child !== undefined && child !== false)
+            for (const child of children.flat(Infinity)) if (child !== null && child !== undefined && child !== false)
               node.append(child instanceof Node ? child : document.createTextNode(String(child)));
             return node;
           }
 
-          // Posts an action exactly as the snapshot describes it, with `{param}` placeholders filled in.
+          // Posts an action exactly as the snapshot describes it, with `{param}` placeholders filled in; true once the
+          // server accepted it.
           async function post(action, params = {}) {
-            if (!action || action.enabled === false) return;
+            if (!action || action.enabled === false) return false;
             const body = {};
             for (const [key, value] of Object.entries(action.body)) {
               body[key] = typeof value === "string" ? value.replace(/\{(\w+)\}/g, (_, name) => params[name] ?? "") : value;
@@ -42,8 +43,10 @@ enum WebScript {
                 const problem = await response.json().catch(() => ({}));
                 status(problem.detail || `The server answered ${response.status}.`);
               }
+              return response.ok;
             } catch (error) {
               status("The server cannot be reached; retrying.");
+              return false;
             }
           }
 
@@ -67,7 +70,12 @@ enum WebScript {
             const params = [...new Set(placeholders(action))];
             if (params.length === 0) return actionButton(action, words(name));
             const ids = params.map((param) => `vh-${key}-${param}`);
-            const submit = () => post(action, Object.fromEntries(params.map((param, i) => [param, $(ids[i]).value])));
+            // What was typed is cleared once the server took it (and kept, to correct, when it refused it).
+            const submit = async () => {
+              if (await post(action, Object.fromEntries(params.map((param, i) => [param, $(ids[i]).value])))) {
+                ids.forEach((id) => { if ($(id)) $(id).value = ""; });
+              }
+            };
             return el("fieldset", { class: "action" },
               el("legend", {}, action.prompt ? action.prompt.title : words(name)),
               params.map((param, i) => [

@@ -1,0 +1,127 @@
+import Foundation
+import TodoAPI
+import ViewHostAPI
+import ViewModelCore
+
+/// A to-do list as a ViewHost feature: a pure state machine over ``TodoState``. Removing items opens an undo window
+/// of ``undoWindow``, closed by a timer of the feature's own.
+public enum TodoApp: Feature {
+    public typealias State = TodoState
+    public typealias Event = TodoEvent
+    public typealias Intent = TodoIntent
+    public typealias Snapshot = TodoSnapshot
+
+    /// How long `undo` can bring back what `remove` or `clearCompleted` took.
+    public static let undoWindow: Duration = .seconds(5)
+
+    public static func event(for intent: TodoIntent) throws(IntentRejection) -> TodoEvent {
+        switch intent {
+        case .add(let title): .add(title: try trimmed(title))
+        case .toggle(let item): .toggle(id: item)
+        case .edit(let item, let title): .edit(id: item, title: try trimmed(title))
+        case .remove(let item): .remove(id: item)
+        case .clearCompleted: .clearCompleted
+        case .undo: .undo
+        }
+    }
+
+    public static func check(_ event: TodoEvent, in state: TodoState) throws(EventRefusal) {
+        switch event {
+        case .toggle(let id), .edit(let id, _), .remove(let id):
+            guard state.items.contains(where: { $0.id == id }) else {
+                throw EventRefusal(reason: "There is no item '\(id)'.", allowed: allowed(in: state))
+            }
+        case .clearCompleted where !state.items.contains(where: \.done):
+            throw EventRefusal(reason: "No item is done.", allowed: allowed(in: state))
+        case .undo where state.undo == nil:
+            throw EventRefusal(reason: "There is nothing to undo.", allowed: allowed(in: state))
+        default:
+            break
+        }
+    }
+
+    public static func apply(_ event: TodoEvent, to state: inout TodoState, context: inout FeatureContext<TodoApp>) {
+        switch event {
+        case .add(let title):
+            state.items.append(TodoState.Item(id: "t\(state.nextID)", title: title, done: false))
+            state.nextID += 1
+        case .toggle(let id):
+            guard let index = state.items.firstIndex(where: { $0.id == id }) else { return }
+            state.items[index].done.toggle()
+        case .edit(let id, let title):
+            guard let index = state.items.firstIndex(where: { $0.id == id }), state.items[index].title != title else { return }
+            state.items[index].title = title
+        case .remove(let id):
+            remove(where: { $0.id == id }, from: &state, context: &context)
+        case .clearCompleted:
+            remove(where: \.done, from: &state, context: &context)
+        case .undo:
+            guard let undo = state.undo else { return }
+            context.cancel(undo.timer)
+            for removed in undo.removed { state.items.insert(removed.item, at: min(removed.index, state.items.count)) }
+            state.undo = nil
+        case .undoExpired:
+            state.undo = nil
+        }
+        context.markChanged()
+    }
+
+    public static func snapshot(of state: TodoState, settings: SessionSettings) -> TodoSnapshot {
+        let items = state.items.map { item in
+            TodoSnapshot.Item(
+                id: item.id, title: item.title, done: item.done,
+                actions: .init(
+                    toggle: ActionDescriptor(event: "toggle", fields: ["item": item.id]),
+                    edit: ActionDescriptor(
+                        event: "edit", fields: ["item": item.id, "title": "{title}"],
+                        prompt: ActionPrompt(title: "Rename", submit: "Rename")),
+                    remove: ActionDescriptor(event: "remove", fields: ["item": item.id])))
+        }
+        let removed = state.undo?.removed.map(\.item.title) ?? []
+        return TodoSnapshot(
+            items: items, remaining: state.items.count(where: { !$0.done }),
+            undoMessage: removed.isEmpty ? nil : "Removed " + removed.map { "“\($0)”" }.joined(separator: ", "),
+            actions: .init(
+                add: ActionDescriptor(
+                    event: "add", fields: ["title": "{title}"], prompt: ActionPrompt(title: "New item", submit: "Add")),
+                clearCompleted: ActionDescriptor(event: "clearCompleted", enabled: state.items.contains(where: \.done)),
+                undo: ActionDescriptor(event: "undo", enabled: state.undo != nil)))
+    }
+
+    public static func describe(_ event: TodoEvent) -> EventDescription {
+        switch event {
+        case .add(let title): EventDescription(name: "add", summary: "title=\"\(title)\"")
+        case .toggle(let id): EventDescription(name: "toggle", summary: "id=\(id)")
+        case .edit(let id, let title): EventDescription(name: "edit", summary: "id=\(id) title=\"\(title)\"")
+        case .remove(let id): EventDescription(name: "remove", summary: "id=\(id)")
+        case .clearCompleted: EventDescription(name: "clearCompleted")
+        case .undo: EventDescription(name: "undo")
+        case .undoExpired: EventDescription(name: "undoExpired")
+        }
+    }
+
+    /// Removes the items `matching` says, opening (or restarting) the undo window for them.
+    private static func remove(
+        where matching: (TodoState.Item) -> Bool, from state: inout TodoState, context: inout FeatureContext<TodoApp>
+    ) {
+        let removed = state.items.enumerated().filter { matching($0.element) }
+            .map { TodoState.Removed(item: $0.element, index: $0.offset) }
+        state.items.removeAll(where: matching)
+        if let previous = state.undo { context.cancel(previous.timer) }
+        state.undo = TodoState.Undo(removed: removed, timer: context.schedule(.undoExpired, after: undoWindow))
+    }
+
+    private static func trimmed(_ title: String) throws(IntentRejection) -> String {
+        let text = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { throw IntentRejection(field: "title", reason: "must not be empty") }
+        return text
+    }
+
+    private static func allowed(in state: TodoState) -> [String] {
+        var types = ["add"]
+        if !state.items.isEmpty { types += ["toggle", "edit", "remove"] }
+        if state.items.contains(where: \.done) { types.append("clearCompleted") }
+        if state.undo != nil { types.append("undo") }
+        return types
+    }
+}

@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""The example app outside the package (Examples/Todo) served over HTTP: a session's to-do list is durable across
+`kill -9`, its undo window's timer fires after a restart, and its routes and schemas are in /openapi.json.
+
+    python3 Tests/Example/todo_test.py --binary Examples/Todo/.build/debug/todo-server
+
+Starts the server on 127.0.0.1, port 0, with the SQLite store in a temporary directory, and stops it by pid.
+stdlib only. The page is driven in Chromium by Tests/Browser/browser_test.py --todo.
+"""
+import argparse
+import json
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Contract"))
+from viewhost_server import ViewHostServer  # noqa: E402
+
+
+def check(condition, message):
+    if not condition:
+        raise AssertionError(message)
+
+
+class Client:
+    def __init__(self, server, session=None):
+        self.server = server
+        self.session = session
+
+    def post(self, path, body, expected=202):
+        headers = {"Content-Type": "application/json"}
+        if self.session:
+            headers["Authorization"] = f"Bearer {self.session['token']}"
+        status, _, answer = self.server.request("POST", path, body=json.dumps(body), headers=headers)
+        check(status == expected, f"POST {path} {body}: {status} {answer[:300]!r}")
+        return json.loads(answer) if answer else None
+
+    def event(self, body, expected=202):
+        return self.post(f"/v1/sessions/{self.session['id']}/todo/events", body, expected)
+
+    def todo(self):
+        status, headers, body = self.server.request(
+            "GET", f"/v1/sessions/{self.session['id']}/todo", headers={"Authorization": f"Bearer {self.session['token']}"})
+        check(status == 200, f"GET todo: {status} {body[:300]!r}")
+        return headers["ETag"], body, json.loads(body)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", required=True)
+    args = parser.parse_args()
+    args.binary = os.path.abspath(args.binary)
+    data = tempfile.mkdtemp(prefix="viewhost-todo-")
+    try:
+        run(args.binary, data)
+    finally:
+        shutil.rmtree(data, ignore_errors=True)
+    print("todo_test: passed")
+
+
+def start(binary, data):
+    # In the data directory: the repository's Config/viewhost.json is the seed app's, with keys this app lacks.
+    server = ViewHostServer(binary, "--store", "sqlite", "--data-dir", data,
+                            environment={"VIEWHOST_LOG_ACCESS": "false"}, cwd=data)
+    return server.__enter__()
+
+
+def run(binary, data):
+    server = start(binary, data)
+    try:
+        print("todo_test: the example's routes and schemas are in /openapi.json")
+        status, _, body = server.request("GET", "/openapi.json")
+        document = json.loads(body)
+        check("/v1/sessions/{id}/todo" in document["paths"], "no todo snapshot path")
+        check("/v1/sessions/{id}/todo/events" in document["paths"], "no todo events path")
+        schemas = document["components"]["schemas"]
+        add = schemas["TodoAddEvent"]
+        check(add["properties"]["title"]["maxLength"] == 200, f"the title's limit: {add}")
+        check(set(schemas["TodoEvent"]["discriminator"]["mapping"]) ==
+              {"add", "toggle", "edit", "remove", "clearCompleted", "undo"}, "the event types")
+        check("todo" in json.dumps(document["components"]["schemas"]["SessionOptions"]), "todo among the features")
+        check("chat" not in document["paths"].__repr__(), "a seed feature in the example's document")
+
+        print("todo_test: a list is made over HTTP")
+        client = Client(server)
+        client.session = client.post("/v1/sessions", {}, expected=201)
+        for title in ["Milk", "Bread", "Eggs"]:
+            client.event({"type": "add", "title": title})
+        client.event({"type": "toggle", "item": "t2"})
+        client.event({"type": "toggle", "item": "t2", "id": "retry-1"})
+        client.event({"type": "toggle", "item": "t2", "id": "retry-1"})  # a retry: acknowledged, applied once
+        error = client.event({"type": "add", "title": "x" * 201}, expected=422)
+        check(error["errors"][0]["field"] == "title", f"the 422 names the field: {error}")
+        client.event({"type": "toggle", "item": "t9"}, expected=409)
+        before_etag, before_body, before = client.todo()
+        check([item["title"] for item in before["items"]] == ["Milk", "Bread", "Eggs"], f"items: {before}")
+        check([item["done"] for item in before["items"]] == [False, False, False], f"toggled twice: {before}")
+
+        print("todo_test: kill -9, then the same list, the same bytes")
+        client.event({"type": "remove", "item": "t1"})
+        removed_etag, removed_body, removed = client.todo()
+        check(removed["undoMessage"] == "Removed “Milk”", f"the undo window: {removed}")
+        os.kill(server.process.pid, signal.SIGKILL)
+        server.process.wait()
+        server = start(binary, data)
+        client.server = server
+        etag, body, after = client.todo()
+        check((etag, body) == (removed_etag, removed_body), f"after the restart: {etag} {body[:200]!r}")
+        check(after["undoMessage"] == "Removed “Milk”", "the undo window survives the restart")
+        client.event({"type": "undo"})
+        _, _, undone = client.todo()
+        check([item["title"] for item in undone["items"]] == ["Milk", "Bread", "Eggs"], f"undo: {undone}")
+
+        print("todo_test: the undo window's timer fires after a restart, without a request")
+        client.event({"type": "remove", "item": "t3"})
+        server.stop()
+        server = start(binary, data)
+        client.server = server
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            _, _, state = client.todo()
+            if state["undoMessage"] is None:
+                break
+            time.sleep(0.5)
+        check(state["undoMessage"] is None, "the undo window did not close after the restart")
+        check([item["title"] for item in state["items"]] == ["Milk", "Bread"], f"items: {state}")
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except AssertionError as failure:
+        sys.exit(f"todo_test: FAILED: {failure}")
