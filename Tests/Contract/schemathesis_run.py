@@ -22,6 +22,8 @@ def main():
     parser.add_argument("--schemathesis", required=True)
     parser.add_argument("--max-examples", type=int, default=int(os.environ.get("SCHEMATHESIS_EXAMPLES", "40")))
     parser.add_argument("--seed", type=int, default=int(os.environ.get("SCHEMATHESIS_SEED", "20261124")))
+    parser.add_argument("--cwd", help="the server's working directory (an app other than viewhost: not the repository's "
+                        "Config/viewhost.json, which holds the seed features' keys)")
     parser.add_argument("extra", nargs="*", help="more schemathesis flags (after --)")
     args = parser.parse_args()
     environment = {
@@ -29,7 +31,8 @@ def main():
         "VIEWHOST_LIMITS_EVENTS_PER_SECOND_PER_SESSION": "0",
         "VIEWHOST_LOG_ACCESS": "false",
     }
-    with ViewHostServer(args.binary, environment=environment) as server:
+    binary = os.path.abspath(args.binary)
+    with ViewHostServer(binary, environment=environment, cwd=args.cwd) as server:
         env = dict(os.environ)
         env["VIEWHOST_BASE"] = server.base
         env["SCHEMATHESIS_HOOKS"] = "schemathesis_hooks"

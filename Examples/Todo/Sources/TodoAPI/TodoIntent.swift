@@ -43,7 +43,11 @@ public enum TodoIntent: FeatureIntent {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: IntentCodingKeys.self)
         func item() throws -> String { try container.string("item", limit: Self.itemLimit, summary: "The item's id, such as t3.") }
-        func title() throws -> String { try container.string("title", limit: Self.titleLimit, summary: "The item's title.") }
+        func title() throws -> String {
+            try container.string(
+                "title", limit: Self.titleLimit, pattern: #"\S"#,
+                summary: "The item's title: at least one character that is not white space (it is trimmed).")
+        }
         switch try container.intentType() {
         case "add": self = .add(title: try title())
         case "toggle": self = .toggle(item: try item())

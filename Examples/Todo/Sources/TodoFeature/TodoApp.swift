@@ -111,8 +111,13 @@ public enum TodoApp: Feature {
         state.undo = TodoState.Undo(removed: removed, timer: context.schedule(.undoExpired, after: undoWindow))
     }
 
+    /// White space as the title's pattern (`\S`, ECMA-262) counts it, so what the contract calls a title is one.
+    private static let whiteSpace = CharacterSet(
+        charactersIn: "\t\n\u{0B}\u{0C}\r \u{A0}\u{1680}\u{2000}\u{2001}\u{2002}\u{2003}\u{2004}\u{2005}\u{2006}"
+            + "\u{2007}\u{2008}\u{2009}\u{200A}\u{2028}\u{2029}\u{202F}\u{205F}\u{3000}\u{FEFF}")
+
     private static func trimmed(_ title: String) throws(IntentRejection) -> String {
-        let text = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = title.trimmingCharacters(in: whiteSpace)
         guard !text.isEmpty else { throw IntentRejection(field: "title", reason: "must not be empty") }
         return text
     }
