@@ -59,7 +59,7 @@ public struct ViewHostApp: Sendable {
 ///   - logger: Where errors are logged.
 ///   - scheduler: Runs the features' timers; the default runs in real time.
 ///   - security: TLS for every connection; nil for plain HTTP.
-///   - storage: Where sessions are kept beyond the process (see ``makeStorage(_:)``); nil keeps them in memory.
+///   - storage: Where sessions are kept beyond the process (see ``makeStorage(_:features:)``); nil keeps them in memory.
 /// - Returns: The app, its server not yet started.
 public func makeApp(
     configuration: AppConfiguration, logger: Logger, scheduler: (any TimerScheduling)? = nil,
@@ -106,7 +106,7 @@ public func makeApp<C: Clock>(
 
 /// The durable store `store` names, reading stored sessions with `features`' types: SQLite in its data directory
 /// (made when missing), PostgreSQL at its URL (its schema brought up to date), or nil for the memory store.
-/// - Throws: ``StorageError``: `cannotCreate` (exit 73) when the directory cannot be made or written, `unusable`
+/// - Throws: `StorageError`: `cannotCreate` (exit 73) when the directory cannot be made or written, `unusable`
 ///   (exit 65) when the file is corrupt, not a ViewHost store, or written by a newer version; `unreachable`
 ///   (exit 69) when the database cannot be reached.
 public func makeStorage(_ store: AppConfiguration.Store, features: FeatureTypes) throws(StorageError)
@@ -126,7 +126,7 @@ public func makeStorage(_ store: AppConfiguration.Store, features: FeatureTypes)
 }
 
 /// The TLS context for `tls`, or nil when HTTPS is off.
-/// - Throws: ``TLSError`` naming the certificate or key file that cannot be used.
+/// - Throws: `TLSError` naming the certificate or key file that cannot be used.
 public func makeTLSContext(_ tls: AppConfiguration.TLS) throws(TLSError) -> TLSContext? {
     guard let certificatePath = tls.certificatePath, let keyPath = tls.keyPath else { return nil }
     return try TLSContext(configuration: TLSConfiguration(certificatePath: certificatePath, keyPath: keyPath))

@@ -4,7 +4,7 @@ import Foundation
 /// fields and `{param}` placeholders for user input, and whether it is enabled. It is always posted with `POST`.
 ///
 /// Features say *what* to post; the app layer says *where*: encoding writes `"method":"POST"` and the `href`
-/// found under ``CodingUserInfoKey/actionHref`` (the feature's events URL), so features never learn HTTP. A
+/// found under `CodingUserInfoKey.actionHref` (the feature's events URL), so features never learn HTTP. A
 /// decoded action keeps the `href` it was served with, so a client can post it as it is.
 ///
 /// ```json

@@ -7,7 +7,7 @@ public struct IntentCodingKeys: CodingKey, Sendable, Hashable {
     /// The limit of a string field, if it has one.
     public let limit: TextLimit?
     /// A regular expression (ECMA-262, as JSON Schema's `pattern`) that every value the feature takes matches,
-    /// for documents; the feature refuses other values itself (``IntentRejection``), with its own words.
+    /// for documents; the feature refuses other values itself (`IntentRejection`), with its own words.
     public let pattern: String?
     /// One sentence on what the field holds, for documents.
     public let summary: String?

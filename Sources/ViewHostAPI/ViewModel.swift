@@ -33,15 +33,15 @@ extension FeatureSnapshot {
 /// posted events with this `Decodable` and nothing else, and derives the event's OpenAPI schema from it.
 ///
 /// ```swift
-/// public enum TodoIntent: FeatureIntent {
-///     case add(title: String)
-///     public static let feature = TodoSnapshot.feature
+/// public enum NoteIntent: FeatureIntent {
+///     case add(text: String)
+///     public static let feature = NotesSnapshot.feature
 ///     public static let types = ["add"]
 ///     public var type: String { "add" }
 ///     public init(from decoder: any Decoder) throws {
 ///         let container = try decoder.container(keyedBy: IntentCodingKeys.self)
 ///         switch try container.intentType() {
-///         case "add": self = .add(title: try container.string("title", limit: TextLimit(characters: 200)))
+///         case "add": self = .add(text: try container.string("text", limit: TextLimit(characters: 500)))
 ///         case let other: throw container.unknownType(other, of: Self.feature)
 ///         }
 ///     }

@@ -8,15 +8,15 @@ import ViewModelCore
 /// timers; answer requests yourself or run them with the features' own runners.
 ///
 /// ```swift
-/// var host = try TestHost(features: [.todo])
-/// try host.send(TodoIntent.add(title: "Milk"), to: TodoApp.key)
-/// #expect(host.state(of: TodoApp.key).items.map(\.title) == ["Milk"])
-/// host.advance(by: .seconds(10))                      // the undo window closes
-/// #expect(host.timers(of: TodoApp.key).isEmpty)
+/// var host = try TestHost(features: [.notes])
+/// try host.send(NoteIntent.add(text: "Milk"), to: NotesApp.key)
+/// #expect(host.state(of: NotesApp.key).notes.map(\.text) == ["Milk"])
+/// host.advance(by: .seconds(10))                      // a timer of the feature fires
+/// #expect(host.timers(of: NotesApp.key).isEmpty)
 /// ```
 ///
 /// A session starts as the server starts one: each feature in its initial state, then its start events (source
-/// `view`). Client intents go through the feature's ``Feature/event(for:)`` and ``Feature/check(_:in:)``, as posted
+/// `view`). Client intents go through the feature's `Feature.event(for:)` and `Feature.check(_:in:)`, as posted
 /// events do; nothing is journaled or served.
 public struct TestHost {
     /// The session's value (every feature's state, the log, the counters).
@@ -37,7 +37,7 @@ public struct TestHost {
     ///   - session: The session's time zone, locale, simulation speed and log size.
     ///   - start: The clock's first instant.
     ///   - seed: The session's random draws.
-    /// - Throws: ``SettingError`` for a setting a feature cannot use.
+    /// - Throws: `SettingError` for a setting a feature cannot use.
     public init(
         features: [FeatureRegistration], settings: [String: String] = [:], environment: [String: String] = [:],
         session: SessionSettings = SessionSettings(), start: Date = TestHost.defaultStart, seed: UInt64 = 0
@@ -69,7 +69,7 @@ public struct TestHost {
     /// Posts a client's intent to `key`'s feature, as `POST /v1/sessions/{id}/{feature}/events` does: the feature's
     /// event for it, checked against the state, then applied with its follow-ups.
     /// - Returns: What changed.
-    /// - Throws: ``IntentRejection`` (a 422) or ``SessionRefusal`` (a 409); then nothing changed.
+    /// - Throws: `IntentRejection` (a 422) or `SessionRefusal` (a 409); then nothing changed.
     @discardableResult
     public mutating func send<F: Feature>(_ intent: F.Intent, to key: FeatureKey<F>) throws -> TestStep {
         try send(F.event(for: intent), to: key)

@@ -7,9 +7,9 @@ import ViewModelCore
 ///
 /// ```swift
 /// import ViewHost
-/// import TodoFeature
+/// import NotesFeature
 ///
-/// await ViewHostCommand.run(features: [.todo])
+/// await ViewHostCommand.run(features: [.notes])
 /// ```
 public struct ViewHostCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(

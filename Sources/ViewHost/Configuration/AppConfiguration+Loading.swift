@@ -161,7 +161,7 @@ private struct ValueLoader: FeatureSettings {
                 ? "expected one of trace, debug, info, notice, warning, error, critical" : nil
         }
         var sessions = AppConfiguration.Sessions()
-        // A durable session may be kept for long (a to-do list used once a month): up to ten years.
+        // A durable session may be kept for long (a list its user opens once a month): up to ten years.
         sessions.idleTTL = try seconds("sessions.idleTtlSeconds", default: sessions.idleTTL, atMost: 315_360_000)
         sessions.max = try integer("sessions.max", default: sessions.max, in: 1...10_000_000)
         sessions.logCapacity = try integer("sessions.logCapacity", default: sessions.logCapacity, in: 1...100_000)

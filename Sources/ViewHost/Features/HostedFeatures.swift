@@ -1,7 +1,7 @@
 import ViewModelCore
 
 /// The features an app serves, checked and configured once at start: the library's view of the app's
-/// registrations (``FeatureRegistration``), in the order they were listed (the order snapshots, links and the page
+/// registrations (`FeatureRegistration`), in the order they were listed (the order snapshots, links and the page
 /// list them). The library knows no feature but through this.
 public struct HostedFeatures: Sendable {
     /// The registrations, as the app listed them.

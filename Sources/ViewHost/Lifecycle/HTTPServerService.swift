@@ -1,7 +1,7 @@
 public import HTTPCore
 public import ServiceLifecycle
 
-/// Runs an ``HTTPServer`` as a swift-service-lifecycle service: a graceful shutdown (SIGTERM, SIGINT) drains
+/// Runs an `HTTPServer` as a swift-service-lifecycle service: a graceful shutdown (SIGTERM, SIGINT) drains
 /// it, and the service returns once every connection is closed.
 public struct HTTPServerService: Service {
     /// The server, already started (so its address could be announced).

@@ -3,7 +3,7 @@ public import HTTPCore
 public import Logging
 import ViewHostJSON
 
-/// The server's log handler: one line per entry, as text or JSON (``LogFormat``), handed to a ``LogWriter`` so
+/// The server's log handler: one line per entry, as text or JSON (``LogFormat``), handed to a `LogWriter` so
 /// the thread that logs (often an event loop) formats the line and never waits for the write.
 ///
 /// ```swift

@@ -112,7 +112,7 @@ enum OpenAPIDocument {
         }
     }
 
-    /// `chat` → `Chat`, `to-do` → `ToDo`: a schema name's part.
+    /// `chat` → `Chat`, `shopping-list` → `ShoppingList`: a schema name's part.
     static func typeName(_ name: String) -> String {
         name.split(whereSeparator: { $0 == "-" || $0 == "_" })
             .map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()

@@ -37,7 +37,7 @@ public protocol Feature: SendableMetatype {
     associatedtype State: Codable, Equatable, Sendable
     /// Every event the feature reacts to: what its client intents become, and its own internal events.
     associatedtype Event: Codable, Equatable, Sendable
-    /// What clients post; ``NoIntent`` for a feature that takes nothing from clients.
+    /// What clients post; `NoIntent` for a feature that takes nothing from clients.
     associatedtype Intent: FeatureIntent = NoIntent
     /// Outside work the feature asks for (a provider call); `Never` when it asks for none.
     associatedtype Request: Codable, Equatable, Sendable = Never

@@ -9,12 +9,12 @@ import ViewHostAPI
 ///
 /// ```swift
 /// extension FeatureRegistration {
-///     public static let todo = FeatureRegistration.feature(
-///         TodoApp.self, FeatureHosting(initialState: { _ in TodoState() }, page: TodoApp.page))
+///     public static let notes = FeatureRegistration.feature(
+///         NotesApp.self, FeatureHosting(initialState: { _ in NotesState() }, page: NotesApp.page))
 /// }
 /// ```
 ///
-/// and the app serves it: `await ViewHostCommand.run(features: [.todo])`.
+/// and the app serves it: `await ViewHostCommand.run(features: [.notes])`.
 public struct FeatureRegistration: Sendable {
     /// The feature's name in URLs and snapshots.
     public let name: String
@@ -56,7 +56,7 @@ public struct FeatureRegistration: Sendable {
         FeatureRegistration(feature, settings: settings) { values throws(SettingError) in try configure(values) }
     }
 
-    /// The snapshot's one-line summary (``FeatureSnapshot/summaryLine``), from its JSON as served; nil when the JSON
+    /// The snapshot's one-line summary (`FeatureSnapshot.summaryLine`), from its JSON as served; nil when the JSON
     /// is not this feature's snapshot.
     public func summaryLine(ofSnapshot json: Data) -> String? {
         summarize(json)

@@ -8,10 +8,10 @@
 /// returns the DOM nodes of the feature's section:
 ///
 /// ```js
-/// ViewHost.renderers.todo = (snapshot, inputs, ui) => [
+/// ViewHost.renderers.notes = (snapshot, inputs, ui) => [
 ///   ui.el("h2", {}, snapshot.title),
-///   ...snapshot.items.map((item) => ui.el("label", {}, item.title)),
-///   ui.actionButton(snapshot.actions.clearCompleted, "Clear completed"),
+///   ...snapshot.notes.map((note) => ui.el("p", {}, note.text)),
+///   ui.actionForm(snapshot.actions.add, "Add a note"),
 /// ];
 /// ```
 ///
@@ -21,7 +21,7 @@
 public struct PageRenderer: Sendable, Equatable {
     /// The script that registers the renderer.
     public var script: String
-    /// CSS rules the renderer's nodes need (scoped by the author, such as `#todo .done { … }`).
+    /// CSS rules the renderer's nodes need (scoped by the author, such as `#notes .pinned { … }`).
     public var style: String
 
     /// Creates a renderer.

@@ -2,8 +2,8 @@ import Foundation
 import ViewHostAPI
 
 /// One session as a value: every feature's state and version, the session-wide sequence, the data-flow log ring,
-/// the pending timers and the idempotency keys. Pure: ``apply(_:to:source:at:)``, ``fireTimer(_:at:)`` and
-/// ``applyAnswer(_:feature:causedBy:at:)`` change it and return what changed and the effects to run; nothing here
+/// the pending timers and the idempotency keys. Pure: ``apply(_:to:source:at:observe:)``, ``fireTimer(_:at:observe:)`` and
+/// ``applyAnswer(_:toRequest:at:observe:)`` change it and return what changed and the effects to run; nothing here
 /// reads a clock, draws from the system, or touches the world. Applying the same inputs at the same instants to
 /// equal cores gives equal cores, byte for byte.
 public struct SessionCore: Sendable {
@@ -62,7 +62,12 @@ public struct SessionCore: Sendable {
 
     /// Applies client (or start) events to `key`'s feature, each as one step, all or nothing: when one is refused,
     /// the core is left as it was. Only `client` events are checked.
-    /// - Parameter observe: Told of each new version with a way to build its snapshot (nil: nobody asks).
+    /// - Parameters:
+    ///   - events: The feature's events, in order.
+    ///   - key: The feature.
+    ///   - source: Who sent them (`client`, `view`…).
+    ///   - now: The instant they are applied at.
+    ///   - observe: Told of each new version with a way to build its snapshot (nil: nobody asks).
     /// - Throws: ``SessionRefusal/refused(_:index:)`` for the first event the state cannot apply, with its index.
     public mutating func apply<F: Feature>(
         _ events: [F.Event], to key: FeatureKey<F>, source: EventSource, at now: Date,
