@@ -27,6 +27,11 @@ let package = Package(
         .library(name: "ViewHostClient", targets: ["ViewHostClient", "ViewHostAPI"]),
         // The generic wire core alone, for a feature's wire-types module that an iOS or macOS app shares.
         .library(name: "ViewHostAPI", targets: ["ViewHostAPI"]),
+        // Each seed feature's wire types, as any author's would be: for a Swift client of the viewhost executable.
+        .library(name: "ChatAPI", targets: ["ChatAPI"]),
+        .library(name: "WeatherAPI", targets: ["WeatherAPI"]),
+        .library(name: "LoginAPI", targets: ["LoginAPI"]),
+        .library(name: "PersonAPI", targets: ["PersonAPI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

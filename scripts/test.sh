@@ -2,7 +2,8 @@
 # Build and run every test: the README's second command, and the one CI runs (`.ci/run` execs this file).
 #
 #   scripts/test.sh                     # install what is missing, build, swift test, the whole suite again under
-#                                       # TSan, the fuzzer, the contract checks, the browser test, the cluster
+#                                       # TSan, the fuzzer, the contract checks, the browser test, the example
+#                                       # outside the package (Examples/Todo), the DocC build, the cluster
 #                                       # failover test
 #   SWIFT_SCRATCH=.build-mine scripts/test.sh    # build in another folder (name it .build-*, which git ignores)
 #
@@ -122,8 +123,8 @@ fi
 # Contract checks against the real binary (Tests/Contract/): /metrics through `promtool check metrics`, and the
 # OpenAPI document through schemathesis.
 bin_dir="$(swift build "${scratch[@]}" --show-bin-path)"
-contract=()
-run_contract_check() {  # NAME COMMAND…: runs one check, counts it, remembers a failure by name
+checks=()
+run_check() {  # NAME COMMAND…: runs one check, counts it, remembers a failure by name
     local name=$1
     shift
     set +e
@@ -133,17 +134,16 @@ run_contract_check() {  # NAME COMMAND…: runs one check, counts it, remembers 
     if [ "$status" -eq 0 ]; then
         passed=$((passed + 1))
     else
-        contract+=("$name FAILED (status $status)")
+        checks+=("$name FAILED (status $status)")
         failed=$((failed + 1))
     fi
 }
-run_contract_check metrics timeout -k 5 120 python3 Tests/Contract/metrics_lint.py --binary "$bin_dir/viewhost"
+run_check metrics timeout -k 5 120 python3 Tests/Contract/metrics_lint.py --binary "$bin_dir/viewhost"
 # The server against its own /openapi.json: schemathesis, every check but ignored_auth (a wrong token is a 404 on
 # purpose; Tests/Contract/schemathesis_run.py says why), a fresh session per case, fixed seed, 100 examples per
 # operation (about 2,600 cases, 40 s here).
-run_contract_check schemathesis timeout -k 5 300 python3 Tests/Contract/schemathesis_run.py --binary "$bin_dir/viewhost" \
+run_check schemathesis timeout -k 5 300 python3 Tests/Contract/schemathesis_run.py --binary "$bin_dir/viewhost" \
     --schemathesis "$tools/bin/schemathesis" --max-examples 100
-contract_summary="contract checks ${contract[*]:-ok}"
 
 # The web front-end in headless Chromium: chat, bot reply and weather, driven like a user (screenshots go to
 # artifacts/screenshots/, which git ignores).
@@ -158,6 +158,26 @@ else
     browser="browser FAILED (status $browser_status)"
     failed=$((failed + 1))
 fi
+
+# The example app outside the package (Examples/Todo, its own Package.swift, which depends on this repository by
+# path): its own build and its tests on ViewHostTesting, then served: over HTTP (kill -9 and a restart, its routes
+# in /openapi.json), through schemathesis against its generated contract, and drawn by the page in Chromium.
+todo_scratch=()
+[ -n "${SWIFT_SCRATCH:-}" ] && todo_scratch=(--scratch-path "$SWIFT_SCRATCH/todo")
+run_check todo-build swift build --build-tests --package-path Examples/Todo "${todo_scratch[@]}"
+todo_bin="$(swift build --package-path Examples/Todo "${todo_scratch[@]}" --show-bin-path)"
+run_check todo-tests swift test --skip-build --package-path Examples/Todo "${todo_scratch[@]}"
+run_check todo-http timeout -k 5 300 python3 Tests/Example/todo_test.py --binary "$todo_bin/todo-server"
+todo_cwd="$(mktemp -d -t viewhost-todo-contract.XXXXXX)"  # not the repository's Config/, which holds viewhost's keys
+run_check todo-schemathesis timeout -k 5 300 python3 Tests/Contract/schemathesis_run.py \
+    --binary "$todo_bin/todo-server" --schemathesis "$tools/bin/schemathesis" --max-examples 100 --cwd "$todo_cwd"
+rm -rf "$todo_cwd"
+run_check todo-browser timeout -k 5 300 python3 Tests/Browser/browser_test.py --binary "$todo_bin/todo-server" --todo
+
+# The DocC documentation of the library products, links checked (warnings are errors), with the walk-through's
+# quotes of Examples/Todo checked against its files.
+run_check docs timeout -k 5 600 scripts/docs.sh
+checks_summary="checks ${checks[*]:-ok}"
 
 # Several nodes on PostgreSQL behind nginx: a node killed with SIGKILL and PostgreSQL restarted under load, nothing
 # acknowledged lost (scripts/cluster.sh test; shortened to 300 sessions and 20 s of load, about 40 s in all;
@@ -181,7 +201,7 @@ if [ "$failed" -gt 0 ]; then
         | grep -v ' Test run with ' | head -40 || true
     if [ -n "${fuzz_failure:-}" ]; then printf 'test.sh: the fuzzer'"'"'s failure:\n%s\n' "$fuzz_failure"; fi
 fi
-echo "test.sh: swift test status $test_status; $tsan; $hadolint; $fuzz; $contract_summary; $browser; $cluster; $((SECONDS - started))s"
+echo "test.sh: swift test status $test_status; $tsan; $hadolint; $fuzz; $checks_summary; $browser; $cluster; $((SECONDS - started))s"
 echo "summary: $passed passed, $failed failed, $skipped skipped"
 [ "$test_status" -eq 0 ] && [ "$tsan_status" -eq 0 ] && [ "$hadolint_status" -eq 0 ] && [ "$fuzz_status" -eq 0 ] && [ "$browser_status" -eq 0 ] \
-    && [ ${#contract[@]} -eq 0 ] && [ "$cluster_status" -eq 0 ]
+    && [ ${#checks[@]} -eq 0 ] && [ "$cluster_status" -eq 0 ]
