@@ -167,7 +167,8 @@ todo_scratch=()
 run_check todo-build swift build --build-tests --package-path Examples/Todo "${todo_scratch[@]}"
 todo_bin="$(swift build --package-path Examples/Todo "${todo_scratch[@]}" --show-bin-path)"
 run_check todo-tests swift test --skip-build --package-path Examples/Todo "${todo_scratch[@]}"
-run_check todo-http timeout -k 5 300 python3 Tests/Example/todo_test.py --binary "$todo_bin/todo-server"
+run_check todo-http timeout -k 5 300 python3 Tests/Example/todo_test.py --binary "$todo_bin/todo-server" \
+    --viewhost "$bin_dir/viewhost"
 todo_cwd="$(mktemp -d -t viewhost-todo-contract.XXXXXX)"  # not the repository's Config/, which holds viewhost's keys
 run_check todo-schemathesis timeout -k 5 300 python3 Tests/Contract/schemathesis_run.py \
     --binary "$todo_bin/todo-server" --schemathesis "$tools/bin/schemathesis" --max-examples 100 --cwd "$todo_cwd"

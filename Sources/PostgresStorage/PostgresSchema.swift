@@ -8,6 +8,8 @@
 ///   session over raises the epoch; every journal write names the epoch it was made under and is refused unless it
 ///   is still the session's (fencing). An expired session keeps only a tombstone: its digest and `expired_at`.
 /// - `journal`: the inputs after the snapshot, by session and number.
+/// - `feature_schemas` (since 2): the oldest and newest schema version of each feature the sessions may hold
+///   (`StoredSchemas`), checked when a node starts.
 enum PostgresSchema {
     /// The advisory lock key migrations run under ("VHST").
     static let migrationLock = "1447580500"
@@ -39,6 +41,23 @@ enum PostgresSchema {
             CREATE INDEX sessions_by_due ON sessions (next_due_at) WHERE next_due_at IS NOT NULL;
             CREATE INDEX sessions_by_access ON sessions (last_access) WHERE expired_at IS NULL;
             CREATE INDEX sessions_by_expiry ON sessions (expired_at) WHERE expired_at IS NOT NULL;
+            """
+        ),
+        (
+            2,
+            // What the sessions stored so far hold: each feature of each stored value, at its slot's schema version
+            // (1 where none is recorded, as in every value stored before schema versions existed).
+            """
+            CREATE TABLE feature_schemas (
+                feature text PRIMARY KEY,
+                oldest integer NOT NULL,
+                newest integer NOT NULL
+            );
+            INSERT INTO feature_schemas (feature, oldest, newest)
+                SELECT f->>'name', min(coalesce((f->'slot'->>'schema')::integer, 1)),
+                    max(coalesce((f->'slot'->>'schema')::integer, 1))
+                FROM sessions, json_array_elements(snapshot::json->'features') AS f
+                WHERE snapshot IS NOT NULL GROUP BY 1;
             """
         ),
     ]

@@ -32,7 +32,9 @@ public final class PostgresSessionStorage: SessionStorage {
 
     /// Connects to `url`, brings its schema up to date and starts listening for takeovers.
     /// - Throws: ``StorageError/unreachable(reason:)`` when the database cannot be reached;
-    ///   ``StorageError/unusable(path:reason:)`` when its schema is newer than this version's.
+    ///   ``StorageError/unusable(path:reason:)`` when its schema is newer than this version's, or when its sessions
+    ///   hold feature data `features` cannot read (a feature not registered, or a schema version it does not
+    ///   migrate from).
     public init(url: String, node: String, features: FeatureTypes) throws(StorageError) {
         self.node = node
         self.features = features
@@ -40,6 +42,16 @@ public final class PostgresSessionStorage: SessionStorage {
         do {
             let connection = try PostgresConnection(url: url)
             try PostgresSchema.migrate(connection)
+            try Self.checkFeatureSchemas(connection, features: features)
+        } catch let error as SchemaCheck {
+            switch error {
+            case .unreadable(let error, let stored):
+                throw .unusable(path: redactedURL, reason: "\(error) (stored: \(stored))")
+            case .undecodable(let reason):
+                throw .unusable(path: redactedURL, reason: reason)
+            case .database(let error):
+                throw .unreachable(reason: "\(redactedURL): \(Self.redact(error, url: url))")
+            }
         } catch let error as PostgresError {
             throw .unreachable(reason: "\(redactedURL): \(Self.redact(error, url: url))")
         } catch let error as PostgresSchemaError {

@@ -12,6 +12,8 @@ import GRDB
 /// - `journal`: the inputs after the snapshot, by session and number.
 /// - `heartbeat`: one row the writer rewrites, with `reserve` as large as a busy batch of events, to find out
 ///   whether the disk takes writes again after a failure.
+/// - `feature_schemas` (since v3): the oldest and newest schema version of each feature the sessions may hold
+///   (`StoredSchemas`), checked when the store opens; filled by reading every session once when it is made.
 enum SQLiteSchema {
     /// `PRAGMA application_id` of a ViewHost store ("VHST"): a file with another id is not ours.
     static let applicationID: Int32 = 0x5648_5354
@@ -58,6 +60,18 @@ enum SQLiteSchema {
                     ALTER TABLE sessions DROP COLUMN snapshot;
                     ALTER TABLE sessions DROP COLUMN snapshot_number;
                     """)
+        }
+        migrator.registerMigration("v3: feature schema versions") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE feature_schemas (
+                        feature TEXT PRIMARY KEY NOT NULL,
+                        oldest INTEGER NOT NULL,
+                        newest INTEGER NOT NULL
+                    ) WITHOUT ROWID;
+                    """)
+            // What the sessions stored so far hold, read once.
+            try SQLiteSessionStorage.keep(SQLiteSessionStorage.scanSchemas(db), db)
         }
         return migrator
     }

@@ -35,7 +35,9 @@ public final class SQLiteSessionStorage: SessionStorage {
 
     /// Opens (making it when missing) the store in `directory`.
     /// - Throws: ``StorageError/cannotCreate(path:reason:)`` when the directory cannot be made or written;
-    ///   ``StorageError/unusable(path:reason:)`` when the file is corrupt, not a ViewHost store, or newer.
+    ///   ``StorageError/unusable(path:reason:)`` when the file is corrupt, not a ViewHost store, or newer, or when
+    ///   its sessions hold feature data `features` cannot read (a feature not registered, or a schema version it
+    ///   does not migrate from).
     public init(directory: String, sync: Sync, features: FeatureTypes) throws(StorageError) {
         // A file-size limit (RLIMIT_FSIZE) must make a write fail, not kill the server: then the write's event gets
         // 503 and reads go on, as for a full disk.
@@ -50,6 +52,7 @@ public final class SQLiteSessionStorage: SessionStorage {
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
             try Self.migrate(pool, path: path)
+            try Self.checkFeatureSchemas(pool, path: path, features: features)
         } catch let error as StorageError {
             throw error
         } catch {

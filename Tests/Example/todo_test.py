@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -51,11 +52,14 @@ class Client:
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
+    parser.add_argument("--viewhost", help="the seed app's binary: it must refuse the to-do store, naming the feature")
     args = parser.parse_args()
     args.binary = os.path.abspath(args.binary)
     data = tempfile.mkdtemp(prefix="viewhost-todo-")
     try:
         run(args.binary, data)
+        if args.viewhost:
+            refused_by_another_app(args.binary, os.path.abspath(args.viewhost), data)
     finally:
         shutil.rmtree(data, ignore_errors=True)
     print("todo_test: passed")
@@ -127,6 +131,31 @@ def run(binary, data):
             time.sleep(0.5)
         check(state["undoMessage"] is None, "the undo window did not close after the restart")
         check([item["title"] for item in state["items"]] == ["Milk", "Bread"], f"items: {state}")
+    finally:
+        server.stop()
+
+
+def refused_by_another_app(binary, viewhost, data):
+    """An app that does not register the to-do list refuses its store at start (exit 65, the feature named), and
+    leaves every session as it was: a session is never dropped silently."""
+    print("todo_test: the seed app refuses the to-do store at start, naming the feature; the list stays")
+    server = start(binary, data)
+    try:
+        client = Client(server)
+        client.session = client.post("/v1/sessions", {}, expected=201)
+        client.event({"type": "add", "title": "Kept"})
+        before = client.todo()
+    finally:
+        server.stop()
+    result = subprocess.run([viewhost, "serve", "--port", "0", "--data-dir", data], cwd=data, capture_output=True,
+                            text=True, timeout=60)
+    check(result.returncode == 65, f"exit {result.returncode}: {result.stderr!r}")
+    check("feature 'todo'" in result.stderr and "does not register" in result.stderr, f"stderr: {result.stderr!r}")
+    check(len(result.stderr.strip().splitlines()) == 1, f"one line: {result.stderr!r}")
+    server = start(binary, data)
+    try:
+        client.server = server
+        check(client.todo()[:2] == before[:2], "the list changed after another app refused the store")
     finally:
         server.stop()
 

@@ -101,6 +101,34 @@ final class PostgresSessionStorageTests {
         #expect(back.journalNumber == 2)
     }
 
+    /// A node whose app does not register a feature the shared sessions hold refuses to start, naming it; one that
+    /// does opens, and the session is there.
+    @Test func sessionsOfAFeatureTheAppDoesNotRegisterRefuseTheNode() async throws {
+        try await server.createDatabase("schemas")
+        let url = server.url(database: "schemas")
+        let first = try PostgresSessionStorage(url: url, node: "a", features: types)
+        var (id, core) = try await newSession(first)
+        #expect(try await add(1, number: 1, to: &core, id: id, storage: first))
+        first.close()
+        do {
+            _ = try PostgresSessionStorage(url: url, node: "b", features: FeatureTypes([]))
+            Issue.record("a node that does not register 'tally' opened the database")
+        } catch {
+            guard case .unusable(_, let reason) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(reason == "the store holds sessions with feature 'tally', which this app does not register (stored: tally 1)")
+        }
+        let again = try PostgresSessionStorage(url: url, node: "b", features: types)
+        defer { again.close() }
+        guard case .found(let loaded) = try again.load(id) else {
+            Issue.record("the session is gone")
+            return
+        }
+        #expect(loaded.core == core)
+    }
+
     @Test func aDatabaseFromANewerVersionIsRefused() async throws {
         try await server.createDatabase("newer")
         let url = server.url(database: "newer")

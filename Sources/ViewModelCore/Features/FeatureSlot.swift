@@ -230,7 +230,7 @@ protocol AnyFeatureSlot: Sendable {
     /// Writes the slot.
     func encode(to encoder: any Encoder) throws
     /// Encodes events of this feature (for the journal).
-    func encodeEvents(_ events: [any Sendable], with encoder: (any Encodable) throws -> Data) throws -> Data
+    func encodeEvents(_ events: [any Sendable]) throws -> Data
     /// Decodes events of this feature (for a replay).
     func decodeEvents(from data: Data, with decoder: JSONDecoder) throws -> [any Sendable]
 }
@@ -288,9 +288,8 @@ extension FeatureSlot: AnyFeatureSlot {
         (other as? Self) == self
     }
 
-    func encodeEvents(_ events: [any Sendable], with encoder: (any Encodable) throws -> Data) throws -> Data {
-        let typed = events.map(Self.typed)
-        return try encoder(F.schemaVersion == 1 ? AnyEncodable(typed) : AnyEncodable(StoredEvents<F>(events: typed)))
+    func encodeEvents(_ events: [any Sendable]) throws -> Data {
+        try StoredEvents<F>.encoded(events.map(Self.typed))
     }
 
     func decodeEvents(from data: Data, with decoder: JSONDecoder) throws -> [any Sendable] {
@@ -317,6 +316,12 @@ struct StoredEvents<F: Feature>: Codable {
 
     init(events: [F.Event]) {
         self.events = events
+    }
+
+    /// `events` as a journal records them: a bare array at schema version 1, else with the version.
+    static func encoded(_ events: [F.Event]) throws -> Data {
+        let encoder = JSONEncoder()
+        return try F.schemaVersion == 1 ? encoder.encode(events) : encoder.encode(StoredEvents(events: events))
     }
 
     init(from decoder: any Decoder) throws {
@@ -346,15 +351,3 @@ struct StoredEvents<F: Feature>: Codable {
     }
 }
 
-/// Any `Encodable`, as a value of one type (so one encoder call serves both stored shapes).
-private struct AnyEncodable: Encodable {
-    let value: any Encodable
-
-    init(_ value: any Encodable) {
-        self.value = value
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        try value.encode(to: encoder)
-    }
-}

@@ -37,7 +37,7 @@ extension SessionCore {
 
     /// `events` of `feature`, JSON-encoded as a journal records them.
     public func encodeEvents(_ events: [any Sendable], of feature: String) throws -> Data {
-        try slots[slot(of: feature)].encodeEvents(events) { try JSONEncoder().encode($0) }
+        try slots[slot(of: feature)].encodeEvents(events)
     }
 
     private func slot(of feature: String) throws(ReplayError) -> Int {

@@ -156,7 +156,7 @@ public final class Session: Sendable {
         let (step, commit) = try shell.withLock { shell throws(SessionError) -> (SessionStep, Commit) in
             guard !shell.closed else { throw .closed }
             let step = try Self.apply(events, to: key, source: source, now: now, shell: &shell)
-            let input = { SessionInput.events(feature: key.name, at: now, source: source, events: Self.encoded(events)) }
+            let input = { SessionInput.events(feature: key.name, at: now, source: source, events: Self.encoded(events, of: F.self)) }
             return (step, record(input, step: step, key: nil, waited: false, in: &shell))
         }
         complete(commit)
@@ -180,7 +180,7 @@ public final class Session: Sendable {
             guard changed else { return (outcome, nil) }
             let input = {
                 SessionInput.submission(
-                    feature: key.name, at: now, events: Self.encoded(submission.events), eventIDs: submission.eventIDs,
+                    feature: key.name, at: now, events: Self.encoded(submission.events, of: F.self), eventIDs: submission.eventIDs,
                     key: submission.idempotency?.key, fingerprint: submission.idempotency?.fingerprint)
             }
             return (outcome, record(input, step: step, key: submission.idempotency?.key, waited: true, in: &shell))
@@ -232,10 +232,11 @@ public final class Session: Sendable {
         if let commit { complete(commit) }
     }
 
-    /// `events` as a journal records them (an array of the feature's events, JSON).
-    private static func encoded<Event: Encodable>(_ events: [Event]) -> Data {
+    /// `events` as a journal records them: the feature's events as JSON, with its schema version when it is not 1
+    /// (``StoredEvents``), so a later build migrates them from the version they were written in.
+    private static func encoded<F: Feature>(_ events: [F.Event], of feature: F.Type) -> Data {
         // A feature's events are plain Codable values; failing to encode one is a programming error.
-        (try? JSONEncoder().encode(events)) ?? Data()
+        (try? StoredEvents<F>.encoded(events)) ?? Data()
     }
 
     // MARK: - Requests and changes
