@@ -42,7 +42,11 @@ started=$SECONDS
 swift build --build-tests "${scratch[@]}"
 
 # No --parallel: it only spreads XCTest cases over processes, and every test here is Swift Testing, which already
-# runs tests in parallel inside one process (a suite marked .serialized opts out).
+# runs tests in parallel inside one process (a suite marked .serialized opts out). Its width is capped (four tests per
+# core; scripts/sanitize.sh does the same): uncapped, all 755 start at once, every test's first step queues on the
+# cooperative pool (two threads here) behind all the others', and with `stress-ng --cpu 2` beside it the in-process
+# servers' handlers waited longer than the tests' bounds (BENCHMARKS.md, "The test command on a busy machine").
+export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-$(($(nproc) * 4))}"
 set +e
 swift test --skip-build "${scratch[@]}" 2>&1 | tee "$log"
 test_status=${PIPESTATUS[0]}

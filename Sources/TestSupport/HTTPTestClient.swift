@@ -104,23 +104,23 @@ public final class HTTPTestClient: @unchecked Sendable {
     /// - Parameters:
     ///   - timeout: How long to wait for all of it.
     ///   - headRequest: Whether it answers a HEAD request (no body follows).
-    public func readResponse(timeout: Duration = .seconds(5), headRequest: Bool = false) async throws -> TestResponse {
+    public func readResponse(timeout: Duration = .seconds(60), headRequest: Bool = false) async throws -> TestResponse {
         try await offThread { try self.readResponseBlocking(timeout: timeout, headRequest: headRequest) }
     }
 
     /// Reads until the server closes the connection; returns what arrived (after any buffered bytes).
-    public func readUntilClosed(timeout: Duration = .seconds(5)) async throws -> [UInt8] {
+    public func readUntilClosed(timeout: Duration = .seconds(60)) async throws -> [UInt8] {
         try await offThread { try self.readUntilClosedBlocking(timeout: timeout) }
     }
 
     /// Reads until the bytes received (and not yet taken) contain `text`; returns them all, up to the end of
     /// `text`, and keeps the rest buffered. For watching a streamed body arrive piece by piece.
-    public func read(untilContaining text: String, timeout: Duration = .seconds(5)) async throws -> [UInt8] {
+    public func read(untilContaining text: String, timeout: Duration = .seconds(60)) async throws -> [UInt8] {
         try await offThread { try self.readUntilContainingBlocking(Array(text.utf8), timeout: timeout) }
     }
 
     /// Whether the server closes the connection (EOF or reset) within `timeout`, discarding data.
-    public func waitForClose(timeout: Duration = .seconds(5)) async -> Bool {
+    public func waitForClose(timeout: Duration = .seconds(60)) async -> Bool {
         (try? await offThread { self.waitForCloseBlocking(timeout: timeout) }) ?? false
     }
 

@@ -8,7 +8,7 @@ import ViewHostLocking
 /// The SQLite store on its own: what a session applied comes back after the storage is opened again, byte for
 /// byte; snapshots bound the journal; removed and expired sessions leave what they should; and files that are not
 /// a sound ViewHost store are refused with a reason.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct SQLiteSessionStorageTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("viewhost-sqlite-\(UUID().uuidString)").path
     let scheduler = ManualScheduler()

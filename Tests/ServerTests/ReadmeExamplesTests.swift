@@ -5,7 +5,7 @@ import Testing
 /// The README's console examples that do not depend on ids, times or timers, run against the real binary: when the
 /// server's output changes, the README has to change with it (issue: the HTTPS example showed a cipher the server
 /// no longer picks first).
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct ReadmeExamplesTests {
     /// The repository root: this file is `Tests/ServerTests/ReadmeExamplesTests.swift`.
     static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -53,7 +53,12 @@ final class TestApp: Sendable {
         var configuration = AppConfiguration()
         configuration.http = HTTPServerConfiguration(
             host: "127.0.0.1", port: 0, eventLoopCount: 2,
-            timeouts: HTTPTimeouts(drain: .seconds(2), lingeringClose: .milliseconds(100)))
+            // Generous read, idle and write timeouts: a test's next step can wait long for a thread on a busy
+            // machine (the suites that test the timeouts set their own).
+            timeouts: HTTPTimeouts(
+                headerRead: TestDeadline.scaled(.seconds(120)), bodyRead: TestDeadline.scaled(.seconds(120)),
+                idle: TestDeadline.scaled(.seconds(120)), write: TestDeadline.scaled(.seconds(120)), drain: .seconds(2),
+                lingeringClose: .milliseconds(100)))
         configuration.logLevel = .critical
         // No rate limits unless a test sets them (RateLimitHTTPTests): tests post hundreds of events to one
         // session, and the limits' clock moves only with advance(by:).
@@ -110,7 +115,7 @@ final class TestApp: Sendable {
     /// Sends one request on a connection of its own and reads the answer.
     func request(
         _ method: String = "GET", _ path: String, token: String? = nil, headers: [(String, String)] = [],
-        body: String? = nil, contentType: String? = "application/json", timeout: Duration = .seconds(5)
+        body: String? = nil, contentType: String? = "application/json", timeout: Duration = .seconds(60)
     ) async throws -> TestResponse {
         let client = try HTTPTestClient(port: port)
         try client.send(
