@@ -15,7 +15,7 @@ struct ClientActions: AsyncParsableCommand {
 
     func run() async throws {
         try await ClientFailure.reporting {
-            let snapshot = try await options.openSession().snapshot(feature: feature)
+            let snapshot = try await options.openSession().snapshot(feature: try ClientOptions.feature(feature))
             let offered = try OfferedAction.all(in: snapshot.json)
             if options.json {
                 let list = offered.map { offer -> [String: JSONDocument] in
