@@ -30,29 +30,61 @@ struct ReadmeExamplesTests {
         #expect(try await server.waitForExit() == 0)
     }
 
-    @Test func theClientExamplesMatchTheCommandsOutput() async throws {
-        let server = try await ServerProcess(arguments: ["serve", "--port", "0", "--simulation-speed", "50"])
-        let base = ["VIEWHOST_SERVER": "http://127.0.0.1:\(server.port)"]
-        let created = try await ServerProcess.run(["client", "session", "new", "--json"], environment: base)
-        let fields = try JSONDecoder().decode([String: String].self, from: Data(created.stdout.utf8))
-        let environment = base.merging(["VIEWHOST_SESSION": fields["id"] ?? "", "VIEWHOST_TOKEN": fields["token"] ?? ""]) { $1 }
-        // John's chat loads after 0.5 s of simulated time (10 ms here).
-        var actions = ""
-        for _ in 0..<100 {
-            actions = try await ServerProcess.run(["client", "actions", "chat"], environment: environment).stdout
-            if actions.contains("itemTapped") { break }
-            try await Task.sleep(for: .milliseconds(20))
+    /// The command-line client's block, pasted in one go at simulation speed 1 (the README's `scripts/run.sh`
+    /// speed) against a server started as the README starts it: every command's output as the README shows it, but
+    /// for `seq` numbers (other features move them on their own time). The background watch's lines may come
+    /// between others' in any order; every other line comes in the README's order.
+    @Test func theClientBlockWorksPastedAtSpeedOne() async throws {
+        let server = try await ServerProcess(arguments: ["serve", "--port", "0"])
+        let block = try #require(ReadmeConsoleBlock.all(in: try Self.readmeText()).first { $0.contains("$ export VIEWHOST_SERVER=") })
+        let binaries = URL(fileURLWithPath: try ServerProcess.binaryPath()).deletingLastPathComponent().path
+        let script = "exec 2>&1\nexport PATH=\(binaries):$PATH\n"
+            + block.commands.joined(separator: "\n").replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(server.port)")
+            + "\nwait\n"
+        let run = try await ServerProcess.run(executable: "bash", ["-c", script], timeout: .seconds(120))
+        #expect(run.status == 0, "\(run)")
+        func normalised(_ lines: [String]) -> [String] {
+            lines.map { $0.replacing(#/seq [0-9]+/#, with: "seq N") }
         }
-        let readme = try Self.readmeText()
-        #expect(readme.contains("$ viewhost client actions chat\n" + actions), "README.md should show:\n\(actions)")
-
-        let sent = try await ServerProcess.run(["client", "send", "chat", "openChat", "contact=John"], environment: environment)
-        #expect(readme.contains("$ viewhost client send chat openChat contact=John\n" + sent.stdout), "\(sent.stdout)")
-
-        let refused = try await ServerProcess.run(["client", "send", "weather", "changeLocation"], environment: environment)
-        #expect(refused.status == 65)
-        #expect(readme.contains(refused.stderr + "exit 65\n"), "README.md should show: \(refused.stderr)")
+        let shown = normalised(block.output)
+        let printed = normalised(run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty })
+        #expect(printed.sorted() == shown.sorted(), "printed:\n\(printed.joined(separator: "\n"))")
+        func isWatchLine(_ line: String) -> Bool { line.hasPrefix("login  v") || line.hasPrefix("person  v") }
+        #expect(printed.filter { !isWatchLine($0) } == shown.filter { !isWatchLine($0) })
         server.send(signal: SIGTERM)
         #expect(try await server.waitForExit() == 0)
+    }
+}
+
+/// One `console` block of the README: its commands (the lines after `$ `) and what it shows they print.
+struct ReadmeConsoleBlock {
+    var commands: [String] = []
+    var output: [String] = []
+    private var lines: [String] = []
+
+    /// Whether a line of the block is `text`, or contains it.
+    func contains(_ text: String) -> Bool { lines.contains { $0.contains(text) } }
+
+    /// Every `console` block of `markdown`, in order.
+    static func all(in markdown: String) -> [ReadmeConsoleBlock] {
+        var blocks: [ReadmeConsoleBlock] = []
+        var current: ReadmeConsoleBlock?
+        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if current == nil {
+                if line == "```console" { current = ReadmeConsoleBlock() }
+                continue
+            }
+            if line == "```" {
+                blocks.append(current!)
+                current = nil
+            } else if line.hasPrefix("$ ") {
+                current!.commands.append(String(line.dropFirst(2)))
+                current!.lines.append(line)
+            } else {
+                if !line.isEmpty { current!.output.append(line) }
+                current!.lines.append(line)
+            }
+        }
+        return blocks
     }
 }

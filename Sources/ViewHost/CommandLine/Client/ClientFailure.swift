@@ -6,6 +6,8 @@ import ViewHostClient
 enum ClientFailure: Error {
     /// A usage error the parser cannot see (no session, a malformed `key=value`): exit 64.
     case usage(String)
+    /// What the command waited for did not come in time: exit 75.
+    case notYet(String)
 
     /// Runs `body`; a failure prints one line (`viewhost: 409 Conflict: …`) and exits with its status.
     static func reporting(_ body: () async throws -> Void) async throws {
@@ -24,6 +26,9 @@ enum ClientFailure: Error {
         } catch ClientFailure.usage(let message) {
             printError("viewhost: \(message)")
             throw ExitCode(64)
+        } catch ClientFailure.notYet(let message) {
+            printError("viewhost: \(message)")
+            throw ExitCode(75)
         }
     }
 
