@@ -56,6 +56,41 @@ struct ReadmeExamplesTests {
     }
 }
 
+extension ReadmeExamplesTests {
+    /// The Basics blocks (health, readiness, 404, 405, HEAD, keep-alive, pipelining), pasted in order against a
+    /// server started as the README starts it: what each prints matches what the README shows, but for `Date`, the
+    /// generated `X-Request-Id` and the port. (The `--port 0` block starts a server that runs on; the process
+    /// contract tests check its readiness line.)
+    @Test func theBasicsBlocksPrintWhatTheReadmeShows() async throws {
+        let server = try await ServerProcess(arguments: ["serve", "--port", "0"])
+        let text = try Self.readmeText()
+        let basics = text[text.range(of: "### Basics")!.lowerBound..<text.range(of: "### Sessions")!.lowerBound]
+        let blocks = ReadmeConsoleBlock.all(in: String(basics)).filter { !$0.contains("serve --port 0") }
+        #expect(blocks.count == 6)
+        for block in blocks {
+            // Each command's output ends a line, as the next prompt starts a new one in the README.
+            let script = block.commands.map { $0 + "\nprintf '\\n'" }.joined(separator: "\n")
+                .replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(server.port)")
+                .replacingOccurrences(of: "127.0.0.1/8080", with: "127.0.0.1/\(server.port)")
+            let run = try await ServerProcess.run(executable: "bash", ["-c", script], timeout: .seconds(60))
+            #expect(run.status == 0, "\(block.commands): \(run)")
+            let printed = run.stdout.replacingOccurrences(of: "\r", with: "")
+                .replacingOccurrences(of: "port \(server.port) ", with: "port 8080 ")
+                .split(separator: "\n").map(String.init)
+            #expect(Self.normalised(printed) == Self.normalised(block.output), "\(block.commands)")
+        }
+        server.send(signal: SIGTERM)
+        #expect(try await server.waitForExit() == 0)
+    }
+
+    /// `lines` with what differs on every run made alike: dates and generated request ids.
+    static func normalised(_ lines: [String]) -> [String] {
+        lines.map { line in
+            line.replacing(#/^Date: .*$/#, with: "Date: D").replacing(#/^X-Request-Id: [0-9a-z]{15}$/#, with: "X-Request-Id: R")
+        }
+    }
+}
+
 /// One `console` block of the README: its commands (the lines after `$ `) and what it shows they print.
 struct ReadmeConsoleBlock {
     var commands: [String] = []
