@@ -31,7 +31,7 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The host of a socket address (read from its bytes: this runs for every request).
+    /// The host of a socket address, read from its bytes (once per connection).
     public init?(_ address: SocketAddress) {
         let parsed = address.withSockAddr { pointer, _ -> IPAddress? in
             switch Int32(pointer.pointee.sa_family) {
