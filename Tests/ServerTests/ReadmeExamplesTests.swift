@@ -83,6 +83,37 @@ extension ReadmeExamplesTests {
         #expect(try await server.waitForExit() == 0)
     }
 
+    /// The process contract's block, pasted after the HTTPS example left its mismatched pair behind: each failure
+    /// prints the README's line and exit status. Its files live in a directory of the test's own, not `/tmp`.
+    @Test func theProcessContractBlockPrintsWhatTheReadmeShows() async throws {
+        let text = try Self.readmeText()
+        let section = text[text.range(of: "## Process contract")!.lowerBound...]
+        let block = try #require(ReadmeConsoleBlock.all(in: String(section)).first)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("viewhost-readme-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // What the HTTPS example leaves: a certificate, and a key that is not its own.
+        for (key, certificate) in [("vh-key.pem", "\(directory)/vh-cert.pem"), ("vh-other-key.pem", "/dev/null")] {
+            let made = try await ServerProcess.run(
+                executable: "openssl",
+                ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj", "/CN=localhost",
+                 "-days", "1", "-keyout", "\(directory)/\(key)", "-out", certificate])
+            try #require(made.status == 0, "\(made)")
+        }
+        try FileManager.default.removeItem(atPath: "\(directory)/vh-key.pem")
+        try FileManager.default.moveItem(atPath: "\(directory)/vh-other-key.pem", toPath: "\(directory)/vh-key.pem")
+        let binary = try ServerProcess.binaryPath()
+        let script = block.commands.joined(separator: "\n")
+            .replacingOccurrences(of: ".build/debug/viewhost", with: binary)
+            .replacingOccurrences(of: "/tmp/vh-", with: "\(directory)/vh-")
+        let run = try await ServerProcess.run(
+            executable: "bash", ["-c", "exec 2>&1\n" + script], environment: ["VIEWHOST_STORE_KIND": "sqlite"],
+            timeout: .seconds(120))
+        let printed = run.stdout.replacingOccurrences(of: "\(directory)/vh-", with: "/tmp/vh-").split(separator: "\n")
+            .map(String.init)
+        #expect(printed == block.output, "printed:\n\(printed.joined(separator: "\n"))")
+    }
+
     /// `lines` with what differs on every run made alike: dates and generated request ids.
     static func normalised(_ lines: [String]) -> [String] {
         lines.map { line in
