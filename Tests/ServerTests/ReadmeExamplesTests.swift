@@ -114,6 +114,29 @@ extension ReadmeExamplesTests {
         #expect(printed == block.output, "printed:\n\(printed.joined(separator: "\n"))")
     }
 
+    /// The durable sessions' backup and restore block, pasted beside a server that keeps one session in `data/`
+    /// (in a directory of the test's own, as are the block's `/tmp` files).
+    @Test func theBackupBlockPrintsWhatTheReadmeShows() async throws {
+        let text = try Self.readmeText()
+        let section = text[text.range(of: "Backup while the server runs")!.lowerBound...]
+        let block = try #require(ReadmeConsoleBlock.all(in: String(section)).first)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("viewhost-readme-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try await ServerProcess(
+            arguments: ["serve", "--port", "0", "--data-dir", "\(directory)/data"], environment: ["VIEWHOST_STORE_KIND": "sqlite"])
+        _ = try await ProcessHTTP.createSession(server.port, features: ["chat"])
+        let script = "cd \(directory)\n" + block.commands.joined(separator: "\n")
+            .replacingOccurrences(of: ".build/debug/viewhost", with: try ServerProcess.binaryPath())
+            .replacingOccurrences(of: "/tmp/vh-", with: "\(directory)/vh-")
+        let run = try await ServerProcess.run(executable: "bash", ["-c", "exec 2>&1\n" + script], timeout: .seconds(120))
+        let printed = run.stdout.replacingOccurrences(of: "\(directory)/vh-", with: "/tmp/vh-").split(separator: "\n")
+            .map(String.init)
+        #expect(printed == block.output, "printed:\n\(printed.joined(separator: "\n"))")
+        server.send(signal: SIGTERM)
+        #expect(try await server.waitForExit() == 0)
+    }
+
     /// `lines` with what differs on every run made alike: dates and generated request ids.
     static func normalised(_ lines: [String]) -> [String] {
         lines.map { line in
