@@ -137,6 +137,23 @@ extension ReadmeExamplesTests {
         #expect(try await server.waitForExit() == 0)
     }
 
+    /// The CORS block against a server started as the README says (`VIEWHOST_CORS_ALLOWED_ORIGINS=…`): what it
+    /// prints, but for `Date`, request ids and the port.
+    @Test func theCORSBlockPrintsWhatTheReadmeShows() async throws {
+        let text = try Self.readmeText()
+        let section = text[text.range(of: "### CORS")!.lowerBound...]
+        let block = try #require(ReadmeConsoleBlock.all(in: String(section)).first)
+        let server = try await ServerProcess(
+            arguments: ["serve", "--port", "0"], environment: ["VIEWHOST_CORS_ALLOWED_ORIGINS": "http://localhost:3000"])
+        let script = block.commands.map { $0 + "\nprintf '\\n'" }.joined(separator: "\n")
+            .replacingOccurrences(of: "127.0.0.1:8081", with: "127.0.0.1:\(server.port)")
+        let run = try await ServerProcess.run(executable: "bash", ["-c", script], timeout: .seconds(60))
+        let printed = run.stdout.replacingOccurrences(of: "\r", with: "").split(separator: "\n").map(String.init)
+        #expect(Self.normalised(printed) == Self.normalised(block.output), "printed:\n\(printed.joined(separator: "\n"))")
+        server.send(signal: SIGTERM)
+        #expect(try await server.waitForExit() == 0)
+    }
+
     /// `lines` with what differs on every run made alike: dates and generated request ids.
     static func normalised(_ lines: [String]) -> [String] {
         lines.map { line in
