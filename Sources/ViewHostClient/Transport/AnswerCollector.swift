@@ -44,10 +44,10 @@ final class AnswerCollector: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let cut = pending.withLock { pending -> Pending? in
-            guard var entry = pending[dataTask.taskIdentifier] else { return nil }
-            guard entry.data.count + data.count <= limit else { return pending.removeValue(forKey: dataTask.taskIdentifier) }
-            entry.data.append(data)
-            pending[dataTask.taskIdentifier] = entry
+            guard let received = pending[dataTask.taskIdentifier]?.data.count else { return nil }
+            guard received + data.count <= limit else { return pending.removeValue(forKey: dataTask.taskIdentifier) }
+            // In place: a copy of the entry would copy the body received so far with every chunk.
+            pending[dataTask.taskIdentifier]?.data.append(data)
             return nil
         }
         guard let cut else { return }
