@@ -43,9 +43,13 @@ final class AnswerCollector: NSObject, URLSessionDataDelegate, @unchecked Sendab
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        // A declared length past the bound is cut at the first chunk, before Foundation buffers more of it.
+        let declared = dataTask.response?.expectedContentLength ?? -1
         let cut = pending.withLock { pending -> Pending? in
             guard let received = pending[dataTask.taskIdentifier]?.data.count else { return nil }
-            guard received + data.count <= limit else { return pending.removeValue(forKey: dataTask.taskIdentifier) }
+            guard received + data.count <= limit, declared <= Int64(limit) else {
+                return pending.removeValue(forKey: dataTask.taskIdentifier)
+            }
             // In place: a copy of the entry would copy the body received so far with every chunk.
             pending[dataTask.taskIdentifier]?.data.append(data)
             return nil
