@@ -1,3 +1,4 @@
+import CSystemShim
 import Foundation
 
 #if canImport(Glibc)
