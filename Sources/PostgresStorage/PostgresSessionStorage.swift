@@ -38,7 +38,7 @@ public final class PostgresSessionStorage: SessionStorage {
     public init(url: String, node: String, features: FeatureTypes) throws(StorageError) {
         self.node = node
         self.features = features
-        redactedURL = PostgresConnection.redacted(url)
+        redactedURL = PasswordRedaction.redacted(url)
         do {
             let connection = try PostgresConnection(url: url)
             try PostgresSchema.migrate(connection)
@@ -50,10 +50,10 @@ public final class PostgresSessionStorage: SessionStorage {
             case .undecodable(let reason):
                 throw .unusable(path: redactedURL, reason: reason)
             case .database(let error):
-                throw .unreachable(reason: "\(redactedURL): \(Self.redact(error, url: url))")
+                throw .unreachable(reason: "\(redactedURL): \(Self.redact(error))")
             }
         } catch let error as PostgresError {
-            throw .unreachable(reason: "\(redactedURL): \(Self.redact(error, url: url))")
+            throw .unreachable(reason: "\(redactedURL): \(Self.redact(error))")
         } catch let error as PostgresSchemaError {
             switch error {
             case .newer(let version):
@@ -61,10 +61,10 @@ public final class PostgresSessionStorage: SessionStorage {
                     path: redactedURL,
                     reason: "written by a newer ViewHost (schema version \(version), this one knows \(PostgresSchema.currentVersion))")
             case .failed(let error):
-                throw .unusable(path: redactedURL, reason: "cannot migrate: \(Self.redact(error, url: url))")
+                throw .unusable(path: redactedURL, reason: "cannot migrate: \(Self.redact(error))")
             }
         } catch {
-            throw .unreachable(reason: "\(redactedURL): \(error)")
+            throw .unreachable(reason: "\(redactedURL): \(Self.redact(error))")
         }
         pool = PostgresPool(url: url, size: 4)
         writer = PostgresWriter(url: url, node: node)
@@ -72,7 +72,7 @@ public final class PostgresSessionStorage: SessionStorage {
         do {
             try listener.start()
         } catch {
-            throw .unreachable(reason: "\(redactedURL): \(Self.redact(error, url: url))")
+            throw .unreachable(reason: "\(redactedURL): \(Self.redact(error))")
         }
     }
 
@@ -252,12 +252,8 @@ public final class PostgresSessionStorage: SessionStorage {
         listener.stop()
     }
 
-    /// `error`'s text with the URL's password hidden, should libpq repeat it.
-    static func redact(_ error: any Error, url: String) -> String {
-        var text = "\(error)"
-        if let password = URLComponents(string: url)?.password, !password.isEmpty {
-            text = text.replacingOccurrences(of: password, with: "***")
-        }
-        return text
+    /// `error`'s text with any password in it hidden, should libpq repeat the URL or a part of it.
+    static func redact(_ error: any Error) -> String {
+        PasswordRedaction.redacted("\(error)")
     }
 }

@@ -8,11 +8,12 @@ public enum SQLiteMaintenance {
     /// Copies the store in `directory` to `output` with SQLite's online backup: a consistent copy even while a
     /// server writes to it.
     /// - Returns: How many sessions the copy holds.
-    /// - Throws: ``StorageError/unusable(path:reason:)`` when there is no sound store, or the copy cannot be made.
+    /// - Throws: ``StorageError/noStore(path:)`` when there is none, ``StorageError/unusable(path:reason:)`` when it
+    ///   is not sound, ``StorageError/cannotWrite(path:reason:)`` when the copy cannot be made.
     public static func backup(directory: String, to output: String) throws(StorageError) -> Int {
         let source = try openExisting(directory)
         guard !FileManager.default.fileExists(atPath: output) else {
-            throw .cannotCreate(path: output, reason: "it exists already; name a new file")
+            throw .cannotWrite(path: output, reason: "it exists already; name a new file")
         }
         do {
             let destination = try DatabaseQueue(path: output)
@@ -21,7 +22,7 @@ public enum SQLiteMaintenance {
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM sessions WHERE expired_at IS NULL") ?? 0
             }
         } catch {
-            throw .cannotCreate(path: output, reason: SQLiteSessionStorage.describe(error))
+            throw .cannotWrite(path: output, reason: SQLiteSessionStorage.describe(error))
         }
     }
 
@@ -53,7 +54,7 @@ public enum SQLiteMaintenance {
     private static func openExisting(_ directory: String) throws(StorageError) -> (pool: DatabasePool, path: String) {
         let path = (directory as NSString).appendingPathComponent(SQLiteSessionStorage.fileName)
         guard FileManager.default.fileExists(atPath: path) else {
-            throw .unusable(path: path, reason: "no store here (the server has not run with this --data-dir)")
+            throw .noStore(path: path)
         }
         do {
             var configuration = Configuration()

@@ -68,6 +68,7 @@ public final class SQLiteSessionStorage: SessionStorage {
         do {
             try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
+            if let what = whatIsNotADirectory(directory) { throw .cannotCreate(path: directory, reason: what) }
             // Foundation's error says little; the system call says why ("Not a directory", "Permission denied").
             let reason = mkdir(directory, 0o755) == 0 ? Self.reason(of: error) : String(cString: strerror(errno))
             throw .cannotCreate(path: directory, reason: "it is missing and cannot be made: \(reason)")
@@ -76,6 +77,28 @@ public final class SQLiteSessionStorage: SessionStorage {
             throw .cannotCreate(path: directory, reason: "it is not writable")
         }
         return (directory as NSString).appendingPathComponent(fileName)
+    }
+
+    /// What stands at `path` instead of a directory, in words ("it is a file, not a directory"); nil when nothing
+    /// does (then the directory is missing). "File exists" was all `mkdir` said of a file, a symbolic link loop or a
+    /// link to nothing.
+    static func whatIsNotADirectory(_ path: String) -> String? {
+        var link = stat()
+        guard lstat(path, &link) == 0 else { return nil }
+        var target = stat()
+        if stat(path, &target) != 0 {
+            let code = errno
+            guard link.st_mode & S_IFMT == S_IFLNK else { return nil }
+            let destination = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+            return code == ELOOP
+                ? "it is a symbolic link loop (it points to \(destination), which leads back to itself)"
+                : "it is a symbolic link to \(destination), which does not exist"
+        }
+        switch target.st_mode & S_IFMT {
+        case S_IFDIR: return nil
+        case S_IFREG: return "it is a file, not a directory"
+        default: return "it is not a directory (a device, socket or pipe)"
+        }
     }
 
     /// Brings a new or older database up to date; refuses a foreign, newer or corrupt one.

@@ -105,7 +105,9 @@ struct DurabilityProcessTests {
         let events = "/v1/sessions/\(id)/chat/events"
         #expect(try await ProcessHTTP.request(server.port, "POST", events, token: token, body: #"{"type":"appear"}"#).status == 202)
         var johnListed = false
-        for _ in 0..<100 where !johnListed {
+        // Bounds, not measurements: on a busy machine the restarted server's timers take their time.
+        var deadline = TestDeadline.after(.seconds(60))
+        while !johnListed, ContinuousClock.now < deadline {
             let chat = try await ProcessHTTP.request(server.port, "GET", "/v1/sessions/\(id)/chat", token: token)
             johnListed = chat.text.contains(#""contact":"John""#)
             try await Task.sleep(for: .milliseconds(20))
@@ -120,7 +122,8 @@ struct DurabilityProcessTests {
         server = try await start(["--simulation-speed", "10"])
         var messages: [[String: Any]] = []
         var chat: TestResponse?
-        for _ in 0..<100 where messages.count < 3 {
+        deadline = TestDeadline.after(.seconds(60))
+        while messages.count < 3, ContinuousClock.now < deadline {
             chat = try await ProcessHTTP.request(server.port, "GET", "/v1/sessions/\(id)/chat", token: token)
             let conversations = chat.flatMap(ProcessHTTP.json)?["conversations"] as? [String: Any]
             messages = (conversations?["John"] as? [String: Any])?["messages"] as? [[String: Any]] ?? []
@@ -255,7 +258,8 @@ struct DurabilityProcessTests {
 
         _ = try await ServerProcess.run(executable: "prlimit", ["--pid", String(server.pid), "--fsize=unlimited:unlimited"])
         var ready = false
-        for _ in 0..<100 where !ready {
+        let deadline = TestDeadline.after(.seconds(60))  // the server tries a write every 2 s: a bound, generous
+        while !ready, ContinuousClock.now < deadline {
             ready = try await ProcessHTTP.request(server.port, "GET", "/readyz").status == 200
             if !ready { try await Task.sleep(for: .milliseconds(100)) }
         }

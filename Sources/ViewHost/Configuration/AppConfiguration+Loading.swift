@@ -156,6 +156,10 @@ private struct ValueLoader: FeatureSettings {
         http.compression.isEnabled = try boolean("compression.enabled", default: http.compression.isEnabled)
         http.compression.minimumBytes = try integer(
             "compression.minimumBytes", default: http.compression.minimumBytes, in: 0...1_073_741_824)
+        http.trustedProxies = TrustedProxies(
+            try stringList("proxy.trusted", default: []) { text in
+                IPAddressRange(text) == nil ? "'\(text)' is not an address or CIDR range such as 10.0.0.0/8" : nil
+            }.compactMap(IPAddressRange.init))
         let levelName = try string("logLevel", default: "info") { text in
             Logger.Level(rawValue: text.lowercased()) == nil
                 ? "expected one of trace, debug, info, notice, warning, error, critical" : nil

@@ -29,6 +29,7 @@ extension ConfigurationKey {
         .init(path: "tls.keyPath", kind: .string, defaultJSON: "null", summary: "PEM private key file (unencrypted) for tls.certificatePath."),
         .init(path: "compression.enabled", kind: .boolean, defaultJSON: "true", summary: "gzip responses for clients that accept it (Accept-Encoding), with Vary: Accept-Encoding."),
         .init(path: "compression.minimumBytes", kind: .integer, defaultJSON: "1024", summary: "Smallest body that is gzipped; smaller ones are sent as they are."),
+        .init(path: "proxy.trusted", kind: .stringList, defaultJSON: "[]", summary: "Addresses or CIDR ranges (127.0.0.1, 10.0.0.0/8, fd00::/8) of proxies whose Forwarded or X-Forwarded-For names the client: behind them the per-client limits and the access log use the right-most address they forwarded that is not itself trusted. None by default."),
         .init(path: "cors.allowedOrigins", kind: .stringList, defaultJSON: "[]", summary: "Origins (scheme://host:port, or *) whose front-ends may call the API; none by default."),
         .init(path: "streams.heartbeatSeconds", kind: .number, defaultJSON: "15", summary: "An idle event stream gets a comment line this often, so proxies keep it open."),
         .init(path: "streams.maxPerSession", kind: .integer, defaultJSON: "8", summary: "Open event streams one session may hold; more get 429."),

@@ -103,6 +103,10 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     case failed(reason: String)
     /// The database cannot be reached (exit 69 at start; 503 while serving).
     case unreachable(reason: String)
+    /// There is no store at `path` to read (`backup`, `check`: exit 66).
+    case noStore(path: String)
+    /// A file to write (a backup's output) cannot be made (exit 73).
+    case cannotWrite(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -110,6 +114,8 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unusable(let path, let reason): "\(path): \(reason)"
         case .failed(let reason): "storage failed: \(reason)"
         case .unreachable(let reason): "database unreachable: \(reason)"
+        case .noStore(let path): "\(path): no store here (the server has not run with this --data-dir)"
+        case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
         }
     }
 }
