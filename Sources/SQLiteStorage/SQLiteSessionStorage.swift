@@ -32,6 +32,9 @@ public final class SQLiteSessionStorage: SessionStorage {
     let path: String
     let features: FeatureTypes
     let writer: SQLiteWriter
+    let monitor = StorageHealthMonitor()
+    /// The last copy number a load handed out (``StoredSession/copy``).
+    private let copies = Atomic<Int>(0)
 
     /// Opens (making it when missing) the store in `directory`.
     /// - Throws: ``StorageError/cannotCreate(path:reason:)`` when the directory cannot be made or written;
@@ -55,7 +58,7 @@ public final class SQLiteSessionStorage: SessionStorage {
         } catch {
             throw .unusable(path: path, reason: Self.describe(error))
         }
-        writer = SQLiteWriter(pool: pool)
+        writer = SQLiteWriter(pool: pool, path: path, monitor: monitor)
     }
 
     /// Makes `directory` when missing and checks it can be written.
@@ -99,10 +102,6 @@ public final class SQLiteSessionStorage: SessionStorage {
     // MARK: - Reads
 
     public func load(_ id: SessionID) throws(StorageError) -> StoredLookup {
-        defer {
-            // Whatever the session's previous copy queued is behind this: it may write again.
-            writer.enqueue(.reset(id)) { _ in }
-        }
         do {
             return try pool.read { db -> StoredLookup in
                 guard let row = try Row.fetchOne(
@@ -135,11 +134,15 @@ public final class SQLiteSessionStorage: SessionStorage {
                 return .found(
                     StoredSession(
                         id: id, token: token, createdAt: Date(timeIntervalSince1970: row["created_at"]),
-                        lastAccess: Date(timeIntervalSince1970: row["last_access"]), core: core, journalNumber: number))
+                        lastAccess: Date(timeIntervalSince1970: row["last_access"]), core: core, journalNumber: number,
+                        copy: copies.wrappingAdd(1, ordering: .relaxed).newValue))
             }
         } catch let error as StorageError {
             throw error
         } catch {
+            // A damaged page found by a read: say so (the log, /readyz), as a write that met it would.
+            let health = Self.health(after: error, path: path)
+            if case .broken = health { monitor.set(health) }
             throw .failed(reason: "reading session \(id): \(Self.describe(error))")
         }
     }
@@ -195,7 +198,11 @@ public final class SQLiteSessionStorage: SessionStorage {
         writer.expire(idleBefore: cutoff, forgetBefore: forgetBefore, except: live)
     }
 
-    public var isWritable: Bool { writer.isWritable }
+    public var health: StorageHealth { monitor.health }
+
+    public func onHealthChange(_ handler: @escaping @Sendable (StorageHealth) -> Void) {
+        monitor.onChange(handler)
+    }
 
     public var commitCounts: (commits: Int, writes: Int) {
         writer.counts.withLock { ($0.batches, $0.entries) }
@@ -206,6 +213,15 @@ public final class SQLiteSessionStorage: SessionStorage {
     }
 
     // MARK: - Errors
+
+    /// The store's health after `error`: broken when SQLite found the file damaged (it cannot be written safely,
+    /// and retrying does not help), failing otherwise (a full disk, an I/O error, a file made read-only).
+    static func health(after error: any Error, path: String) -> StorageHealth {
+        if let error = error as? DatabaseError, [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
+            return .broken("\(path) is damaged (\(describe(error))); run viewhost check, then restore a backup")
+        }
+        return .failing("\(path): \(describe(error))")
+    }
 
     static func describe(_ error: any Error) -> String {
         if let error = error as? DatabaseError {

@@ -6,22 +6,21 @@ import ViewHostLocking
 import ViewModelCore
 
 /// The store's one writer: a serial queue that takes every write queued so far and commits them in one
-/// transaction (group commit), then answers each. A session whose write failed is poisoned: its later writes fail
-/// too (so its journal never gets a gap or a write from a value that was dropped) until it is loaded again.
+/// transaction (group commit), then answers each. A session's copy whose write failed is poisoned: its later writes
+/// fail too, and so do those of older copies (so its journal never gets a gap or a write from a value that was
+/// dropped), while a copy loaded since (a higher ``JournalEntry/copy``) writes again.
 final class SQLiteWriter: Sendable {
     enum Operation: Sendable {
         case create(StoredSession)
         case append(JournalEntry)
         case remove(SessionID, expiredAt: Date?)
         case access([(SessionID, Date)])
-        /// The session was loaded again: its earlier writes are all behind this one, so it may write again.
-        case reset(SessionID)
 
         /// Whether it writes a session or its journal (not only access times or bookkeeping).
         var isJournalWrite: Bool {
             switch self {
             case .create, .append, .remove: true
-            case .access, .reset: false
+            case .access: false
             }
         }
     }
@@ -35,24 +34,26 @@ final class SQLiteWriter: Sendable {
     }
 
     private struct State {
-        var poisoned: Set<SessionID> = []
+        /// Per session, the newest copy whose write failed: its writes and older copies' are refused.
+        var poisoned: [SessionID: Int] = [:]
         var probing = false
     }
 
     /// Commits per batch, for the metrics and BENCHMARKS.md: (batches, entries).
     let counts = Locked((batches: 0, entries: 0))
+    /// The store's health: failing after a write failed, healthy after one reached the disk.
+    let monitor: StorageHealthMonitor
     private let pool: DatabasePool
+    private let path: String
     private let state = Locked(State())
     private let intake: GroupCommitQueue<Pending>
-    private let healthy = Atomic<Bool>(true)
 
-    init(pool: DatabasePool) {
+    init(pool: DatabasePool, path: String, monitor: StorageHealthMonitor) {
         self.pool = pool
+        self.path = path
+        self.monitor = monitor
         intake = GroupCommitQueue(label: "viewhost.sqlite.writer")
     }
-
-    /// Whether the last write succeeded.
-    var isWritable: Bool { healthy.load(ordering: .acquiring) }
 
     /// Queues `operation` (encoding it here, on the caller's thread); `completion` is called once with whether it
     /// is durable. Statements are prepared once per connection (`cachedStatement`): parsing SQL for every write
@@ -77,16 +78,16 @@ final class SQLiteWriter: Sendable {
                     results[index] = try apply(batch[index].operation, batch[index].encoded, db: db, poisoned: &poisoned)
                 }
             }
-            // Access times are tiny writes that may fit where events do not: only what the store exists for
-            // (sessions and their journals) says that it takes writes again.
-            if batch.contains(where: \.operation.isJournalWrite) { healthy.store(true, ordering: .releasing) }
+            // Only what the store exists for (sessions and their journals), written for real, says that it takes
+            // writes again: access times are tiny writes that may fit where events do not, and a batch whose
+            // every append was refused (its session poisoned by an earlier failure) wrote nothing at all.
+            if zip(batch, results).contains(where: { $0.operation.isJournalWrite && $1 }) { monitor.set(.healthy) }
             counts.withLock { $0 = ($0.batches + 1, $0.entries + batch.count) }
         } catch {
             // The transaction rolled back: nothing of this batch is stored.
             results = [Bool](repeating: false, count: batch.count)
-            for pending in batch { if let id = pending.operation.session { poisoned.insert(id) } }
-            healthy.store(false, ordering: .releasing)
-            scheduleProbe()
+            for pending in batch { pending.operation.poison(&poisoned) }
+            fail(error)
         }
         state.withLock { $0.poisoned = poisoned }
         for (pending, durable) in zip(batch, results) { pending.completion(durable) }
@@ -95,11 +96,11 @@ final class SQLiteWriter: Sendable {
     /// Applies one operation in the batch's transaction.
     /// - Returns: Whether it took effect (false, and the session poisoned, when it cannot: a gap, a removed session).
     private func apply(
-        _ operation: Operation, _ encoded: Encoded, db: Database, poisoned: inout Set<SessionID>
+        _ operation: Operation, _ encoded: Encoded, db: Database, poisoned: inout [SessionID: Int]
     ) throws -> Bool {
         switch operation {
         case .create(let session):
-            poisoned.remove(session.id)
+            poisoned[session.id] = nil
             try db.cachedStatement(
                 sql: """
                     INSERT INTO sessions (id, token_digest, created_at, last_access, last_number, next_due_at)
@@ -117,7 +118,7 @@ final class SQLiteWriter: Sendable {
                 .execute(arguments: [session.id.rawValue, session.journalNumber, encoded.snapshot])
             return true
         case .append(let entry):
-            guard !poisoned.contains(entry.session) else { return false }
+            guard entry.copy > poisoned[entry.session] ?? -1 else { return false }
             try db.cachedStatement(
                 sql: """
                     UPDATE sessions SET last_number = ?1, last_access = max(last_access, ?2), next_due_at = ?3
@@ -129,7 +130,7 @@ final class SQLiteWriter: Sendable {
                     entry.session.rawValue,
                 ])
             guard db.changesCount == 1 else {
-                poisoned.insert(entry.session)
+                operation.poison(&poisoned)
                 return false
             }
             if let snapshot = encoded.snapshot {
@@ -145,7 +146,7 @@ final class SQLiteWriter: Sendable {
             }
             return true
         case .remove(let id, let expiredAt):
-            poisoned.insert(id)
+            // Later writes of the session find no row to append to (or an expired one), and are refused.
             try db.cachedStatement(sql: "DELETE FROM journal WHERE session_id = ?").execute(arguments: [id.rawValue])
             try db.cachedStatement(sql: "DELETE FROM snapshots WHERE session_id = ?").execute(arguments: [id.rawValue])
             if let expiredAt {
@@ -161,9 +162,6 @@ final class SQLiteWriter: Sendable {
                     sql: "UPDATE sessions SET last_access = ?1 WHERE id = ?2 AND last_access < ?1 AND expired_at IS NULL"
                 ).execute(arguments: [at.timeIntervalSince1970, id.rawValue])
             }
-            return true
-        case .reset(let id):
-            poisoned.remove(id)
             return true
         }
     }
@@ -212,7 +210,7 @@ final class SQLiteWriter: Sendable {
 
     private func probe() {
         state.withLock { $0.probing = false }
-        guard !isWritable else { return }
+        guard case .failing = monitor.health else { return }
         do {
             try pool.write { db in
                 try db.execute(
@@ -222,10 +220,18 @@ final class SQLiteWriter: Sendable {
                         """,
                     arguments: [Date().timeIntervalSince1970, Self.probeBytes])
             }
-            healthy.store(true, ordering: .releasing)
+            monitor.set(.healthy)
         } catch {
-            scheduleProbe()
+            fail(error)
         }
+    }
+
+    /// A write failed: the store is failing (and probed until a write succeeds), or broken when the file is
+    /// damaged.
+    private func fail(_ error: any Error) {
+        let health = SQLiteSessionStorage.health(after: error, path: path)
+        monitor.set(health)
+        if case .failing = health { scheduleProbe() }
     }
 }
 
@@ -243,7 +249,7 @@ struct Encoded: Sendable {
         case .append(let entry):
             input = try? encoder.encode(entry.input)
             snapshot = entry.snapshot.flatMap { try? encoder.encode($0) }
-        case .remove, .access, .reset:
+        case .remove, .access:
             input = nil
             snapshot = nil
         }
@@ -251,12 +257,12 @@ struct Encoded: Sendable {
 }
 
 extension SQLiteWriter.Operation {
-    /// The session a create or append writes.
-    var session: SessionID? {
+    /// Poisons the copy a create or append came from: its later writes, and older copies', are refused.
+    func poison(_ poisoned: inout [SessionID: Int]) {
         switch self {
-        case .create(let session): session.id
-        case .append(let entry): entry.session
-        case .remove, .access, .reset: nil
+        case .create(let session): poisoned[session.id] = max(poisoned[session.id] ?? -1, session.copy)
+        case .append(let entry): poisoned[entry.session] = max(poisoned[entry.session] ?? -1, entry.copy)
+        case .remove, .access: break
         }
     }
 }

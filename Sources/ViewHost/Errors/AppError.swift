@@ -31,18 +31,30 @@ enum AppError: HTTPResponseError, Sendable {
     case idempotencyKeyInFlight
     /// The store could not keep the request's events: nothing is acknowledged; retry later.
     case storageUnavailable
+    /// The session's copy in memory was dropped while the request held it (the store could not keep one of its
+    /// inputs, or another node took it over); the store keeps the session, nothing of this request was applied.
+    /// Routes load it again and answer from that; a client sees this only when that fails too.
+    case sessionUnavailable
+    /// The server is stopping: the session's copy here has ended, the store keeps it.
+    case shuttingDown
     /// A client or session is over its rate (``RequestRateLimits``); the request changed nothing.
     case rateLimited(String, retryAfter: Duration)
 
-    /// The answer for a session's refusal to apply a request's events.
+    /// The answer for a session's refusal to apply a request's events: an ended session is `404` only when it was
+    /// deleted, `410` when it expired, and `503` while the store still keeps it (never `404` for a session that
+    /// exists).
     init(_ error: SessionError, batch: Bool) {
         switch error {
-        case .closed: self = .sessionNotFound
+        case .ended(.deleted): self = .sessionNotFound
+        case .ended(.expired): self = .sessionExpired
+        case .ended(.shutdown): self = .shuttingDown
+        case .ended(.unavailable): self = .sessionUnavailable
         case .noSuchFeature(let name): self = .featureNotFound(name, available: [])
         case .refused(let refusal, let index): self = .eventRefused(refusal, index: batch ? index : nil)
         case .keyReused: self = .idempotencyKeyReused
         case .keyInFlight: self = .idempotencyKeyInFlight
         case .unavailable: self = .storageUnavailable
+        default: self = .sessionUnavailable  // the deprecated `closed`, never thrown
         }
     }
 
@@ -59,7 +71,7 @@ enum AppError: HTTPResponseError, Sendable {
         case .tooManyEvents: .contentTooLarge
         case .eventRefused, .idempotencyKeyInFlight: .conflict
         case .idempotencyKeyReused: .unprocessableContent
-        case .storageUnavailable: .serviceUnavailable
+        case .storageUnavailable, .sessionUnavailable, .shuttingDown: .serviceUnavailable
         case .rateLimited: .tooManyRequests
         }
     }
@@ -69,6 +81,7 @@ enum AppError: HTTPResponseError, Sendable {
         case .missingToken: [.wwwAuthenticate: "Bearer realm=\"viewhost\""]
         case .tooManySessions: [.retryAfter: "30"]
         case .storageUnavailable: [.retryAfter: "5"]
+        case .sessionUnavailable, .shuttingDown: [.retryAfter: "1"]
         case .idempotencyKeyInFlight: [.retryAfter: "1"]
         case .rateLimited(_, let wait):
             // Whole seconds, rounded up (RFC 9110 §10.2.3), so a client that waits that long is let in.
@@ -124,6 +137,13 @@ enum AppError: HTTPResponseError, Sendable {
             ProblemDetails(
                 status: status,
                 detail: "The server could not store this request, so it was not applied; retry it later (same Idempotency-Key).")
+        case .sessionUnavailable:
+            ProblemDetails(
+                status: status,
+                detail: "This session could not be loaded from the store just now, so nothing was applied; retry it in a moment.")
+        case .shuttingDown:
+            ProblemDetails(
+                status: status, detail: "The server is shutting down, so nothing was applied; retry it in a moment.")
         case .rateLimited(let detail, _):
             ProblemDetails(status: status, detail: detail)
         }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCore
 import Synchronization
+import ViewHostLocking
 import ViewModelCore
 
 /// The app's sessions: creates them with their features, finds them for a request's token (loading them from the
@@ -105,23 +106,56 @@ final class SessionRegistry: Sendable {
         guard let token = Self.token(of: request) else { throw AppError.missingToken }
         let sessionID = SessionID(id)
         let now = scheduler.now
+        // The copy this request has just loaded (it checked the token then).
+        if let loaded = SessionLoadNeeded.loaded, loaded.id == sessionID { return loaded }
         switch store.lookup(sessionID, token: token, now: now) {
         case .found(let session): return session
         case .expired: throw AppError.sessionExpired
         case .notFound: throw AppError.sessionNotFound
         case .notLoaded:
             guard storage != nil, sessionID.rawValue.utf8.count <= 64 else { throw AppError.sessionNotFound }
-            throw SessionLoadNeeded { [self] in
-                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                    // The store's read blocks (a network round trip with PostgreSQL): a storage thread, not a loop.
-                    Self.loading.async {
-                        do {
-                            _ = try self.load(sessionID, token: token, now: now)
-                            continuation.resume()
-                        } catch {
-                            continuation.resume(throwing: error)
-                        }
-                    }
+            throw SessionLoadNeeded { [self] in try await loadOffLoop(sessionID, token: token, now: now) }
+        }
+    }
+
+    /// For a request that held `session` when that copy was dropped (the store could not keep one of its inputs,
+    /// or another node took it over) before anything of the request was applied: forgets the copy and loads the
+    /// durable value, so the request is answered from that as if it had come a moment later.
+    func reloadNeeded(for request: HTTPRequest, session: Session) -> SessionLoadNeeded {
+        store.drop(id: session.id)
+        let id = session.id
+        let token = Self.token(of: request) ?? ""
+        let now = scheduler.now
+        return SessionLoadNeeded { [self] in try await loadOffLoop(id, token: token, now: now) }
+    }
+
+    /// For a reader whose copy of `session` was dropped while it waited (the store could not keep a newer input):
+    /// loads the durable value again and makes what the reader wants from it with `read`, before any other
+    /// request can reach that copy, so it is the durable value's whatever writes come next.
+    /// - Returns: What `read` made, and the copy the app keeps now (to wait on for later changes).
+    func reread<Value: Sendable>(
+        _ session: Session, for request: HTTPRequest, _ read: @escaping @Sendable (Session) -> Value
+    ) async throws -> (value: Value, live: Session) {
+        store.drop(id: session.id)
+        let made = Locked<Value?>(nil)
+        let live = try await loadOffLoop(session.id, token: Self.token(of: request) ?? "", now: scheduler.now) {
+            loaded in made.withLock { $0 = read(loaded) }
+        }
+        // `read` ran on the loaded copy before it was adopted or dropped.
+        return (made.withLock { $0 }!, live)
+    }
+
+    /// Loads session `id` for `token` on a storage thread (its read blocks: a network round trip with PostgreSQL,
+    /// never on an event loop).
+    private func loadOffLoop(
+        _ id: SessionID, token: String, now: Date, prepare: (@Sendable (Session) -> Void)? = nil
+    ) async throws -> Session {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Session, any Error>) in
+            Self.loading.async {
+                do {
+                    continuation.resume(returning: try self.load(id, token: token, now: now, prepare: prepare))
+                } catch {
+                    continuation.resume(throwing: error)
                 }
             }
         }
@@ -130,7 +164,9 @@ final class SessionRegistry: Sendable {
     /// Where sessions are loaded from the durable store (reads run concurrently; each blocks its thread).
     private static let loading = DispatchQueue(label: "viewhost.sessions.load", attributes: .concurrent)
 
-    private func load(_ id: SessionID, token: String, now: Date) throws(AppError) -> Session {
+    private func load(
+        _ id: SessionID, token: String, now: Date, prepare: (@Sendable (Session) -> Void)? = nil
+    ) throws(AppError) -> Session {
         guard let storage, id.rawValue.utf8.count <= 64 else { throw .sessionNotFound }
         let lookup: StoredLookup
         do {
@@ -152,17 +188,21 @@ final class SessionRegistry: Sendable {
                 store.rememberExpired(id, token: stored.token, at: now)
                 throw .sessionExpired
             }
-            return adopt(stored)
+            return adopt(stored, prepare: prepare)
         }
     }
 
     /// A live session from its stored value: its timers start (those that fell due while the server was down
     /// fire at once, in order) and it asks again for what it was waiting for.
     /// Two requests may load the same session at once: only the copy the store keeps starts.
-    private func adopt(_ stored: StoredSession) -> Session {
+    /// - Parameter prepare: Runs on the loaded copy before it is adopted (and before it may be dropped for a copy
+    ///   another request loaded first).
+    private func adopt(_ stored: StoredSession, prepare: ((Session) -> Void)? = nil) -> Session {
         let restored = Session(
             id: stored.id, token: stored.token, createdAt: stored.createdAt, lastAccess: stored.lastAccess,
-            core: stored.core, journalNumber: stored.journalNumber, environment: environment, startsNow: false)
+            core: stored.core, journalNumber: stored.journalNumber, copy: stored.copy, environment: environment,
+            startsNow: false)
+        prepare?(restored)
         let kept = store.adopt(restored)
         if kept === restored { restored.start() }
         return kept
@@ -189,8 +229,8 @@ final class SessionRegistry: Sendable {
         return ticket
     }
 
-    /// Whether the store takes writes (`/readyz` says not ready while it does not).
-    var isWritable: Bool { storage?.isWritable ?? true }
+    /// How the durable store is doing (`/readyz` says not ready unless healthy); healthy with the memory store.
+    var storageHealth: StorageHealth { storage?.health ?? .healthy }
 
     /// The durable store's commits and writes (nil with the memory store).
     var commitCounts: (commits: Int, writes: Int)? { storage?.commitCounts }

@@ -10,8 +10,8 @@ import Foundation
 ///   a session's row exists before its first entry is stored, and nothing of it is stored after its removal.
 /// - ``load(_:)`` returns the newest durable value: the last snapshot with every later journal record replayed.
 ///   It may block briefly (a local read); callers keep it off hot paths (a session is loaded once per process).
-/// - Errors while serving never crash: a write that fails is reported to its completion, and ``isWritable`` is
-///   false until a write succeeds again.
+/// - Errors while serving never crash: a write that fails is reported to its completion, and ``health`` says
+///   why until a write succeeds again.
 public protocol SessionStorage: SessionJournal {
     /// Stores a new session (its value before any journal entry); calls `completion` once with whether it is
     /// durable.
@@ -36,8 +36,12 @@ public protocol SessionStorage: SessionJournal {
     /// The sessions that have pending timers (a restart loads them at once, so their timers fire).
     func sessionsWithTimers() throws(StorageError) -> [SessionID]
 
-    /// Whether the last write succeeded (false after a disk-full or I/O error, until a write succeeds again).
-    var isWritable: Bool { get }
+    /// How the store is doing: `failing` after a write failed (disk full, an I/O error), until one reaches the
+    /// disk again; `broken` once it cannot be used safely (a damaged file), until a restart.
+    var health: StorageHealth { get }
+
+    /// Calls `handler` whenever ``health`` changes (the app logs each change and answers `/readyz` from it).
+    func onHealthChange(_ handler: @escaping @Sendable (StorageHealth) -> Void)
 
     /// Transactions committed and writes they carried since start: writes per commit is what group commit saves.
     var commitCounts: (commits: Int, writes: Int) { get }
@@ -51,6 +55,9 @@ public protocol SessionStorage: SessionJournal {
 }
 
 extension SessionStorage {
+    /// Whether writes succeed now.
+    public var isWritable: Bool { health.isHealthy }
+
     /// A store of one node: nothing is ever taken over.
     public func onOwnershipLoss(_ handler: @escaping @Sendable (OwnershipLoss) -> Void) {}
 }
@@ -69,11 +76,16 @@ public struct StoredSession: Sendable {
     public let core: SessionCore
     /// The number of the last journal record `core` includes.
     public let journalNumber: Int
+    /// Which copy this is: each load hands out a higher number than every earlier one of the process (0: a session
+    /// made here). The copy's journal entries carry it (``JournalEntry/copy``).
+    public let copy: Int
 
     /// Creates a stored session.
     public init(
-        id: SessionID, token: SessionToken, createdAt: Date, lastAccess: Date, core: SessionCore, journalNumber: Int
+        id: SessionID, token: SessionToken, createdAt: Date, lastAccess: Date, core: SessionCore, journalNumber: Int,
+        copy: Int = 0
     ) {
+        self.copy = copy
         self.id = id
         self.token = token
         self.createdAt = createdAt

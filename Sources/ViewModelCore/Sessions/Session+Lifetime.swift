@@ -45,7 +45,7 @@ extension Session {
     public func close(_ end: SessionEnd) {
         let closing = shell.withLock { shell -> (timers: [ScheduledTimer], sequence: Int)? in
             guard !shell.closed else { return nil }
-            shell.closed = true
+            shell.end = end
             closedFlag.store(true, ordering: .releasing)
             defer { shell.timers.removeAll() }
             return (Array(shell.timers.values), shell.core.sequence)

@@ -26,7 +26,10 @@ public final class Session: Sendable {
         var timers: [Int: ScheduledTimer] = [:]
         var caches = SnapshotCaches()
         var recorders: [String: [@Sendable (Int, any ViewModel) -> Void]] = [:]
-        var closed = false
+        /// Why the session ended, once it has (deleted, expired, shutdown, or `unavailable`: this copy was
+        /// dropped after a storage failure or for another node, and the store holds the session).
+        var end: SessionEnd?
+        var closed: Bool { end != nil }
         /// The journal number of the last input applied, and of the last one known durable.
         var appliedNumber: Int
         var committedNumber: Int
@@ -40,6 +43,12 @@ public final class Session: Sendable {
             uncommitted[feature] ?? core.version(of: feature)
         }
         var pending: [PendingCommit] = []
+        /// Readers waiting for a feature's newest durable version to become readable (see
+        /// ``Session/waitForReadableVersion(of:)``), by feature.
+        var readersWaiting: [String: Int] = [:]
+        /// Versions of the features readers wait for, kept while newer inputs are applied, so the one that becomes
+        /// durable can still be built; oldest first.
+        var kept: [String: [KeptVersion]] = [:]
         /// Idempotency keys whose request is applied but not durable yet (a retry gets `409`).
         var keysInFlight: Set<String> = []
         var inputsSinceSnapshot = 0
@@ -79,6 +88,8 @@ public final class Session: Sendable {
     public let featureNames: [String]
     /// Time zone, locale, simulation speed, log size.
     public let settings: SessionSettings
+    /// Which copy of the session this is (``StoredSession/copy``): its journal entries carry it.
+    let copy: Int
     /// Wakes long polls and event streams on every durable change.
     public let stream = SnapshotStream()
     let environment: SessionEnvironment
@@ -100,13 +111,15 @@ public final class Session: Sendable {
     ///   - lastAccess: When it was last used (default: now).
     ///   - core: Its value.
     ///   - journalNumber: The number of the last journal record `core` includes (0 for a new session).
+    ///   - copy: Which copy it is (``StoredSession/copy``; 0 for a new session).
     ///   - environment: Scheduler, request runner and journal.
     ///   - startsNow: Whether its timers start now; else ``start()`` starts them.
     public init(
         id: SessionID, token: SessionToken, createdAt: Date? = nil, lastAccess: Date? = nil, core: SessionCore,
-        journalNumber: Int = 0, environment: SessionEnvironment, startsNow: Bool = true
+        journalNumber: Int = 0, copy: Int = 0, environment: SessionEnvironment, startsNow: Bool = true
     ) {
         self.id = id
+        self.copy = copy
         self.token = token
         self.createdAt = createdAt ?? environment.scheduler.now
         self.featureNames = core.featureNames
@@ -154,7 +167,8 @@ public final class Session: Sendable {
     ) throws(SessionError) -> SendReceipt {
         let now = environment.scheduler.now
         let (step, commit) = try shell.withLock { shell throws(SessionError) -> (SessionStep, Commit) in
-            guard !shell.closed else { throw .closed }
+            if let end = shell.end { throw .ended(end) }
+            shell.keepVersionsReadersWaitFor()
             let step = try Self.apply(events, to: key, source: source, now: now, shell: &shell)
             let input = { SessionInput.events(feature: key.name, at: now, source: source, events: Self.encoded(events)) }
             return (step, record(input, step: step, key: nil, waited: false, in: &shell))
@@ -174,8 +188,9 @@ public final class Session: Sendable {
     ) throws(SessionError) -> (outcome: SubmitOutcome, durable: CommitTicket?) {
         let now = environment.scheduler.now
         let (outcome, commit) = try shell.withLock { shell throws(SessionError) -> (SubmitOutcome, Commit?) in
-            guard !shell.closed else { throw .closed }
+            if let end = shell.end { throw .ended(end) }
             if let key = submission.idempotency?.key, shell.keysInFlight.contains(key) { throw .keyInFlight }
+            shell.keepVersionsReadersWaitFor()
             let (outcome, step, changed) = try shell.core.submit(submission, to: key, at: now, observe: shell.observer)
             guard changed else { return (outcome, nil) }
             let input = {
@@ -209,6 +224,7 @@ public final class Session: Sendable {
         let commit = shell.withLock { shell -> Commit? in
             guard !shell.closed, shell.timers.removeValue(forKey: id) != nil else { return nil }
             if shell.timers.isEmpty { shell.timers = [:] }  // idle sessions keep no table
+            shell.keepVersionsReadersWaitFor()
             guard let step = shell.core.fireTimer(id, at: now, observe: shell.observer) else { return nil }
             return record({ .timer(id: id, at: now) }, step: step, key: nil, waited: false, in: &shell)
         }
@@ -219,7 +235,9 @@ public final class Session: Sendable {
     private func answer(_ event: any Sendable, feature: String, request: Int) {
         let now = environment.scheduler.now
         let commit = shell.withLock { shell -> Commit? in
-            guard !shell.closed, let step = shell.core.applyAnswer(event, toRequest: request, at: now, observe: shell.observer)
+            guard !shell.closed else { return nil }
+            shell.keepVersionsReadersWaitFor()
+            guard let step = shell.core.applyAnswer(event, toRequest: request, at: now, observe: shell.observer)
             else { return nil }
             let core = shell.core
             let input = {
@@ -280,8 +298,12 @@ public enum SubmitOutcome: Sendable, Equatable {
 
 /// Why a session did not apply events.
 public enum SessionError: Error, Equatable, Sendable {
-    /// The session has ended.
+    /// The session has ended (no longer thrown: ``ended(_:)`` says why).
+    @available(*, deprecated, renamed: "ended", message: "thrown as ended(_:), which says why the session ended")
     case closed
+    /// The session has ended, for this reason: deleted or expired, the server stops, or (`unavailable`) this copy
+    /// was dropped while the store keeps the session, so loading it again goes on where it left off.
+    case ended(SessionEnd)
     /// The session has no such feature.
     case noSuchFeature(String)
     /// The state cannot apply the event at `index`; nothing was applied.

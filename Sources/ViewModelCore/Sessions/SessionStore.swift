@@ -93,20 +93,29 @@ public final class SessionStore: Sendable {
     ///   - now: The current time (for the TTL).
     public func lookup(_ id: SessionID, token: String, now: Date) -> Lookup {
         let ttl = configuration.idleTTL
-        let (result, expired) = shard(for: id).state.withLock { shard -> (Lookup, Session?) in
+        let (result, expired, dropped) = shard(for: id).state.withLock { shard -> (Lookup, Session?, Bool) in
             if let session = shard.sessions[id] {
-                guard session.token.matches(token) else { return (.notFound, nil) }
+                guard session.token.matches(token) else { return (.notFound, nil, false) }
+                if session.isClosed {
+                    // A copy that closed itself (a storage failure) and is about to be dropped: the store keeps
+                    // the session, so it loads again rather than being answered as gone.
+                    shard.sessions[id] = nil
+                    return (.notLoaded, nil, true)
+                }
                 if !session.isHeld, session.lastAccess.addingTimeInterval(ttl.seconds) <= now {
                     shard.sessions[id] = nil
                     remember(id: id, token: session.token, at: now, in: &shard)
-                    return (.expired, session)
+                    return (.expired, session, false)
                 }
                 session.touch(at: now)
-                return (.found(session), nil)
+                return (.found(session), nil, false)
             }
-            if let tombstone = shard.tombstones[id] { return (tombstone.token.matches(token) ? .expired : .notFound, nil) }
-            return (.notLoaded, nil)
+            if let tombstone = shard.tombstones[id] {
+                return (tombstone.token.matches(token) ? .expired : .notFound, nil, false)
+            }
+            return (.notLoaded, nil, false)
         }
+        if dropped { liveCount.wrappingSubtract(1, ordering: .relaxed) }
         if let expired {
             liveCount.wrappingSubtract(1, ordering: .relaxed)
             expired.close(.expired)
