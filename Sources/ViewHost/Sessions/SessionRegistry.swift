@@ -235,8 +235,10 @@ final class SessionRegistry: Sendable {
     /// The durable store's commits and writes (nil with the memory store).
     var commitCounts: (commits: Int, writes: Int)? { storage?.commitCounts }
 
-    /// Writes what is queued and closes the store (shutdown).
+    /// Tells the store when each session was last used, then ends the sessions in memory, writes what is queued
+    /// and closes the store (shutdown): a session used until the stop does not expire across the restart.
     func close() {
+        flushAccess()
         store.removeAll()
         storage?.close()
     }
@@ -321,9 +323,14 @@ final class SessionRegistry: Sendable {
         }
     }
 
+    /// Writes the last-access times that changed. A session held open by an event stream or a long poll is in
+    /// use now, though nothing was sent or read: the page that only listens keeps it (its idle time counts from
+    /// the hold's release), and a restart must not find it idle.
     private func flushAccess() {
+        let now = scheduler.now
         var changed: [(SessionID, Date)] = []
         store.forEachSession { session in
+            if session.isHeld { session.touch(at: now) }
             if let access = session.unpersistedAccess() { changed.append((session.id, access)) }
         }
         storage?.recordAccess(changed)

@@ -26,6 +26,8 @@ import WeatherFeature
 /// ```
 final class TestApp: Sendable {
     let server: HTTPServer
+    /// The app with its durable store, when the test gave it one (``init(_:logger:scheduler:storeDirectory:)``).
+    let app: ViewHostApp?
     let port: Int
     let scheduler: ManualScheduler
     /// The rate limits' time: it moves only with ``advance(by:)``.
@@ -36,9 +38,10 @@ final class TestApp: Sendable {
     /// `logger` receives the app's log (the access log included); by default nothing is logged.
     static func run<Result>(
         _ configure: (inout AppConfiguration) -> Void = { _ in }, logger: Logger? = nil,
+        scheduler: ManualScheduler = ManualScheduler(), storeDirectory: String? = nil,
         _ body: (TestApp) async throws -> Result
     ) async throws -> Result {
-        let app = try TestApp(configure, logger: logger)
+        let app = try TestApp(configure, logger: logger, scheduler: scheduler, storeDirectory: storeDirectory)
         do {
             let result = try await body(app)
             await app.stop()
@@ -49,7 +52,14 @@ final class TestApp: Sendable {
         }
     }
 
-    init(_ configure: (inout AppConfiguration) -> Void = { _ in }, logger custom: Logger? = nil) throws {
+    /// - Parameters:
+    ///   - scheduler: The app's clock; a test that restarts the app passes the same one to the next.
+    ///   - storeDirectory: Keeps sessions in an SQLite store there (as `viewhost serve` does); nil keeps them in
+    ///     memory.
+    init(
+        _ configure: (inout AppConfiguration) -> Void = { _ in }, logger custom: Logger? = nil,
+        scheduler: ManualScheduler = ManualScheduler(), storeDirectory: String? = nil
+    ) throws {
         var configuration = AppConfiguration()
         configuration.http = HTTPServerConfiguration(
             host: "127.0.0.1", port: 0, eventLoopCount: 2,
@@ -67,9 +77,21 @@ final class TestApp: Sendable {
         var logger = Logger(label: "app-e2e")
         logger.logLevel = .critical
         if let custom { logger = custom }
-        scheduler = ManualScheduler()
+        self.scheduler = scheduler
         self.configuration = configuration
-        server = makeServer(configuration: configuration, logger: logger, scheduler: scheduler, limitsClock: limitsClock)
+        if let storeDirectory {
+            configuration.store.kind = .sqlite
+            configuration.store.dataDirectory = storeDirectory
+            let app = makeApp(
+                configuration: configuration, logger: logger, scheduler: scheduler, security: nil,
+                storage: try makeStorage(configuration.store, features: configuration.features.types),
+                limitsClock: limitsClock)
+            self.app = app
+            server = app.server
+        } else {
+            app = nil
+            server = makeServer(configuration: configuration, logger: logger, scheduler: scheduler, limitsClock: limitsClock)
+        }
         try server.start()
         port = server.localAddress!.port
     }
@@ -77,9 +99,12 @@ final class TestApp: Sendable {
     /// The features the `viewhost` executable serves, in its order.
     static let seedFeatures: [FeatureRegistration] = [.chat, .weather, .login, .person]
 
+    /// Stops the server, then (with a store) ends the sessions and closes the store, as `viewhost serve` does
+    /// after a drain.
     func stop() async {
         server.shutdown()
         await server.waitUntilStopped()
+        app?.close()
     }
 
     /// Moves the app's time forward, running the timers that fall due (and refilling the rate limits).
