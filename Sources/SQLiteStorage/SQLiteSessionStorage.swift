@@ -33,6 +33,8 @@ public final class SQLiteSessionStorage: SessionStorage {
     let features: FeatureTypes
     let writer: SQLiteWriter
     let monitor = StorageHealthMonitor()
+    /// This process's claim on the data directory, held while the store is open.
+    private let lock: DataDirectoryLock
     /// The last copy number a load handed out (``StoredSession/copy``).
     private let copies = Atomic<Int>(0)
 
@@ -44,6 +46,7 @@ public final class SQLiteSessionStorage: SessionStorage {
         // 503 and reads go on, as for a full disk.
         signal(SIGXFSZ, SIG_IGN)
         path = try Self.prepare(directory: directory)
+        lock = try DataDirectoryLock(directory: directory)
         self.features = features
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
@@ -208,8 +211,13 @@ public final class SQLiteSessionStorage: SessionStorage {
         writer.counts.withLock { ($0.batches, $0.entries) }
     }
 
+    /// Writes what is queued, moves everything committed into the main file (a full checkpoint) and closes the
+    /// file, so a stopped store is that one file, with no `-wal` or `-shm` beside it; then lets go of the directory.
     public func close() {
         writer.drainAndStop()
+        try? pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+        try? pool.close()
+        lock.release()
     }
 
     // MARK: - Errors

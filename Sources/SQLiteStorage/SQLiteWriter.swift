@@ -37,6 +37,8 @@ final class SQLiteWriter: Sendable {
         /// Per session, the newest copy whose write failed: its writes and older copies' are refused.
         var poisoned: [SessionID: Int] = [:]
         var probing = false
+        /// The store closed: later writes are refused without touching it.
+        var stopped = false
     }
 
     /// Commits per batch, for the metrics and BENCHMARKS.md: (batches, entries).
@@ -63,13 +65,18 @@ final class SQLiteWriter: Sendable {
         intake.enqueue(Pending(operation: operation, encoded: encoded, completion: completion)) { self.write($0) }
     }
 
-    /// Writes everything queued, then stops taking part (shutdown): later writes still queue and are written by
-    /// the next drain, but nothing waits for them.
+    /// Writes everything queued, then stops (shutdown): later writes are refused (their completions say not
+    /// durable) without touching the store, which closes.
     func drainAndStop() {
         intake.drainAndStop { self.write($0) }
+        state.withLock { $0.stopped = true }
     }
 
     private func write(_ batch: [Pending]) {
+        guard !state.withLock({ $0.stopped }) else {
+            for pending in batch { pending.completion(false) }
+            return
+        }
         var poisoned = state.withLock { $0.poisoned }
         var results = [Bool](repeating: false, count: batch.count)
         do {
@@ -209,8 +216,10 @@ final class SQLiteWriter: Sendable {
     static let probeBytes = 65_536
 
     private func probe() {
-        state.withLock { $0.probing = false }
-        guard case .failing = monitor.health else { return }
+        guard !state.withLock({ state in
+            state.probing = false
+            return state.stopped
+        }), case .failing = monitor.health else { return }
         do {
             try pool.write { db in
                 try db.execute(

@@ -113,3 +113,26 @@ struct StoreFaultProcessTests {
         #expect(try await server.waitForExit() == 0)
     }
 }
+
+extension StoreFaultProcessTests {
+    /// Two servers on one data directory (a second unit, two containers on one volume): the second exits 75 with
+    /// one line naming the directory and the process that holds it, and the first goes on serving. Once the first
+    /// stops, the directory can be used again.
+    @Test func aSecondServerOnTheSameDataDirectoryExits75() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = try await Self.start(directory)
+        let (id, token) = try await ProcessHTTP.createSession(first.port, features: ["person"])
+        let second = try await ServerProcess.run(["serve", "--port", "0", "--store", "sqlite", "--data-dir", directory])
+        #expect(second.status == 75, "\(second.stderr)")
+        #expect(second.stderr.split(separator: "\n").count == 1, "\(second.stderr)")
+        #expect(second.stderr.contains(directory) && second.stderr.contains("pid \(first.pid)"), "\(second.stderr)")
+        let read = try await ProcessHTTP.request(first.port, "GET", "/v1/sessions/\(id)/person", token: token)
+        #expect(read.status == 200)
+        first.send(signal: SIGTERM)
+        #expect(try await first.waitForExit() == 0)
+        let third = try await Self.start(directory)
+        #expect(try await ProcessHTTP.request(third.port, "GET", "/v1/sessions/\(id)/person", token: token).status == 200)
+        third.send(signal: SIGTERM)
+        #expect(try await third.waitForExit() == 0)
+    }
+}

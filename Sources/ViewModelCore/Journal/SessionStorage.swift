@@ -115,6 +115,8 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     case failed(reason: String)
     /// The database cannot be reached (exit 69 at start; 503 while serving).
     case unreachable(reason: String)
+    /// Another server uses the data directory at `path` (exit 75).
+    case inUse(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -122,6 +124,7 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unusable(let path, let reason): "\(path): \(reason)"
         case .failed(let reason): "storage failed: \(reason)"
         case .unreachable(let reason): "database unreachable: \(reason)"
+        case .inUse(let path, let reason): "\(path): \(reason)"
         }
     }
 }
