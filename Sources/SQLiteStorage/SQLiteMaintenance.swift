@@ -11,9 +11,13 @@ public enum SQLiteMaintenance {
     /// - Throws: ``StorageError/unusable(path:reason:)`` when there is no sound store, or the copy cannot be made.
     public static func backup(directory: String, to output: String) throws(StorageError) -> Int {
         let source = try openExisting(directory)
-        guard !FileManager.default.fileExists(atPath: output) else {
-            throw .cannotCreate(path: output, reason: "it exists already; name a new file")
+        // Made here, private (0600) as the store is, before SQLite opens it; a file that exists is never overwritten.
+        let made = open(output, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard made >= 0 else {
+            let reason = errno == EEXIST ? "it exists already; name a new file" : String(cString: strerror(errno))
+            throw .cannotCreate(path: output, reason: reason)
         }
+        close(made)
         do {
             let destination = try DatabaseQueue(path: output)
             try source.pool.backup(to: destination)

@@ -48,6 +48,7 @@ public final class SQLiteSessionStorage: SessionStorage {
         path = try Self.prepare(directory: directory)
         lock = try DataDirectoryLock(directory: directory)
         self.features = features
+        var startFailure: (any Error)?
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
@@ -56,50 +57,14 @@ public final class SQLiteSessionStorage: SessionStorage {
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
             try Self.migrate(pool, path: path)
+            startFailure = try Self.checkWritable(pool, path: path, directory: directory)
         } catch let error as StorageError {
             throw error
         } catch {
             throw .unusable(path: path, reason: Self.describe(error))
         }
         writer = SQLiteWriter(pool: pool, path: path, monitor: monitor)
-    }
-
-    /// Makes `directory` when missing and checks it can be written.
-    /// - Returns: The database file's path.
-    static func prepare(directory: String) throws(StorageError) -> String {
-        let manager = FileManager.default
-        do {
-            try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            // Foundation's error says little; the system call says why ("Not a directory", "Permission denied").
-            let reason = mkdir(directory, 0o755) == 0 ? Self.reason(of: error) : String(cString: strerror(errno))
-            throw .cannotCreate(path: directory, reason: "it is missing and cannot be made: \(reason)")
-        }
-        guard manager.isWritableFile(atPath: directory) else {
-            throw .cannotCreate(path: directory, reason: "it is not writable")
-        }
-        return (directory as NSString).appendingPathComponent(fileName)
-    }
-
-    /// Brings a new or older database up to date; refuses a foreign, newer or corrupt one.
-    private static func migrate(_ pool: DatabasePool, path: String) throws {
-        let migrator = SQLiteSchema.migrator
-        try pool.writeWithoutTransaction { db in
-            let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
-            let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0
-            if tables == 0 {
-                // A new file: reclaimable free pages (a periodic incremental vacuum returns them to the system).
-                try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL")
-                try db.execute(sql: "PRAGMA application_id = \(SQLiteSchema.applicationID)")
-            } else if applicationID != SQLiteSchema.applicationID {
-                throw StorageError.unusable(path: path, reason: "not a ViewHost store (another application's database)")
-            }
-            if try migrator.hasBeenSuperseded(db) {
-                throw StorageError.unusable(
-                    path: path, reason: "written by a newer ViewHost (its schema has migrations this version lacks)")
-            }
-        }
-        try migrator.migrate(pool)
+        if let startFailure { writer.fail(startFailure) }
     }
 
     // MARK: - Reads

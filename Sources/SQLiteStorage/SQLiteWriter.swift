@@ -237,7 +237,7 @@ final class SQLiteWriter: Sendable {
 
     /// A write failed: the store is failing (and probed until a write succeeds), or broken when the file is
     /// damaged.
-    private func fail(_ error: any Error) {
+    func fail(_ error: any Error) {
         let health = SQLiteSessionStorage.health(after: error, path: path)
         monitor.set(health)
         if case .failing = health { scheduleProbe() }

@@ -136,3 +136,29 @@ extension StoreFaultProcessTests {
         #expect(try await third.waitForExit() == 0)
     }
 }
+
+extension StoreFaultProcessTests {
+    /// Store files the server may not write (the usual cause: a first run as root, then as the service user): it
+    /// exits 73 with one line naming the file and saying it is read-only for this user, instead of starting and
+    /// answering every write 503. As root the second run is as nobody; otherwise the file is made read-only.
+    @Test func storeFilesTheServerMayNotWriteExit73NamingThem() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = try await Self.start(directory)
+        _ = try await ProcessHTTP.createSession(first.port, features: ["person"])
+        first.send(signal: SIGTERM)
+        #expect(try await first.waitForExit() == 0)
+        let launcher: [String]
+        if getuid() == 0 {
+            try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: directory)
+            launcher = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"]
+        } else {
+            try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: directory + "/viewhost.sqlite")
+            launcher = []
+        }
+        let second = try await ServerProcess.run(
+            ["serve", "--port", "0", "--store", "sqlite", "--data-dir", directory], launcher: launcher)
+        #expect(second.status == 73, "\(second.stderr)")
+        #expect(second.stderr.split(separator: "\n").count == 1, "\(second.stderr)")
+        #expect(second.stderr.contains(directory + "/viewhost.") && second.stderr.contains("read-only"), "\(second.stderr)")
+    }
+}
