@@ -50,7 +50,22 @@ final class DataDirectoryLock: Sendable {
     /// Lets go of the directory (the store closed); a second call does nothing.
     func release() {
         let descriptor = descriptor.exchange(-1, ordering: .acquiringAndReleasing)
-        if descriptor >= 0 { close(descriptor) }
+        guard descriptor >= 0 else { return }
+        // Unlocked first: a child process spawned a moment ago may still share the descriptor until its exec
+        // closes it, and the lock would stay held with it (seen in tests that reopen a store in process).
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+
+    /// Whether a process (a running server) holds the lock on `directory`. Asked without making anything: a
+    /// directory without the lock file, or one this process may not open, has no server on it.
+    static func isHeld(in directory: String) -> Bool {
+        let descriptor = open((directory as NSString).appendingPathComponent(fileName), O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        guard flock(descriptor, LOCK_SH | LOCK_NB) == 0 else { return errno == EWOULDBLOCK }
+        flock(descriptor, LOCK_UN)
+        return false
     }
 
     /// The process id the holder wrote into the file, if it is there.

@@ -73,6 +73,33 @@ extension SQLiteSessionStorage {
         return stat(file, &info) == 0 && info.st_uid == geteuid()
     }
 
+    /// SQLite's quick check of the file (a truncated file, a damaged page): a store that fails it is refused at
+    /// start, instead of serving new sessions from a damaged file while old ones answer 503.
+    /// - Throws: ``StorageError/unusable(path:reason:)``.
+    static func checkIntegrity(_ pool: DatabasePool, path: String) throws {
+        guard let problem = try pool.read({ StoreAudit.integrity($0, full: false) }) else { return }
+        throw StorageError.unusable(
+            path: path, reason: "it is damaged: \(problem); viewhost check says what is lost; restore a backup (docs/OPERATIONS.md)")
+    }
+
+    /// What the ledger says was acknowledged against what the file holds: a session whose acknowledged records
+    /// are missing (the write-ahead log was damaged, or deleted while a server ran) is refused at start, so a
+    /// version number is never handed out again for other content.
+    /// - Throws: ``StorageError/unusable(path:reason:)``.
+    static func checkAcknowledged(_ pool: DatabasePool, path: String) throws {
+        let ledger = CommitLedger.path(of: path)
+        let (acknowledged, damagedAt) = CommitLedger.read(ledger)
+        if let damagedAt {
+            throw StorageError.unusable(
+                path: ledger, reason: "it is damaged at byte \(damagedAt), so what was acknowledged after it cannot be checked; "
+                    + "viewhost check compares the rest; docs/OPERATIONS.md says what to do")
+        }
+        let lost = try pool.read { try StoreAudit.lostRecords($0, acknowledged: acknowledged) }
+        guard !lost.isEmpty else { return }
+        throw StorageError.unusable(
+            path: path, reason: StoreAudit.summary(lost) + "; viewhost check lists them; viewhost repair ends those sessions (docs/OPERATIONS.md)")
+    }
+
     /// Brings a new or older database up to date; refuses a foreign, newer or corrupt one.
     static func migrate(_ pool: DatabasePool, path: String) throws {
         let migrator = SQLiteSchema.migrator

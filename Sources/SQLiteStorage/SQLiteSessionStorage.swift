@@ -54,16 +54,28 @@ public final class SQLiteSessionStorage: SessionStorage {
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = \(sync == .full ? "FULL" : "NORMAL")")
         }
+        let ledger = try CommitLedger(database: path)
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
+            try Self.checkIntegrity(pool, path: path)
             try Self.migrate(pool, path: path)
+            try Self.checkAcknowledged(pool, path: path)
             startFailure = try Self.checkWritable(pool, path: path, directory: directory)
         } catch let error as StorageError {
             throw error
+        } catch where StoreAudit.isDamage(error) {
+            throw .unusable(
+                path: path, reason: StoreAudit.damage(of: path, error: error)
+                    + "; viewhost check says what is lost; restore a backup (docs/OPERATIONS.md)")
         } catch {
             throw .unusable(path: path, reason: Self.describe(error))
         }
-        writer = SQLiteWriter(pool: pool, path: path, monitor: monitor)
+        // Everything acknowledged is in the file: the log starts empty, and so does the ledger.
+        if (try? pool.writeWithoutTransaction({ try $0.checkpoint(.truncate) })) != nil {
+            ledger.reset(walGeneration: nil)
+        }
+        writer = SQLiteWriter(
+            pool: pool, path: path, monitor: monitor, ledger: ledger, wal: WriteAheadLog(database: path))
         if let startFailure { writer.fail(startFailure) }
     }
 
@@ -180,7 +192,12 @@ public final class SQLiteSessionStorage: SessionStorage {
     /// file, so a stopped store is that one file, with no `-wal` or `-shm` beside it; then lets go of the directory.
     public func close() {
         writer.drainAndStop()
-        try? pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+        if (try? pool.writeWithoutTransaction({ try $0.checkpoint(.truncate) })) != nil {
+            writer.ledger.reset(walGeneration: nil)
+        }
+        // The readers first (GRDB closes its writer first, and the last connection to close must be the writer for
+        // SQLite to remove the -wal and -shm).
+        pool.releaseMemory()
         try? pool.close()
         lock.release()
     }
@@ -190,7 +207,7 @@ public final class SQLiteSessionStorage: SessionStorage {
     /// The store's health after `error`: broken when SQLite found the file damaged (it cannot be written safely,
     /// and retrying does not help), failing otherwise (a full disk, an I/O error, a file made read-only).
     static func health(after error: any Error, path: String) -> StorageHealth {
-        if let error = error as? DatabaseError, [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
+        if StoreAudit.isDamage(error) {
             return .broken("\(path) is damaged (\(describe(error))); run viewhost check, then restore a backup")
         }
         return .failing("\(path): \(describe(error))")

@@ -45,16 +45,23 @@ final class SQLiteWriter: Sendable {
     let counts = Locked((batches: 0, entries: 0))
     /// The store's health: failing after a write failed, healthy after one reached the disk.
     let monitor: StorageHealthMonitor
-    private let pool: DatabasePool
-    private let path: String
+    let pool: DatabasePool
+    let path: String
+    /// What was acknowledged, kept outside the database (see ``CommitLedger``).
+    let ledger: CommitLedger
+    /// SQLite's write-ahead log, watched (nil when it could not be opened at start).
+    let wal: WriteAheadLog?
     private let state = Locked(State())
-    private let intake: GroupCommitQueue<Pending>
+    let intake: GroupCommitQueue<Pending>
 
-    init(pool: DatabasePool, path: String, monitor: StorageHealthMonitor) {
+    init(pool: DatabasePool, path: String, monitor: StorageHealthMonitor, ledger: CommitLedger, wal: WriteAheadLog?) {
         self.pool = pool
         self.path = path
         self.monitor = monitor
+        self.ledger = ledger
+        self.wal = wal
         intake = GroupCommitQueue(label: "viewhost.sqlite.writer")
+        scheduleWatch()
     }
 
     /// Queues `operation` (encoding it here, on the caller's thread); `completion` is called once with whether it
@@ -72,8 +79,11 @@ final class SQLiteWriter: Sendable {
         state.withLock { $0.stopped = true }
     }
 
+    /// Whether the store closed (shutdown).
+    var isStopped: Bool { state.withLock { $0.stopped } }
+
     private func write(_ batch: [Pending]) {
-        guard !state.withLock({ $0.stopped }) else {
+        guard !isStopped, mayWrite() else {
             for pending in batch { pending.completion(false) }
             return
         }
@@ -89,6 +99,10 @@ final class SQLiteWriter: Sendable {
             // writes again: access times are tiny writes that may fit where events do not, and a batch whose
             // every append was refused (its session poisoned by an earlier failure) wrote nothing at all.
             if zip(batch, results).contains(where: { $0.operation.isJournalWrite && $1 }) { monitor.set(.healthy) }
+            // Before any of it is answered: what was acknowledged, outside the log that could lose it.
+            ledger.committed(
+                zip(batch, results).compactMap { pending, done in done ? pending.operation.ledgerEntry : nil },
+                walGeneration: wal?.generation)
             counts.withLock { $0 = ($0.batches + 1, $0.entries + batch.count) }
         } catch {
             // The transaction rolled back: nothing of this batch is stored.
@@ -175,8 +189,9 @@ final class SQLiteWriter: Sendable {
 
     /// Expires idle stored sessions that are not in memory, forgets old tombstones, and returns free pages.
     func expire(idleBefore cutoff: Date, forgetBefore: Date, except live: @Sendable (SessionID) -> Bool) -> Int {
+        guard !isStopped, mayWrite() else { return 0 }
         do {
-            return try pool.write { db in
+            let expired = try pool.write { db -> [String] in
                 let idle = try String.fetchAll(
                     db, sql: "SELECT id FROM sessions WHERE expired_at IS NULL AND last_access < ?",
                     arguments: [cutoff.timeIntervalSince1970]
@@ -192,8 +207,10 @@ final class SQLiteWriter: Sendable {
                     sql: "DELETE FROM sessions WHERE expired_at IS NOT NULL AND expired_at < ?",
                     arguments: [forgetBefore.timeIntervalSince1970])
                 try db.execute(sql: "PRAGMA incremental_vacuum")
-                return idle.count
+                return idle
             }
+            ledger.committed(expired.map { (SessionID($0), CommitLedger.removed) }, walGeneration: wal?.generation)
+            return expired.count
         } catch {
             return 0
         }
@@ -266,6 +283,17 @@ struct Encoded: Sendable {
 }
 
 extension SQLiteWriter.Operation {
+    /// What the ledger records once it took effect: the session and its last journal record, or that it was
+    /// removed (nil for access times).
+    var ledgerEntry: (SessionID, Int)? {
+        switch self {
+        case .create(let session): (session.id, session.journalNumber)
+        case .append(let entry): (entry.session, entry.number)
+        case .remove(let id, _): (id, CommitLedger.removed)
+        case .access: nil
+        }
+    }
+
     /// Poisons the copy a create or append came from: its later writes, and older copies', are refused.
     func poison(_ poisoned: inout [SessionID: Int]) {
         switch self {

@@ -270,7 +270,7 @@ struct SQLiteSessionStorageTests {
         let copy = directory + "-copy.sqlite"
         defer { try? FileManager.default.removeItem(atPath: copy) }
         #expect(try SQLiteMaintenance.backup(directory: directory, to: copy) == 1)
-        #expect(try SQLiteMaintenance.check(directory: directory) == 1)
+        #expect(try SQLiteMaintenance.check(directory: directory) == SQLiteMaintenance.Report(sessions: 1, problems: []))
         #expect(throws: StorageError.self) { try SQLiteMaintenance.backup(directory: directory, to: copy) }
         let restored = directory + "-restored"
         defer { try? FileManager.default.removeItem(atPath: restored) }

@@ -4,13 +4,15 @@ extension StorageError {
     /// The sysexits(3) status `viewhost` exits with: 73 (`EX_CANTCREAT`) when the data directory cannot be made or
     /// written, 65 (`EX_DATAERR`) when the store file is corrupt, foreign or newer, 69 (`EX_UNAVAILABLE`) when the
     /// database cannot be reached, 75 (`EX_TEMPFAIL`) when another server uses the data directory (it may be
-    /// one that is still draining: starting again later works), 74 (`EX_IOERR`) otherwise.
+    /// one that is still draining: starting again later works), 66 (`EX_NOINPUT`) when a command finds no store in
+    /// its data directory, 74 (`EX_IOERR`) otherwise.
     var exitCode: Int32 {
         switch self {
         case .cannotCreate: 73
         case .unusable: 65
         case .unreachable: 69
         case .inUse: 75
+        case .missing: 66
         case .failed: 74
         }
     }

@@ -117,6 +117,8 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreachable(reason: String)
     /// Another server uses the data directory at `path` (exit 75).
     case inUse(path: String, reason: String)
+    /// There is no store at `path` (a maintenance command's data directory; exit 66).
+    case missing(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -124,7 +126,7 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unusable(let path, let reason): "\(path): \(reason)"
         case .failed(let reason): "storage failed: \(reason)"
         case .unreachable(let reason): "database unreachable: \(reason)"
-        case .inUse(let path, let reason): "\(path): \(reason)"
+        case .inUse(let path, let reason), .missing(let path, let reason): "\(path): \(reason)"
         }
     }
 }
