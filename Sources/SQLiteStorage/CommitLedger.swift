@@ -63,11 +63,13 @@ final class CommitLedger: Sendable {
         guard !entries.isEmpty else { return }
         let record = Self.record(entries)
         state.withLock { state in
-            guard state.broken == nil else { return }
             if walGeneration != state.walGeneration {
+                // Everything before is in the main file: what the ledger missed while it could not write, too.
                 state.walGeneration = walGeneration
+                state.broken = nil
                 _ = ftruncate(state.descriptor, 0)
             }
+            guard state.broken == nil else { return }
             let written = record.withUnsafeBytes { write(state.descriptor, $0.baseAddress, $0.count) }
             if written != record.count {
                 // A ledger with a record missing would understate what was acknowledged: empty it, and say so.
@@ -86,7 +88,8 @@ final class CommitLedger: Sendable {
         }
     }
 
-    /// Why the ledger stopped recording, if it did (a full disk): damage to the log is then not detected.
+    /// Why the ledger stopped recording, if it did (a full disk): damage to the log is then not detected until
+    /// SQLite starts its log again (after the next complete checkpoint), when the ledger starts again too.
     var failure: String? { state.withLock { $0.broken } }
 
     private static func record(_ entries: [(SessionID, Int)]) -> [UInt8] {

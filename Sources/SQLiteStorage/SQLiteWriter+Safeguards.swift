@@ -38,6 +38,12 @@ extension SQLiteWriter {
         monitor.set(.broken("\(wal.path) was deleted or replaced while the server ran; \(saved); writes are refused until the server is restarted"))
     }
 
+    /// Whether a checkpoint copied every frame of the log into the main file (without waiting for readers).
+    func checkpointed() -> Bool {
+        guard let (frames, copied) = try? pool.writeWithoutTransaction({ try $0.checkpoint(.passive) }) else { return false }
+        return frames == copied
+    }
+
     /// Looks at the log every ``watchInterval`` seconds on the writer's queue, between batches, until the store
     /// closes or is broken.
     func scheduleWatch() {

@@ -95,14 +95,23 @@ final class SQLiteWriter: Sendable {
                     results[index] = try apply(batch[index].operation, batch[index].encoded, db: db, poisoned: &poisoned)
                 }
             }
-            // Only what the store exists for (sessions and their journals), written for real, says that it takes
-            // writes again: access times are tiny writes that may fit where events do not, and a batch whose
-            // every append was refused (its session poisoned by an earlier failure) wrote nothing at all.
-            if zip(batch, results).contains(where: { $0.operation.isJournalWrite && $1 }) { monitor.set(.healthy) }
             // Before any of it is answered: what was acknowledged, outside the log that could lose it.
             ledger.committed(
                 zip(batch, results).compactMap { pending, done in done ? pending.operation.ledgerEntry : nil },
                 walGeneration: wal?.generation)
+            if ledger.failure != nil, checkpointed() {
+                // Everything committed is in the main file now: the ledger can start again from here.
+                ledger.reset(walGeneration: wal?.generation)
+            }
+            if let failure = ledger.failure {
+                monitor.set(
+                    .failing("\(ledger.path) cannot be written (\(failure)): a damaged log would go unnoticed until SQLite starts it again"))
+            } else if zip(batch, results).contains(where: { $0.operation.isJournalWrite && $1 }) {
+                // Only what the store exists for (sessions and their journals), written for real, says that it
+                // takes writes again: access times are tiny writes that may fit where events do not, and a batch
+                // whose every append was refused (its session poisoned by an earlier failure) wrote nothing.
+                monitor.set(.healthy)
+            }
             counts.withLock { $0 = ($0.batches + 1, $0.entries + batch.count) }
         } catch {
             // The transaction rolled back: nothing of this batch is stored.
