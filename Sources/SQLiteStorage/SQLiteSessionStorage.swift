@@ -184,6 +184,8 @@ public final class SQLiteSessionStorage: SessionStorage {
         monitor.onChange(handler)
     }
 
+    public var usedBytes: Int? { writer.usedBytes.load(ordering: .relaxed) }
+
     public var commitCounts: (commits: Int, writes: Int) {
         writer.counts.withLock { ($0.batches, $0.entries) }
     }

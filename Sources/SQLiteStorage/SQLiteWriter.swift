@@ -43,6 +43,8 @@ final class SQLiteWriter: Sendable {
 
     /// Commits per batch, for the metrics and BENCHMARKS.md: (batches, entries).
     let counts = Locked((batches: 0, entries: 0))
+    /// The bytes of the pages in use (not free) after the last commit: what the store's quota counts.
+    let usedBytes = Atomic<Int>(0)
     /// The store's health: failing after a write failed, healthy after one reached the disk.
     let monitor: StorageHealthMonitor
     let pool: DatabasePool
@@ -61,6 +63,7 @@ final class SQLiteWriter: Sendable {
         self.ledger = ledger
         self.wal = wal
         intake = GroupCommitQueue(label: "viewhost.sqlite.writer")
+        try? pool.read { try self.measure($0) }
         scheduleWatch()
     }
 
@@ -94,6 +97,7 @@ final class SQLiteWriter: Sendable {
                 for index in batch.indices {
                     results[index] = try apply(batch[index].operation, batch[index].encoded, db: db, poisoned: &poisoned)
                 }
+                try measure(db)
             }
             // Before any of it is answered: what was acknowledged, outside the log that could lose it.
             ledger.committed(
@@ -196,6 +200,14 @@ final class SQLiteWriter: Sendable {
         }
     }
 
+    /// Notes the pages in use (two header reads in the batch's transaction).
+    func measure(_ db: Database) throws {
+        let pages = try Int.fetchOne(db.cachedStatement(sql: "PRAGMA page_count")) ?? 0
+        let free = try Int.fetchOne(db.cachedStatement(sql: "PRAGMA freelist_count")) ?? 0
+        let size = try Int.fetchOne(db.cachedStatement(sql: "PRAGMA page_size")) ?? 4096
+        usedBytes.store((pages - free) * size, ordering: .relaxed)
+    }
+
     /// Expires idle stored sessions that are not in memory, forgets old tombstones, and returns free pages.
     func expire(idleBefore cutoff: Date, forgetBefore: Date, except live: @Sendable (SessionID) -> Bool) -> Int {
         guard !isStopped, mayWrite() else { return 0 }
@@ -216,6 +228,7 @@ final class SQLiteWriter: Sendable {
                     sql: "DELETE FROM sessions WHERE expired_at IS NOT NULL AND expired_at < ?",
                     arguments: [forgetBefore.timeIntervalSince1970])
                 try db.execute(sql: "PRAGMA incremental_vacuum")
+                try measure(db)
                 return idle
             }
             ledger.committed(expired.map { (SessionID($0), CommitLedger.removed) }, walGeneration: wal?.generation)

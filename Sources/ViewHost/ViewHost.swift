@@ -80,7 +80,8 @@ public func makeApp<C: Clock>(
             store: SessionStore.Configuration(
                 idleTTL: configuration.sessions.idleTTL, maxSessions: configuration.sessions.max),
             seed: configuration.simulation.seed, logCapacity: configuration.sessions.logCapacity,
-            simulationSpeed: configuration.simulation.speed),
+            simulationSpeed: configuration.simulation.speed,
+            maxStoreBytes: configuration.store.maxMegabytes > 0 ? configuration.store.maxMegabytes << 20 : nil),
         scheduler: scheduler ?? LiveTimerScheduler(), features: configuration.features, storage: storage)
     storage?.onHealthChange { health in log(health, to: logger) }
     let metrics = AppMetrics()

@@ -13,6 +13,8 @@ enum AppError: HTTPResponseError, Sendable {
     case featureNotFound(String, available: [String])
     /// The live-session cap is reached.
     case tooManySessions
+    /// The durable store is at its size limit (`store.maxMegabytes`): no new session until idle ones expire.
+    case storeFull(megabytes: Int)
     /// The body is not JSON.
     case unsupportedMediaType(String?)
     /// The body is not valid JSON.
@@ -63,7 +65,7 @@ enum AppError: HTTPResponseError, Sendable {
         case .missingToken: .unauthorized
         case .sessionNotFound, .featureNotFound: .notFound
         case .sessionExpired: .gone
-        case .tooManySessions: .serviceUnavailable
+        case .tooManySessions, .storeFull: .serviceUnavailable
         case .unsupportedMediaType: .unsupportedMediaType
         case .invalidJSON: .badRequest
         case .invalidEvent: .unprocessableContent
@@ -80,6 +82,7 @@ enum AppError: HTTPResponseError, Sendable {
         switch self {
         case .missingToken: [.wwwAuthenticate: "Bearer realm=\"viewhost\""]
         case .tooManySessions: [.retryAfter: "30"]
+        case .storeFull: [.retryAfter: "60"]
         case .storageUnavailable: [.retryAfter: "5"]
         case .sessionUnavailable, .shuttingDown: [.retryAfter: "1"]
         case .idempotencyKeyInFlight: [.retryAfter: "1"]
@@ -106,6 +109,11 @@ enum AppError: HTTPResponseError, Sendable {
                 status: status, detail: "This session has no feature '\(name)'.", lists: ["available": available])
         case .tooManySessions:
             ProblemDetails(status: status, detail: "The server holds as many sessions as it may; retry later.")
+        case .storeFull(let megabytes):
+            ProblemDetails(
+                status: status,
+                detail: "The session store is at its size limit (store.maxMegabytes = \(megabytes)), so no new session can "
+                    + "be made until idle ones expire; existing sessions go on. Retry later.")
         case .unsupportedMediaType(let type):
             ProblemDetails(
                 status: status,

@@ -18,6 +18,8 @@ final class SessionRegistry: Sendable {
         var simulationSpeed = 1.0
         /// How often last-access times are written to the durable store.
         var accessFlushInterval: Duration = .seconds(5)
+        /// The durable store's size past which new sessions are refused (`store.maxMegabytes`); nil: no limit.
+        var maxStoreBytes: Int?
     }
 
     /// A session just made, with the secret its client gets once.
@@ -42,7 +44,10 @@ final class SessionRegistry: Sendable {
         requests: (any RequestRunning)? = nil, storage: (any SessionStorage)? = nil
     ) {
         self.settings = settings
-        let store = SessionStore(configuration: settings.store)
+        // With a durable store memory is a cache: idle sessions leave it at the cap, and load again when asked for.
+        var storeSettings = settings.store
+        storeSettings.evictsIdleSessions = storage != nil
+        let store = SessionStore(configuration: storeSettings)
         self.store = store
         self.scheduler = scheduler
         self.features = features
@@ -65,8 +70,12 @@ final class SessionRegistry: Sendable {
     }
 
     /// Creates a session with `features` (all of them when nil) and starts each feature.
-    /// - Throws: `AppError.tooManySessions` at the cap.
+    /// - Throws: `AppError.tooManySessions` at the cap (the memory store); `AppError.storeFull` past the durable
+    ///   store's quota.
     func create(features names: [String]?, timeZone: TimeZone, locale: String) throws(AppError) -> Created {
+        if let limit = settings.maxStoreBytes, let used = storage?.usedBytes, used >= limit {
+            throw .storeFull(megabytes: limit >> 20)
+        }
         let wanted = names.map { names in self.features.definitions.filter { names.contains($0.name) } }
             ?? self.features.definitions
         let number = ordinal.wrappingAdd(1, ordering: .relaxed).newValue
@@ -91,7 +100,10 @@ final class SessionRegistry: Sendable {
                 StoredSession(
                     id: session.id, token: session.token, createdAt: session.createdAt, lastAccess: session.lastAccess,
                     core: session.core, journalNumber: 0)
-            ) { stored in ticket.resolve(stored ? .success(()) : .failure(.unavailable)) }
+            ) { stored in
+                if stored { session.markStored() }
+                ticket.resolve(stored ? .success(()) : .failure(.unavailable))
+            }
             durable = ticket
         }
         for definition in wanted { definition.start(session) }
@@ -200,8 +212,8 @@ final class SessionRegistry: Sendable {
     private func adopt(_ stored: StoredSession, prepare: ((Session) -> Void)? = nil) -> Session {
         let restored = Session(
             id: stored.id, token: stored.token, createdAt: stored.createdAt, lastAccess: stored.lastAccess,
-            core: stored.core, journalNumber: stored.journalNumber, copy: stored.copy, environment: environment,
-            startsNow: false)
+            core: stored.core, journalNumber: stored.journalNumber, copy: stored.copy, isStored: true,
+            environment: environment, startsNow: false)
         prepare?(restored)
         let kept = store.adopt(restored)
         if kept === restored { restored.start() }

@@ -46,6 +46,10 @@ public protocol SessionStorage: SessionJournal {
     /// Transactions committed and writes they carried since start: writes per commit is what group commit saves.
     var commitCounts: (commits: Int, writes: Int) { get }
 
+    /// The bytes the stored sessions take, as of the last commit (the app refuses new sessions past its quota);
+    /// nil when the store does not say (a shared database).
+    var usedBytes: Int? { get }
+
     /// Writes what is queued and closes the storage (shutdown).
     func close()
 
@@ -57,6 +61,9 @@ public protocol SessionStorage: SessionJournal {
 extension SessionStorage {
     /// Whether writes succeed now.
     public var isWritable: Bool { health.isHealthy }
+
+    /// A store that does not say how much it holds.
+    public var usedBytes: Int? { nil }
 
     /// A store of one node: nothing is ever taken over.
     public func onOwnershipLoss(_ handler: @escaping @Sendable (OwnershipLoss) -> Void) {}

@@ -101,6 +101,9 @@ public final class Session: Sendable {
     let holds = Atomic<Int>(0)
     /// `shell.closed`, readable without the lock (streams ask on every write).
     let closedFlag = Atomic<Bool>(false)
+    /// Whether the durable store holds the session: its creation is committed, or it was loaded from there (then
+    /// this copy may leave memory when idle, see ``closeIfIdle()``).
+    let storedFlag: Atomic<Bool>
 
     /// Wraps `core` in a shell, starts the timers it holds (a restored session's timers that fell due while the
     /// server was down fire at once, in order) and asks again for the requests it was waiting for.
@@ -112,14 +115,18 @@ public final class Session: Sendable {
     ///   - core: Its value.
     ///   - journalNumber: The number of the last journal record `core` includes (0 for a new session).
     ///   - copy: Which copy it is (``StoredSession/copy``; 0 for a new session).
+    ///   - isStored: Whether the durable store holds it (loaded from there); a new session is marked stored by
+    ///     ``markStored()`` once its creation is committed.
     ///   - environment: Scheduler, request runner and journal.
     ///   - startsNow: Whether its timers start now; else ``start()`` starts them.
     public init(
         id: SessionID, token: SessionToken, createdAt: Date? = nil, lastAccess: Date? = nil, core: SessionCore,
-        journalNumber: Int = 0, copy: Int = 0, environment: SessionEnvironment, startsNow: Bool = true
+        journalNumber: Int = 0, copy: Int = 0, isStored: Bool = false, environment: SessionEnvironment,
+        startsNow: Bool = true
     ) {
         self.id = id
         self.copy = copy
+        self.storedFlag = Atomic(isStored)
         self.token = token
         self.createdAt = createdAt ?? environment.scheduler.now
         self.featureNames = core.featureNames
