@@ -58,7 +58,7 @@ final class ReadableStore: Sendable {
         } catch let error as StorageError {
             throw error
         } catch where StoreAudit.isDamage(error) {
-            throw Damaged(path: path, reason: StoreAudit.damage(of: path, error: error))
+            throw Damaged(path: path, reason: "it is damaged: " + StoreAudit.damage(of: path, error: error))
         } catch {
             throw StorageError.unusable(path: path, reason: SQLiteSessionStorage.describe(error))
         }

@@ -3,7 +3,7 @@ import GRDB
 import ViewModelCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Operations on a store outside a server: an online backup, a check that says in a few lines what is wrong and
@@ -60,7 +60,8 @@ public enum SQLiteMaintenance {
     ///   when the file is not a ViewHost store or cannot be opened at all.
     public static func check(directory: String) throws(StorageError) -> Report {
         let store: ReadableStore
-        let ledger = CommitLedger.path(of: (directory as NSString).appendingPathComponent(SQLiteSessionStorage.fileName))
+        let ledger = CommitLedger.path(
+            of: (directory as NSString).appendingPathComponent(SQLiteSessionStorage.fileName))
         // The ledger before the file: a server writing meanwhile only adds to the file what the ledger will say.
         let (acknowledged, ledgerDamagedAt) = CommitLedger.read(ledger)
         do {
@@ -75,38 +76,37 @@ public enum SQLiteMaintenance {
         } catch {
             throw error as? StorageError ?? .unusable(path: directory, reason: "\(error)")
         }
-        do {
-            return try store.queue.read { db in
-                // Each examination on its own: a damaged file may fail one and still answer the next.
-                var problems: [String] = []
-                if let integrity = StoreAudit.integrity(db, full: true) { problems.append(integrity) }
-                var total = 0
-                examine("its sessions", into: &problems) {
-                    let (unreadable, count) = try StoreAudit.unreadableSessions(db)
-                    total = count
-                    guard !unreadable.isEmpty else { return [] }
-                    return [
-                        "\(unreadable.count) of \(count) sessions cannot be read: "
-                            + unreadable.prefix(3).joined(separator: ", ") + (unreadable.count > 3 ? ", …" : "")
-                    ]
-                }
-                if let ledgerDamagedAt {
-                    problems.append(
-                        "\(ledger) is damaged at byte \(ledgerDamagedAt): what was acknowledged after it cannot be checked")
-                }
-                examine("what was acknowledged", into: &problems) {
-                    let lost = try StoreAudit.lostRecords(db, acknowledged: acknowledged)
-                    return lost.isEmpty ? [] : [StoreAudit.summary(lost)]
-                }
-                examine("the journals", into: &problems) {
-                    let gaps = try StoreAudit.journalGaps(db)
-                    return gaps.prefix(3).map(\.description)
-                        + (gaps.count > 3 ? ["\(gaps.count - 3) more sessions have a gap in their journal"] : [])
-                }
-                return Report(sessions: total, problems: problems)
+        // Without a transaction around them: SQLite ends a transaction that meets a damaged page, and each
+        // examination goes on its own (a damaged file may fail one and still answer the next).
+        return store.queue.inDatabase { db in
+            var problems: [String] = []
+            examine("SQLite's integrity check", into: &problems) {
+                try StoreAudit.integrity(db, full: true).map { [$0] } ?? []
             }
-        } catch {
-            throw .unusable(path: store.path, reason: SQLiteSessionStorage.describe(error))
+            var total = 0
+            examine("reading the sessions", into: &problems) {
+                let (unreadable, count) = try StoreAudit.unreadableSessions(db)
+                total = count
+                guard !unreadable.isEmpty else { return [] }
+                return [
+                    "\(unreadable.count) of \(count) sessions cannot be read: "
+                        + unreadable.prefix(3).joined(separator: ", ") + (unreadable.count > 3 ? ", …" : "")
+                ]
+            }
+            if let ledgerDamagedAt {
+                problems.append(
+                    "\(ledger) is damaged at byte \(ledgerDamagedAt): what was acknowledged after it cannot be checked")
+            }
+            examine("comparing with the ledger", into: &problems) {
+                let lost = try StoreAudit.lostRecords(db, acknowledged: acknowledged)
+                return lost.isEmpty ? [] : [StoreAudit.summary(lost)]
+            }
+            examine("checking the journals", into: &problems) {
+                let gaps = try StoreAudit.journalGaps(db)
+                return gaps.prefix(3).map(\.description)
+                    + (gaps.count > 3 ? ["\(gaps.count - 3) more sessions have a gap in their journal"] : [])
+            }
+            return Report(sessions: total, problems: problems)
         }
     }
 
@@ -130,8 +130,9 @@ public enum SQLiteMaintenance {
             let queue = try DatabaseQueue(path: path)
             defer { try? queue.close() }
             let done = try queue.write { db -> [String] in
-                if let integrity = StoreAudit.integrity(db, full: true) {
-                    throw StorageError.unusable(path: path, reason: "it is damaged: \(integrity); repair cannot mend it: restore a backup")
+                if let integrity = try StoreAudit.integrity(db, full: true) {
+                    throw StorageError.unusable(
+                        path: path, reason: "it is damaged: \(integrity); repair cannot mend it: restore a backup")
                 }
                 var done: [String] = []
                 for lost in try StoreAudit.lostRecords(db, acknowledged: acknowledged) {
@@ -148,7 +149,7 @@ public enum SQLiteMaintenance {
                 }
                 return done
             }
-            try queue.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+            _ = try queue.writeWithoutTransaction { try $0.checkpoint(.truncate) }
             try? FileManager.default.removeItem(atPath: ledger)
             return done
         } catch let error as StorageError {
@@ -169,12 +170,12 @@ public enum SQLiteMaintenance {
         }
     }
 
-    /// Appends what `examination` finds, or one line saying that `what` could not be examined.
+    /// Appends what `examination` finds, or one line saying that `what` could not finish.
     private static func examine(_ what: String, into problems: inout [String], _ examination: () throws -> [String]) {
         do {
             problems += try examination()
         } catch {
-            problems.append("\(what) cannot be examined: \(SQLiteSessionStorage.describe(error))")
+            problems.append("\(what) cannot finish: \(SQLiteSessionStorage.describe(error))")
         }
     }
 

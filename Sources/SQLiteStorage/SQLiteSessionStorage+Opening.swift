@@ -73,13 +73,30 @@ extension SQLiteSessionStorage {
         return stat(file, &info) == 0 && info.st_uid == geteuid()
     }
 
-    /// SQLite's quick check of the file (a truncated file, a damaged page): a store that fails it is refused at
-    /// start, instead of serving new sessions from a damaged file while old ones answer 503.
+    /// A file shorter than its header says (it was cut off) is refused at start, instead of serving new sessions
+    /// from a damaged file while old ones answer 503. The full look at every page (SQLite's quick check) follows
+    /// once the server has started (``checkPagesInBackground(_:path:monitor:)``): on a large store it takes seconds
+    /// with a warm cache, and a cold one was measured at 45 s for 1.2 GB here, too long to wait before listening.
     /// - Throws: ``StorageError/unusable(path:reason:)``.
-    static func checkIntegrity(_ pool: DatabasePool, path: String) throws {
-        guard let problem = try pool.read({ StoreAudit.integrity($0, full: false) }) else { return }
-        throw StorageError.unusable(
-            path: path, reason: "it is damaged: \(problem); viewhost check says what is lost; restore a backup (docs/OPERATIONS.md)")
+    static func checkSize(path: String) throws(StorageError) {
+        guard let cut = StoreAudit.sizeDiagnosis(of: path) else { return }
+        throw .unusable(
+            path: path, reason: "it is damaged: \(cut); viewhost check says what is lost; restore a backup (docs/OPERATIONS.md)")
+    }
+
+    /// Runs SQLite's quick check of every page on a thread of its own; a damaged page makes the store broken (one
+    /// log line, `/readyz` 503, writes refused).
+    static func checkPagesInBackground(_ pool: DatabasePool, path: String, monitor: StorageHealthMonitor) {
+        Thread.detachNewThread {
+            do {
+                guard let problem = try pool.read({ try StoreAudit.integrity($0, full: false) }) else { return }
+                monitor.set(.broken("\(path) is damaged: \(problem); run viewhost check, then restore a backup"))
+            } catch where StoreAudit.isDamage(error) {
+                monitor.set(SQLiteSessionStorage.health(after: error, path: path))
+            } catch {
+                // The store closed meanwhile (a short run, a test): nothing was found.
+            }
+        }
     }
 
     /// What the ledger says was acknowledged against what the file holds: a session whose acknowledged records

@@ -56,8 +56,8 @@ public final class SQLiteSessionStorage: SessionStorage {
         }
         let ledger = try CommitLedger(database: path)
         do {
+            try Self.checkSize(path: path)
             pool = try DatabasePool(path: path, configuration: configuration)
-            try Self.checkIntegrity(pool, path: path)
             try Self.migrate(pool, path: path)
             try Self.checkAcknowledged(pool, path: path)
             startFailure = try Self.checkWritable(pool, path: path, directory: directory)
@@ -65,7 +65,7 @@ public final class SQLiteSessionStorage: SessionStorage {
             throw error
         } catch where StoreAudit.isDamage(error) {
             throw .unusable(
-                path: path, reason: StoreAudit.damage(of: path, error: error)
+                path: path, reason: "it is damaged: " + StoreAudit.damage(of: path, error: error)
                     + "; viewhost check says what is lost; restore a backup (docs/OPERATIONS.md)")
         } catch {
             throw .unusable(path: path, reason: Self.describe(error))
@@ -76,6 +76,7 @@ public final class SQLiteSessionStorage: SessionStorage {
         }
         writer = SQLiteWriter(
             pool: pool, path: path, monitor: monitor, ledger: ledger, wal: WriteAheadLog(database: path))
+        Self.checkPagesInBackground(pool, path: path, monitor: monitor)
         if let startFailure { writer.fail(startFailure) }
     }
 
@@ -210,7 +211,8 @@ public final class SQLiteSessionStorage: SessionStorage {
     /// and retrying does not help), failing otherwise (a full disk, an I/O error, a file made read-only).
     static func health(after error: any Error, path: String) -> StorageHealth {
         if StoreAudit.isDamage(error) {
-            return .broken("\(path) is damaged (\(describe(error))); run viewhost check, then restore a backup")
+            return .broken(
+                "\(path) is damaged: \(StoreAudit.damage(of: path, error: error)); run viewhost check, then restore a backup")
         }
         return .failing("\(path): \(describe(error))")
     }

@@ -6,15 +6,10 @@ import ViewModelCore
 /// ledger says was acknowledged against what the file holds, and the sessions' journals. Opening a store runs the
 /// quick ones (a damaged file or a lost acknowledged record refuses the start); `viewhost check` runs them all.
 enum StoreAudit {
-    /// SQLite's check of the file (`quick_check` at start, the full `integrity_check` in `viewhost check`): one line
-    /// saying how many problems and the first few, or nil when it is sound.
-    static func integrity(_ db: Database, full: Bool) -> String? {
-        let problems: [String]
-        do {
-            problems = try String.fetchAll(db, sql: full ? "PRAGMA integrity_check(100)" : "PRAGMA quick_check(100)")
-        } catch {
-            return "SQLite cannot check it: \(SQLiteSessionStorage.describe(error))"
-        }
+    /// SQLite's check of the file (`quick_check` once a server has started, the full `integrity_check` in
+    /// `viewhost check`): one line saying how many problems and the first few, or nil when it is sound.
+    static func integrity(_ db: Database, full: Bool) throws -> String? {
+        let problems = try String.fetchAll(db, sql: full ? "PRAGMA integrity_check(100)" : "PRAGMA quick_check(100)")
         guard problems != ["ok"] else { return nil }
         let count = problems.count >= 100 ? "100 or more problems" : "\(problems.count) problem\(problems.count == 1 ? "" : "s")"
         return "SQLite's integrity check finds \(count): " + problems.prefix(2).joined(separator: "; ")
@@ -28,6 +23,8 @@ enum StoreAudit {
             header.count == 100
         else { return nil }
         let bytes = [UInt8](header)
+        // Only a file that starts as an SQLite database says how long it is (another is "not a database").
+        guard bytes.starts(with: Array("SQLite format 3\0".utf8)) else { return nil }
         let pageSize = bytes[16] == 0 && bytes[17] == 1 ? 65_536 : Int(bytes[16]) << 8 | Int(bytes[17])
         let pages = bytes[28..<32].reduce(0) { $0 << 8 | Int($1) }
         let size = (try? handle.seekToEnd()).map(Int.init) ?? 0
@@ -36,9 +33,9 @@ enum StoreAudit {
         return "it is shorter than its header says (\(size / pageSize) of \(pages) pages): it was cut off"
     }
 
-    /// Why a file SQLite cannot read is damaged, as one line: SQLite's words and, when it was cut off, that.
+    /// Why a file SQLite cannot read is damaged, as a clause: SQLite's words and, when it was cut off, that.
     static func damage(of path: String, error: any Error) -> String {
-        "it is damaged: SQLite cannot read it (\(SQLiteSessionStorage.describe(error)))"
+        "SQLite cannot read it (\(SQLiteSessionStorage.describe(error)))"
             + (sizeDiagnosis(of: path).map { "; \($0)" } ?? "")
     }
 

@@ -70,6 +70,41 @@ struct StoreDamageProcessTests {
         #expect(check.stderr.contains("it was cut off") && check.stderr.contains("none of its sessions can be read"), "\(check.stderr)")
     }
 
+    /// A page in the middle of the file overwritten while the server was stopped: the server starts (the check of
+    /// every page runs once it listens: seconds on a large store), then says the store is damaged (one log line,
+    /// `/readyz` 503) and takes no writes; `check` lists SQLite's findings in a few lines.
+    @Test func aDamagedPageIsFoundOnceTheServerStartedAndCheckListsIt() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var server = try await start()
+        _ = try await Self.busySessions(server.port, count: 6, events: 10)
+        server.send(signal: SIGTERM)
+        #expect(try await server.waitForExit() == 0)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
+        let pages = size / 4096
+        try #require(pages > 6)
+        let handle = try FileHandle(forUpdatingAtPath: file).unwrap()
+        try handle.seek(toOffset: UInt64(pages / 2 * 4096))
+        try handle.write(contentsOf: Data(repeating: 0xA5, count: 4096))
+        try handle.close()
+
+        server = try await start()
+        #expect(try await eventually(timeout: .seconds(30), interval: .milliseconds(100)) {
+            let ready = try await ProcessHTTP.request(server.port, "GET", "/readyz")
+            return ready.status == 503 && ready.text.contains("damaged")
+        })
+        #expect(try await eventually(timeout: .seconds(10)) {
+            server.standardErrorText().contains("\(file) is damaged")
+        }, "one log line names the file: \(server.standardErrorText())")
+        let created = try await ProcessHTTP.request(server.port, "POST", "/v1/sessions", body: #"{"features":["person"]}"#)
+        #expect(created.status == 503, "a damaged store takes no writes: \(created)")
+        server.send(signal: SIGTERM)
+        _ = try await server.waitForExit()
+        let check = try await run(["check"])
+        #expect(check.status == 65, "\(check.stderr)")
+        #expect((2...8).contains(check.stderr.split(separator: "\n").count), "a few lines: \(check.stderr)")
+        #expect(check.stderr.contains("integrity check"), "\(check.stderr)")
+    }
+
     /// Eight bytes flipped in one frame of the log of a server killed with SIGKILL: SQLite ends the log there and
     /// drops every commit after it. The server refuses to start naming what was acknowledged and is missing, and
     /// so does `check`; `repair` ends those sessions (410); every session that still answers has a version at

@@ -20,9 +20,14 @@ public final class StorageHealthMonitor: Sendable {
     /// The health now.
     public var health: StorageHealth { state.withLock { $0.health } }
 
-    /// Calls `listener` with every later change (on the thread that made it).
+    /// Calls `listener` with every later change (on the thread that made it), and at once with the health now when
+    /// it is not healthy (a fault found while the store opened is told like any other).
     public func onChange(_ listener: @escaping @Sendable (StorageHealth) -> Void) {
-        state.withLock { $0.listeners.append(listener) }
+        let now = state.withLock { state -> StorageHealth in
+            state.listeners.append(listener)
+            return state.health
+        }
+        if !now.isHealthy { listener(now) }
     }
 
     /// Sets the health, unless it is `broken` already; tells the listeners when it changed.
