@@ -21,7 +21,7 @@ struct Repair: ParsableCommand {
             FileHandle.standardError.write(Data("viewhost: \(error)\n".utf8))
             throw ExitCode(error.exitCode)
         }
-        print("viewhost: \(dataDir): " + (done.isEmpty ? "nothing to repair" : "\(done.count) session\(done.count == 1 ? "" : "s") ended"))
+        print("viewhost: \(dataDir): " + (done.isEmpty ? "nothing to repair" : "repaired; for each damaged session:"))
         for line in done { print("  - \(line)") }
     }
 }
