@@ -124,7 +124,7 @@ public final class SQLiteSessionStorage: SessionStorage {
             // A damaged page found by a read: say so (the log, /readyz), as a write that met it would.
             let health = Self.health(after: error, path: path)
             if case .broken = health { monitor.set(health) }
-            throw .failed(reason: "reading session \(id): \(Self.describe(error))")
+            throw .failed(reason: "reading session \(id) from \(path): \(Self.describe(error))")
         }
     }
 

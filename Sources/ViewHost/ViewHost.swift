@@ -82,7 +82,8 @@ public func makeApp<C: Clock>(
             seed: configuration.simulation.seed, logCapacity: configuration.sessions.logCapacity,
             simulationSpeed: configuration.simulation.speed,
             maxStoreBytes: configuration.store.maxMegabytes > 0 ? configuration.store.maxMegabytes << 20 : nil),
-        scheduler: scheduler ?? LiveTimerScheduler(), features: configuration.features, storage: storage)
+        scheduler: scheduler ?? LiveTimerScheduler(), features: configuration.features, logger: logger,
+        storage: storage)
     storage?.onHealthChange { health in log(health, to: logger) }
     let metrics = AppMetrics()
     let streams = StreamLimiter(maxPerSession: configuration.streams.maxPerSession, maxTotal: configuration.streams.max)

@@ -18,7 +18,7 @@ struct DurableSessionHTTPTests {
         let session = try await TestApp.run(ttl, scheduler: clock, storeDirectory: directory) { app in
             let session = try await app.createSession(body: #"{"features":["person"]}"#)
             let stream = try app.send("GET", session.path("stream"), token: session.token)
-            _ = try await stream.read(untilContaining: "event: person")
+            _ = try await stream.read(untilContaining: "event: person", timeout: app.requestTimeout)
             app.advance(by: .seconds(15))
             // Held open by the stream, it is still here after its idle TTL.
             #expect(try await app.request("GET", session.path("person"), token: session.token).status == 200)

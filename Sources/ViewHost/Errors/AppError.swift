@@ -39,6 +39,8 @@ enum AppError: HTTPResponseError, Sendable {
     case sessionUnavailable
     /// The server is stopping: the session's copy here has ended, the store keeps it.
     case shuttingDown
+    /// The session is in the store but cannot be read from it now (the cause is logged).
+    case sessionUnreadable
     /// A client or session is over its rate (``RequestRateLimits``); the request changed nothing.
     case rateLimited(String, retryAfter: Duration)
 
@@ -73,7 +75,7 @@ enum AppError: HTTPResponseError, Sendable {
         case .tooManyEvents: .contentTooLarge
         case .eventRefused, .idempotencyKeyInFlight: .conflict
         case .idempotencyKeyReused: .unprocessableContent
-        case .storageUnavailable, .sessionUnavailable, .shuttingDown: .serviceUnavailable
+        case .storageUnavailable, .sessionUnavailable, .shuttingDown, .sessionUnreadable: .serviceUnavailable
         case .rateLimited: .tooManyRequests
         }
     }
@@ -85,6 +87,7 @@ enum AppError: HTTPResponseError, Sendable {
         case .storeFull: [.retryAfter: "60"]
         case .storageUnavailable: [.retryAfter: "5"]
         case .sessionUnavailable, .shuttingDown: [.retryAfter: "1"]
+        case .sessionUnreadable: [.retryAfter: "5"]
         case .idempotencyKeyInFlight: [.retryAfter: "1"]
         case .rateLimited(_, let wait):
             // Whole seconds, rounded up (RFC 9110 §10.2.3), so a client that waits that long is let in.
@@ -152,6 +155,10 @@ enum AppError: HTTPResponseError, Sendable {
         case .shuttingDown:
             ProblemDetails(
                 status: status, detail: "The server is shutting down, so nothing was applied; retry it in a moment.")
+        case .sessionUnreadable:
+            ProblemDetails(
+                status: status,
+                detail: "This session could not be read from the store, so nothing was applied; the server logged why. Retry later.")
         case .rateLimited(let detail, _):
             ProblemDetails(status: status, detail: detail)
         }

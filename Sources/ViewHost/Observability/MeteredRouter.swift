@@ -102,7 +102,7 @@ struct MeteredRouter: HTTPResponder {
                 needed = again
             }
         }
-        throw AppError.storageUnavailable
+        throw AppError.sessionUnavailable
     }
 
     /// Adds a route answered at once.

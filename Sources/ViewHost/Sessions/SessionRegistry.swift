@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import Logging
 import Synchronization
 import ViewHostLocking
 import ViewModelCore
@@ -37,13 +38,17 @@ final class SessionRegistry: Sendable {
     let storage: (any SessionStorage)?
     private let settings: Settings
     private let environment: SessionEnvironment
+    /// Where a session that cannot be loaded is reported (its client only gets 503).
+    private let logger: Logger
     private let ordinal = Atomic<UInt64>(0)
 
     init(
         settings: Settings, scheduler: any TimerScheduling, features: HostedFeatures,
+        logger: Logger = Logger(label: "viewhost", factory: { _ in SwiftLogNoOpLogHandler() }),
         requests: (any RequestRunning)? = nil, storage: (any SessionStorage)? = nil
     ) {
         self.settings = settings
+        self.logger = logger
         // With a durable store memory is a cache: idle sessions leave it at the cap, and load again when asked for.
         var storeSettings = settings.store
         storeSettings.evictsIdleSessions = storage != nil
@@ -184,7 +189,9 @@ final class SessionRegistry: Sendable {
         do {
             lookup = try storage.load(id)
         } catch {
-            throw .storageUnavailable
+            // The client is told 503 and nothing more; the operator is told why, naming the file.
+            logger.error("a stored session cannot be loaded", metadata: ["session-id": "\(id)", "reason": "\(error)"])
+            throw .sessionUnreadable
         }
         switch lookup {
         case .none:

@@ -177,7 +177,9 @@ public final class Session: Sendable {
             if let end = shell.end { throw .ended(end) }
             shell.keepVersionsReadersWaitFor()
             let step = try Self.apply(events, to: key, source: source, now: now, shell: &shell)
-            let input = { SessionInput.events(feature: key.name, at: now, source: source, events: Self.encoded(events)) }
+            let input = {
+                SessionInput.events(feature: key.name, at: now, source: source, events: Self.encoded(events, of: F.self))
+            }
             return (step, record(input, step: step, key: nil, waited: false, in: &shell))
         }
         complete(commit)
@@ -202,7 +204,8 @@ public final class Session: Sendable {
             guard changed else { return (outcome, nil) }
             let input = {
                 SessionInput.submission(
-                    feature: key.name, at: now, events: Self.encoded(submission.events), eventIDs: submission.eventIDs,
+                    feature: key.name, at: now, events: Self.encoded(submission.events, of: F.self),
+                    eventIDs: submission.eventIDs,
                     key: submission.idempotency?.key, fingerprint: submission.idempotency?.fingerprint)
             }
             return (outcome, record(input, step: step, key: submission.idempotency?.key, waited: true, in: &shell))
@@ -257,10 +260,14 @@ public final class Session: Sendable {
         if let commit { complete(commit) }
     }
 
-    /// `events` as a journal records them (an array of the feature's events, JSON).
-    private static func encoded<Event: Encodable>(_ events: [Event]) -> Data {
+    /// `events` as a journal records them: the feature's stored shape, with its schema version when it is not 1
+    /// (a bare array was read back as schema 1, and a feature whose event shape changed could not replay its own
+    /// journal).
+    private static func encoded<F: Feature>(_ events: [F.Event], of feature: F.Type) -> Data {
         // A feature's events are plain Codable values; failing to encode one is a programming error.
-        (try? JSONEncoder().encode(events)) ?? Data()
+        let encoder = JSONEncoder()
+        let data = F.schemaVersion == 1 ? try? encoder.encode(events) : try? encoder.encode(StoredEvents<F>(events: events))
+        return data ?? Data()
     }
 
     // MARK: - Requests and changes

@@ -32,6 +32,10 @@ final class TestApp: Sendable {
     let scheduler: ManualScheduler
     /// The rate limits' time: it moves only with ``advance(by:)``.
     let limitsClock = ManualClock()
+    /// How long a request may take before the test fails. With a store, an answer waits for its commit, which resumes
+    /// on Swift's cooperative pool (two threads here), and tests that keep those threads busy run alongside: the
+    /// bound is generous, to fail instead of hanging, not to measure.
+    let requestTimeout: Duration
     let configuration: AppConfiguration
 
     /// Starts an app, configured by `configure`, runs `body` with it, and stops it (also when `body` throws).
@@ -79,6 +83,7 @@ final class TestApp: Sendable {
         if let custom { logger = custom }
         self.scheduler = scheduler
         self.configuration = configuration
+        requestTimeout = storeDirectory == nil ? .seconds(5) : .seconds(60)
         if let storeDirectory {
             configuration.store.kind = .sqlite
             configuration.store.dataDirectory = storeDirectory
@@ -135,12 +140,12 @@ final class TestApp: Sendable {
     /// Sends one request on a connection of its own and reads the answer.
     func request(
         _ method: String = "GET", _ path: String, token: String? = nil, headers: [(String, String)] = [],
-        body: String? = nil, contentType: String? = "application/json", timeout: Duration = .seconds(5)
+        body: String? = nil, contentType: String? = "application/json", timeout: Duration? = nil
     ) async throws -> TestResponse {
         let client = try HTTPTestClient(port: port)
         try client.send(
             Self.requestBytes(method, path, token: token, headers: headers, body: body, contentType: contentType))
-        return try await client.readResponse(timeout: timeout, headRequest: method == "HEAD")
+        return try await client.readResponse(timeout: timeout ?? requestTimeout, headRequest: method == "HEAD")
     }
 
     /// A connection with `request` sent and its answer not read yet (long polls, held requests).
