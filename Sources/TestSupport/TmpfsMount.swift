@@ -26,6 +26,18 @@ public final class TmpfsMount: Sendable {
         }
     }
 
+    /// Mounts a tmpfs of `kilobytes`, runs `body` with it, and unmounts it, also when `body` throws.
+    public static func with(kilobytes: Int, _ body: (TmpfsMount) async throws -> Void) async throws {
+        let disk = try await TmpfsMount(kilobytes: kilobytes)
+        do {
+            try await body(disk)
+        } catch {
+            await disk.unmount()
+            throw error
+        }
+        await disk.unmount()
+    }
+
     /// Fills the file system but `leaving` bytes with a file named `name`, which ``free(_:)`` deletes again.
     public func fill(leaving bytes: Int, name: String = "filler") throws {
         var stats = statvfs()

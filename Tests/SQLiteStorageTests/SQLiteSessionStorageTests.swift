@@ -114,14 +114,7 @@ struct SQLiteSessionStorageTests {
     /// write makes it healthy, and a copy loaded again writes.
     @Test(.enabled(if: TmpfsMount.isAvailable, "mounting a tmpfs needs root"))
     func refusedWritesOnAFullDiskDoNotMakeTheStoreHealthy() async throws {
-        let disk = try await TmpfsMount(kilobytes: 1024)
-        do {
-            try await fillAndRecover(disk)
-        } catch {
-            await disk.unmount()
-            throw error
-        }
-        await disk.unmount()
+        try await TmpfsMount.with(kilobytes: 1024) { try await fillAndRecover($0) }
     }
 
     private func fillAndRecover(_ disk: TmpfsMount) async throws {

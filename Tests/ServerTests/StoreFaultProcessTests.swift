@@ -30,14 +30,7 @@ struct StoreFaultProcessTests {
     /// is ready again, takes events, and a restart keeps everything it acknowledged.
     @Test(.enabled(if: TmpfsMount.isAvailable, "mounting a tmpfs needs root"))
     func aFullDiskAnswers503NeverA404ReadsGoOnAndReadinessSaysSo() async throws {
-        let disk = try await TmpfsMount(kilobytes: 2048)
-        do {
-            try await fillAndRecover(disk)
-        } catch {
-            await disk.unmount()
-            throw error
-        }
-        await disk.unmount()
+        try await TmpfsMount.with(kilobytes: 2048) { try await fillAndRecover($0) }
     }
 
     private func fillAndRecover(_ disk: TmpfsMount) async throws {

@@ -13,12 +13,8 @@ struct Check: ParsableCommand {
     var dataDir = "data"
 
     func run() throws {
-        let report: StoreMaintenance.Report
-        do {
-            report = try StoreMaintenance.check(dataDirectory: dataDir)
-        } catch {
-            FileHandle.standardError.write(Data("viewhost: \(error)\n".utf8))
-            throw ExitCode(error.exitCode)
+        let report = try StorageError.exitingOnFailure { () throws(StorageError) in
+            try StoreMaintenance.check(dataDirectory: dataDir)
         }
         let sessions = report.sessions.map { " (\($0) session\($0 == 1 ? "" : "s"))" } ?? ""
         guard !report.isSound else {

@@ -14,12 +14,8 @@ struct Repair: ParsableCommand {
     var dataDir = "data"
 
     func run() throws {
-        let done: [String]
-        do {
-            done = try StoreMaintenance.repair(dataDirectory: dataDir)
-        } catch {
-            FileHandle.standardError.write(Data("viewhost: \(error)\n".utf8))
-            throw ExitCode(error.exitCode)
+        let done = try StorageError.exitingOnFailure { () throws(StorageError) in
+            try StoreMaintenance.repair(dataDirectory: dataDir)
         }
         print("viewhost: \(dataDir): " + (done.isEmpty ? "nothing to repair" : "repaired; for each damaged session:"))
         for line in done { print("  - \(line)") }

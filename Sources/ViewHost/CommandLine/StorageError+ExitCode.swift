@@ -1,3 +1,5 @@
+import ArgumentParser
+import Foundation
 import ViewModelCore
 
 extension StorageError {
@@ -14,6 +16,19 @@ extension StorageError {
         case .inUse: 75
         case .missing: 66
         case .failed: 74
+        }
+    }
+}
+
+extension StorageError {
+    /// What `body` returns; when it throws, one line on stderr (`viewhost: ` and the error) and the error's exit
+    /// code, as the store's commands answer.
+    static func exitingOnFailure<Result>(_ body: () throws(StorageError) -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch {
+            FileHandle.standardError.write(Data("viewhost: \(error)\n".utf8))
+            throw ExitCode(error.exitCode)
         }
     }
 }
