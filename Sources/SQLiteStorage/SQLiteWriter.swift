@@ -33,7 +33,7 @@ final class SQLiteWriter: Sendable {
         let completion: @Sendable (Bool) -> Void
     }
 
-    private struct State {
+    struct State {
         /// Per session, the newest copy whose write failed: its writes and older copies' are refused.
         var poisoned: [SessionID: Int] = [:]
         var probing = false
@@ -53,7 +53,7 @@ final class SQLiteWriter: Sendable {
     let ledger: CommitLedger
     /// SQLite's write-ahead log, watched (nil when it could not be opened at start).
     let wal: WriteAheadLog?
-    private let state = Locked(State())
+    let state = Locked(State())
     let intake: GroupCommitQueue<Pending>
 
     init(pool: DatabasePool, path: String, monitor: StorageHealthMonitor, ledger: CommitLedger, wal: WriteAheadLog?) {
@@ -236,50 +236,6 @@ final class SQLiteWriter: Sendable {
         } catch {
             return 0
         }
-    }
-
-    /// While writes fail, tries one small write every two seconds, so the store says it is writable again as soon
-    /// as the disk takes writes (readiness follows it).
-    private func scheduleProbe() {
-        let start = state.withLock { state -> Bool in
-            guard !state.probing else { return false }
-            state.probing = true
-            return true
-        }
-        guard start else { return }
-        intake.after(seconds: 2) { self.probe() }
-    }
-
-    /// What the probe writes: a busy batch's worth (16 pages), so a disk with room for a heartbeat but not for
-    /// events does not count as writable.
-    static let probeBytes = 65_536
-
-    private func probe() {
-        guard !state.withLock({ state in
-            state.probing = false
-            return state.stopped
-        }), case .failing = monitor.health else { return }
-        do {
-            try pool.write { db in
-                try db.execute(
-                    sql: """
-                        INSERT INTO heartbeat (id, at, reserve) VALUES (1, ?1, zeroblob(?2))
-                        ON CONFLICT (id) DO UPDATE SET at = excluded.at, reserve = excluded.reserve
-                        """,
-                    arguments: [Date().timeIntervalSince1970, Self.probeBytes])
-            }
-            monitor.set(.healthy)
-        } catch {
-            fail(error)
-        }
-    }
-
-    /// A write failed: the store is failing (and probed until a write succeeds), or broken when the file is
-    /// damaged.
-    func fail(_ error: any Error) {
-        let health = SQLiteSessionStorage.health(after: error, path: path)
-        monitor.set(health)
-        if case .failing = health { scheduleProbe() }
     }
 }
 

@@ -92,7 +92,7 @@ struct StoreDamageProcessTests {
             let ready = try await ProcessHTTP.request(server.port, "GET", "/readyz")
             return ready.status == 503 && ready.text.contains("damaged")
         })
-        #expect(try await eventually(timeout: .seconds(10)) {
+        #expect(await eventually(timeout: .seconds(10)) {
             server.standardErrorText().contains("\(file) is damaged")
         }, "one log line names the file: \(server.standardErrorText())")
         let created = try await ProcessHTTP.request(server.port, "POST", "/v1/sessions", body: #"{"features":["person"]}"#)
@@ -169,7 +169,7 @@ struct StoreDamageProcessTests {
         let ready = try await ProcessHTTP.request(server.port, "GET", "/readyz")
         #expect(ready.status == 503 && ready.text.contains("deleted"), "\(ready)")
         #expect(
-            try await eventually(timeout: .seconds(10)) { server.standardErrorText().contains(file + "-wal was deleted") },
+            await eventually(timeout: .seconds(10)) { server.standardErrorText().contains(file + "-wal was deleted") },
             "one log line names the file")
         server.send(signal: SIGTERM)
         #expect(try await server.waitForExit() == 0)

@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
+import ViewHostLocking
 import ViewModelCore
 
-/// The writer's watch over what could lose acknowledged writes without SQLite noticing: a broken store takes no
-/// more writes, and the write-ahead log must still be the file in place.
+/// The writer's part in the store's health: a failing store is probed until a write succeeds; a broken one takes no
+/// more writes; and the write-ahead log must still be the file in place, or the store is broken.
 extension SQLiteWriter {
     /// How often the log is looked at while no write comes (a write looks first anyway).
     static let watchInterval = 2.0
@@ -54,5 +55,49 @@ extension SQLiteWriter {
             _ = self.mayWrite()
             self.scheduleWatch()
         }
+    }
+
+    /// While writes fail, tries one small write every two seconds, so the store says it is writable again as soon
+    /// as the disk takes writes (readiness follows it).
+    private func scheduleProbe() {
+        let start = state.withLock { state -> Bool in
+            guard !state.probing else { return false }
+            state.probing = true
+            return true
+        }
+        guard start else { return }
+        intake.after(seconds: 2) { self.probe() }
+    }
+
+    /// What the probe writes: a busy batch's worth (16 pages), so a disk with room for a heartbeat but not for
+    /// events does not count as writable.
+    static let probeBytes = 65_536
+
+    private func probe() {
+        guard !state.withLock({ state in
+            state.probing = false
+            return state.stopped
+        }), case .failing = monitor.health else { return }
+        do {
+            try pool.write { db in
+                try db.execute(
+                    sql: """
+                        INSERT INTO heartbeat (id, at, reserve) VALUES (1, ?1, zeroblob(?2))
+                        ON CONFLICT (id) DO UPDATE SET at = excluded.at, reserve = excluded.reserve
+                        """,
+                    arguments: [Date().timeIntervalSince1970, Self.probeBytes])
+            }
+            monitor.set(.healthy)
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// A write failed: the store is failing (and probed until a write succeeds), or broken when the file is
+    /// damaged.
+    func fail(_ error: any Error) {
+        let health = SQLiteSessionStorage.health(after: error, path: path)
+        monitor.set(health)
+        if case .failing = health { scheduleProbe() }
     }
 }
