@@ -40,6 +40,19 @@ log="$(mktemp -t viewhost-test.XXXXXX)"
 trap 'rm -f "$log" "$log.tsan" "$log.fuzz"' EXIT
 started=$SECONDS
 
+# phase NAME: one line saying how far into the run each step starts (a slow CI run says where its time went).
+phase() { echo "test.sh: [$((SECONDS - started)) s] $*"; }
+
+# unfinished LOG: the tests a Swift Testing log says started and never passed, failed or were skipped, in the order
+# they started (what a run that hit its bound was waiting on; the first ones are the likeliest culprits, since a
+# test queued behind the parallel width is logged as started too).
+unfinished() {
+    awk '/^[^ ]+ Test [^ ]+ started\.$/ && $3 != "run" { if (!($3 in seen)) { seen[$3] = 1; order[++n] = $3 } }
+         /^[^ ]+ Test [^ ]+ .*(passed|failed|skipped)/ { done[$3] = 1 }
+         END { for (i = 1; i <= n; i++) if (!(order[i] in done)) print "  still running: " order[i] }' "$1" | head -20
+}
+
+phase "build"
 swift build --build-tests "${scratch[@]}"
 
 # No --parallel: it only spreads XCTest cases over processes, and every test here is Swift Testing, which already
@@ -48,10 +61,17 @@ swift build --build-tests "${scratch[@]}"
 # cooperative pool (two threads here) behind all the others', and with `stress-ng --cpu 2` beside it the in-process
 # servers' handlers waited longer than the tests' bounds (BENCHMARKS.md, "The test command on a busy machine").
 export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-$(($(nproc) * 4))}"
+# The bound is for a hang, not a measure (the suite takes 1 to 2 minutes here, 5 beside stress-ng --cpu 2): a run
+# that reaches it is killed and the tests still running are named.
+phase "swift test"
 set +e
-swift test --skip-build "${scratch[@]}" 2>&1 | tee "$log"
+timeout -k 10 1200 swift test --skip-build "${scratch[@]}" 2>&1 | tee "$log"
 test_status=${PIPESTATUS[0]}
 set -e
+if [ "$test_status" -eq 124 ] || [ "$test_status" -eq 137 ]; then
+    echo "test.sh: swift test did not end within 1200 s; tests that had started and not ended:"
+    unfinished "$log"
+fi
 
 # Swift Testing ends each test with a line: "✔ Test name() passed after …" or "✘ Test name() failed after …".
 passed=$(grep -E '^[^ ]+ Test [^ ].* passed after [0-9.]+ seconds' "$log" | grep -cv ' Test run with ' || true)
@@ -68,10 +88,15 @@ fi
 # fails the run): about 3.5 minutes of build from scratch and 1.5 of tests here (docs/FUZZING.md has the figures).
 # The bound is for a hang, not a measure: with stress-ng --cpu 2 and three other builds beside it, the build from
 # scratch alone took more than 30 minutes.
+phase "ThreadSanitizer (build and tests; its log is shown only when it fails)"
 set +e
 timeout -k 5 3600 scripts/sanitize.sh thread >"$log.tsan" 2>&1
 tsan_status=$?
 set -e
+if [ "$tsan_status" -eq 124 ] || [ "$tsan_status" -eq 137 ]; then
+    echo "test.sh: the ThreadSanitizer run did not end within 3600 s; tests that had started and not ended:"
+    unfinished "$log.tsan"
+fi
 grep -E '^(Build complete|.* Test run with )' "$log.tsan" | sed 's/^/tsan: /' || true
 if [ "$tsan_status" -eq 0 ]; then
     tsan="tsan ok"
@@ -85,6 +110,7 @@ else
     failed=$((failed + 1))
 fi
 
+phase "hadolint"
 # The Dockerfile, linted (no Docker engine runs here, so hadolint is the check): settings in .hadolint.yaml.
 set +e
 tools=.venv-tools
@@ -107,6 +133,7 @@ else
     failed=$((failed + 1))
 fi
 
+phase "fuzz"
 fuzz="no Fuzz/run.sh"
 fuzz_status=0
 if [ -f Fuzz/run.sh ]; then
@@ -126,6 +153,7 @@ if [ -f Fuzz/run.sh ]; then
     fi
 fi
 
+phase "contract checks"
 # Contract checks against the real binary (Tests/Contract/): /metrics through `promtool check metrics`, and the
 # OpenAPI document through schemathesis.
 bin_dir="$(swift build "${scratch[@]}" --show-bin-path)"
@@ -151,6 +179,7 @@ run_check metrics timeout -k 5 120 python3 Tests/Contract/metrics_lint.py --bina
 run_check schemathesis timeout -k 5 300 python3 Tests/Contract/schemathesis_run.py --binary "$bin_dir/viewhost" \
     --schemathesis "$tools/bin/schemathesis" --max-examples 100
 
+phase "browser"
 # The web front-end in headless Chromium: chat, bot reply and weather, driven like a user (screenshots go to
 # artifacts/screenshots/, which git ignores).
 set +e
@@ -165,6 +194,7 @@ else
     failed=$((failed + 1))
 fi
 
+phase "Examples/Todo"
 # The example app outside the package (Examples/Todo, its own Package.swift, which depends on this repository by
 # path): its own build and its tests on ViewHostTesting, then served: over HTTP (kill -9 and a restart, its routes
 # in /openapi.json), through schemathesis against its generated contract, and drawn by the page in Chromium.
@@ -181,11 +211,13 @@ run_check todo-schemathesis timeout -k 5 300 python3 Tests/Contract/schemathesis
 rm -rf "$todo_cwd"
 run_check todo-browser timeout -k 5 300 python3 Tests/Browser/browser_test.py --binary "$todo_bin/todo-server" --todo
 
+phase "docs"
 # The DocC documentation of the library products, links checked (warnings are errors), with the walk-through's
 # quotes of Examples/Todo checked against its files.
 run_check docs timeout -k 5 600 scripts/docs.sh
 checks_summary="checks ${checks[*]:-ok}"
 
+phase "cluster"
 # Several nodes on PostgreSQL behind nginx: a node killed with SIGKILL and PostgreSQL restarted under load, nothing
 # acknowledged lost (scripts/cluster.sh test; shortened to 300 sessions and 20 s of load, about 40 s in all;
 # CLUSTER_SESSIONS=1000 CLUSTER_SECONDS=40 scripts/cluster.sh test is the full version, docs/SCALING.md).
