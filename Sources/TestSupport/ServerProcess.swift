@@ -88,7 +88,7 @@ public final class ServerProcess: @unchecked Sendable {
         executable: String, _ arguments: [String], environment: [String: String] = [:],
         timeout: Duration = .seconds(20)
     ) async throws -> (status: Int32, stdout: String, stderr: String) {
-        await commands.acquire()
+        try await commands.acquire()
         let child = try ServerProcess(executable: executable, spawning: arguments, environment: environment, slot: commands)
         let status = try await child.waitForExit(timeout: timeout)
         return (status, String(decoding: child.collectedOutput, as: UTF8.self), child.standardErrorText())
@@ -106,7 +106,7 @@ public final class ServerProcess: @unchecked Sendable {
         launcher: [String] = []
     ) async throws {
         let binary = try Self.binaryPath()
-        await Self.servers.acquire()
+        try await Self.servers.acquire()
         if let program = launcher.first {
             try self.init(
                 executable: program, spawning: launcher.dropFirst() + [binary] + arguments, environment: environment,
