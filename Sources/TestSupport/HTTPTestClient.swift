@@ -83,13 +83,30 @@ public final class HTTPTestClient: @unchecked Sendable {
         try send(Array(text.utf8))
     }
 
-    /// Sends `bytes`, as is.
-    public func send(_ bytes: [UInt8]) throws {
+    /// Sends `bytes`, as is, within `timeout` (the server must take them by then).
+    ///
+    /// Never a send that may block for ever: the caller is usually a test's task on the cooperative pool (two
+    /// threads here), and a server that stops reading until its handler runs on that same pool would then never
+    /// read again. Each send takes what the socket has room for and waits for room with a deadline.
+    public func send(_ bytes: [UInt8], timeout: Duration = .seconds(60)) throws {
+        let deadline = TestDeadline.after(timeout)
         var sent = 0
         while sent < bytes.count {
-            let count = bytes.withUnsafeBytes { vh_send(fd, $0.baseAddress! + sent, bytes.count - sent) }
-            guard count > 0 else { throw ClientError.sendFailed(errno) }
-            sent += count
+            let count = bytes.withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL))
+            }
+            if count > 0 {
+                sent += count
+                continue
+            }
+            let code = errno
+            guard count < 0, code == EAGAIN || code == EWOULDBLOCK || code == EINTR else {
+                throw ClientError.sendFailed(code)
+            }
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            guard remaining > .zero else { throw ClientError.sendFailed(ETIMEDOUT) }
+            var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&poller, 1, Int32(min(remaining.components.seconds * 1000 + 1, 1000)))
         }
     }
 
