@@ -16,7 +16,7 @@ struct PostgresEncoded {
         case .append(let entry, _):
             input = (try? encoder.encode(entry.input)).map { String(decoding: $0, as: UTF8.self) }
             snapshot = entry.snapshot.flatMap { try? encoder.encode($0) }.map { String(decoding: $0, as: UTF8.self) }
-        case .remove, .access, .reset:
+        case .remove, .access:
             input = nil
             snapshot = nil
         }

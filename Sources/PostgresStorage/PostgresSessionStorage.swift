@@ -29,6 +29,8 @@ public final class PostgresSessionStorage: SessionStorage {
     let leases = PostgresLeases()
     let listener: PostgresReleaseListener
     private let redactedURL: String
+    /// The last copy number a load handed out (``StoredSession/copy``).
+    private let copies = Atomic<Int>(0)
 
     /// Connects to `url`, brings its schema up to date and starts listening for takeovers.
     /// - Throws: ``StorageError/unreachable(reason:)`` when the database cannot be reached;
@@ -81,10 +83,6 @@ public final class PostgresSessionStorage: SessionStorage {
     /// Takes session `id` over (raising its epoch; its previous owner is told to drop its copy) and returns its
     /// newest durable value. Blocks for a few round trips: call it off event loops.
     public func load(_ id: SessionID) throws(StorageError) -> StoredLookup {
-        defer {
-            // Whatever the session's previous copy queued is behind this: it may write again.
-            writer.enqueue(.reset(id)) { _ in }
-        }
         do {
             return try pool.withConnection { connection throws(PostgresError) -> StoredLookup in
                 try connection.transaction { () throws(PostgresError) -> StoredLookup in
@@ -150,7 +148,7 @@ public final class PostgresSessionStorage: SessionStorage {
             StoredSession(
                 id: id, token: token, createdAt: Date(timeIntervalSince1970: Double(lease[1] ?? "") ?? 0),
                 lastAccess: Date(timeIntervalSince1970: Double(lease[2] ?? "") ?? 0), core: core,
-                journalNumber: number))
+                journalNumber: number, copy: copies.wrappingAdd(1, ordering: .relaxed).newValue))
     }
 
     /// Sessions with pending timers that this node owned (by name: give a node a stable `--node-id` and it takes
@@ -241,7 +239,11 @@ public final class PostgresSessionStorage: SessionStorage {
         writer.counts.withLock { ($0.batches, $0.entries) }
     }
 
-    public var isWritable: Bool { writer.isWritable }
+    public var health: StorageHealth { writer.monitor.health }
+
+    public func onHealthChange(_ handler: @escaping @Sendable (StorageHealth) -> Void) {
+        writer.monitor.onChange(handler)
+    }
 
     public func onOwnershipLoss(_ handler: @escaping @Sendable (OwnershipLoss) -> Void) {
         listener.onLoss(handler)

@@ -205,6 +205,7 @@ private struct ValueLoader: FeatureSettings {
         store.sync = try string("store.sync", default: store.sync) {
             ["full", "normal"].contains($0) ? nil : "expected full or normal"
         }
+        store.maxMegabytes = try integer("store.maxMegabytes", default: store.maxMegabytes, in: 0...10_000_000)
         if source(of: "store.databaseURL") != nil {
             store.databaseURL = try string("store.databaseURL", default: "") {
                 $0.isEmpty ? "expected a URI such as postgres://user@host:5432/database" : nil

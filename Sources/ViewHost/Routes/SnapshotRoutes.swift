@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import ViewHostAPI
 import ViewModelCore
 
 /// `GET /v1/sessions/{id}/{feature}`: the newest snapshot's cached bytes, `ETag`/`If-None-Match` → `304`, and
@@ -15,38 +16,77 @@ enum SnapshotRoutes {
                 throw AppError.featureNotFound(feature, available: session.featureNames)
             }
             let wait = try waitDuration(request)
-            let snapshot: EncodedSnapshot
             switch encodedSnapshot(of: session, feature: feature) {
-            case .ready(_, _, let ready): snapshot = ready
-            case .missing: throw AppError.featureNotFound(feature, available: session.featureNames)
+            case .ready(_, _, let snapshot):
+                return answer(request, with: snapshot, session: session, feature: feature, wait: wait)
+            case .missing:
+                throw AppError.featureNotFound(feature, available: session.featureNames)
             case .pending:
-                // A write to this session is being stored right now and nobody read the version before it: the
-                // newest durable version is the one being stored, served once it is.
+                // Writes to this session follow each other, and the next one moved the state on before anybody
+                // read the newest durable version: it is served once it can be made (after one commit at most),
+                // never refused because writes are moving.
                 return .deferred {
-                    try? await session.committed()
-                    guard let snapshot = encodedSnapshot(of: session, feature: feature).ready?.value else {
-                        throw AppError.storageUnavailable
+                    let (snapshot, live) = try await readableSnapshot(
+                        of: session, feature: feature, request: request, registry: registry)
+                    switch answer(request, with: snapshot, session: live, feature: feature, wait: wait) {
+                    case .response(let response): return response
+                    case .deferred(let work): return try await work()
                     }
-                    return response(for: snapshot)
                 }
-            }
-            guard ConditionalRequest.noneMatchFails(request, etag: snapshot.etag) else {
-                return .response(response(for: snapshot))
-            }
-            guard let wait else { return .response(notModified(snapshot)) }
-            return .deferred {
-                let newer = await session.waitForVersion(of: feature, after: snapshot.version, timeout: wait)
-                guard newer != nil, let latest = encodedSnapshot(of: session, feature: feature).ready?.value,
-                    !ConditionalRequest.noneMatchFails(request, etag: latest.etag)
-                else { return notModified(snapshot) }
-                return response(for: latest)
             }
         }
     }
 
+    /// `200` with `snapshot`, or `304` when `If-None-Match` has it (after waiting for a newer version up to `wait`).
+    private static func answer(
+        _ request: HTTPRequest, with snapshot: EncodedSnapshot, session: Session, feature: String, wait: Duration?
+    ) -> HTTPHandlerResult {
+        guard ConditionalRequest.noneMatchFails(request, etag: snapshot.etag) else {
+            return .response(response(for: snapshot))
+        }
+        guard let wait else { return .response(notModified(snapshot)) }
+        return .deferred {
+            let newer = await session.waitForVersion(of: feature, after: snapshot.version, timeout: wait)
+            guard newer != nil, let latest = encodedSnapshot(of: session, feature: feature).ready?.value,
+                !ConditionalRequest.noneMatchFails(request, etag: latest.etag)
+            else { return notModified(snapshot) }
+            return response(for: latest)
+        }
+    }
+
+    /// The newest durable snapshot of `feature` once it can be made, and the session copy to wait on for later
+    /// versions; when the copy was dropped meanwhile (the store could not keep a newer write), the snapshot is made
+    /// from the durable value, loaded again.
+    private static func readableSnapshot(
+        of session: Session, feature: String, request: HTTPRequest, registry: SessionRegistry
+    ) async throws -> (EncodedSnapshot, live: Session) {
+        let representation: Representation<EncodedSnapshot>
+        var live = session
+        do throws(SessionError) {
+            representation = try await session.waitForRepresentation(of: feature, make: encoder(session, feature))
+        } catch {
+            switch AppError(error, batch: false) {
+            case .sessionUnavailable, .storageUnavailable:
+                (representation, live) = try await registry.reread(session, for: request) {
+                    encodedSnapshot(of: $0, feature: feature)
+                }
+            case let other: throw other
+            }
+        }
+        guard let snapshot = representation.ready?.value else {
+            throw AppError.featureNotFound(feature, available: session.featureNames)
+        }
+        return (snapshot, live)
+    }
+
     /// The newest durable snapshot of `feature`, encoded at most once per version.
     static func encodedSnapshot(of session: Session, feature: String) -> Representation<EncodedSnapshot> {
-        session.representation(of: feature) { version, viewModel in
+        session.representation(of: feature, make: encoder(session, feature))
+    }
+
+    /// Encodes a version of `feature`'s snapshot as it is served.
+    private static func encoder(_ session: Session, _ feature: String) -> (Int, any ViewModel) -> EncodedSnapshot {
+        { version, viewModel in
             SnapshotEncoder.encode(feature: feature, version: version, viewModel: viewModel, sessionID: session.id)
         }
     }

@@ -10,8 +10,8 @@ import Foundation
 ///   a session's row exists before its first entry is stored, and nothing of it is stored after its removal.
 /// - ``load(_:)`` returns the newest durable value: the last snapshot with every later journal record replayed.
 ///   It may block briefly (a local read); callers keep it off hot paths (a session is loaded once per process).
-/// - Errors while serving never crash: a write that fails is reported to its completion, and ``isWritable`` is
-///   false until a write succeeds again.
+/// - Errors while serving never crash: a write that fails is reported to its completion, and ``health`` says
+///   why until a write succeeds again.
 public protocol SessionStorage: SessionJournal {
     /// Stores a new session (its value before any journal entry); calls `completion` once with whether it is
     /// durable.
@@ -36,11 +36,19 @@ public protocol SessionStorage: SessionJournal {
     /// The sessions that have pending timers (a restart loads them at once, so their timers fire).
     func sessionsWithTimers() throws(StorageError) -> [SessionID]
 
-    /// Whether the last write succeeded (false after a disk-full or I/O error, until a write succeeds again).
-    var isWritable: Bool { get }
+    /// How the store is doing: `failing` after a write failed (disk full, an I/O error), until one reaches the
+    /// disk again; `broken` once it cannot be used safely (a damaged file), until a restart.
+    var health: StorageHealth { get }
+
+    /// Calls `handler` whenever ``health`` changes (the app logs each change and answers `/readyz` from it).
+    func onHealthChange(_ handler: @escaping @Sendable (StorageHealth) -> Void)
 
     /// Transactions committed and writes they carried since start: writes per commit is what group commit saves.
     var commitCounts: (commits: Int, writes: Int) { get }
+
+    /// The bytes the stored sessions take, as of the last commit (the app refuses new sessions past its quota);
+    /// nil when the store does not say (a shared database).
+    var usedBytes: Int? { get }
 
     /// Writes what is queued and closes the storage (shutdown).
     func close()
@@ -51,6 +59,12 @@ public protocol SessionStorage: SessionJournal {
 }
 
 extension SessionStorage {
+    /// Whether writes succeed now.
+    public var isWritable: Bool { health.isHealthy }
+
+    /// A store that does not say how much it holds.
+    public var usedBytes: Int? { nil }
+
     /// A store of one node: nothing is ever taken over.
     public func onOwnershipLoss(_ handler: @escaping @Sendable (OwnershipLoss) -> Void) {}
 }
@@ -69,11 +83,16 @@ public struct StoredSession: Sendable {
     public let core: SessionCore
     /// The number of the last journal record `core` includes.
     public let journalNumber: Int
+    /// Which copy this is: each load hands out a higher number than every earlier one of the process (0: a session
+    /// made here). The copy's journal entries carry it (``JournalEntry/copy``).
+    public let copy: Int
 
     /// Creates a stored session.
     public init(
-        id: SessionID, token: SessionToken, createdAt: Date, lastAccess: Date, core: SessionCore, journalNumber: Int
+        id: SessionID, token: SessionToken, createdAt: Date, lastAccess: Date, core: SessionCore, journalNumber: Int,
+        copy: Int = 0
     ) {
+        self.copy = copy
         self.id = id
         self.token = token
         self.createdAt = createdAt
@@ -107,6 +126,8 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     case noStore(path: String)
     /// A file to write (a backup's output) cannot be made (exit 73).
     case cannotWrite(path: String, reason: String)
+    /// Another server uses the data directory at `path` (exit 75).
+    case inUse(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -116,6 +137,7 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unreachable(let reason): "database unreachable: \(reason)"
         case .noStore(let path): "\(path): no store here (the server has not run with this --data-dir)"
         case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
+        case .inUse(let path, let reason): "\(path): \(reason)"
         }
     }
 }
