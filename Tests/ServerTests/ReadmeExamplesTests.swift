@@ -26,13 +26,17 @@ struct ReadmeExamplesTests {
     /// The command-line client's block, pasted in one go at simulation speed 1 (the README's `scripts/run.sh`
     /// speed) against a server started as the README starts it: every command's output as the README shows it, but
     /// for `seq` numbers (other features move them on their own time). The background watch's lines may come
-    /// between others' in any order; every other line comes in the README's order.
+    /// between others' in any order; every other line comes in the README's order. Its `/tmp/vh-` file lives in a
+    /// directory of the test's own.
     @Test func theClientBlockWorksPastedAtSpeedOne() async throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let server = try await ServerProcess(arguments: ["serve", "--port", "0"])
         let block = try #require(ReadmeExample.client.blocks(in: try ReadmeDocument.load()).first)
         let binaries = URL(fileURLWithPath: try ServerProcess.binaryPath()).deletingLastPathComponent().path
         let script = "exec 2>&1\nexport PATH=\(binaries):$PATH\n"
             + block.commands.joined(separator: "\n").replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(server.port)")
+                .replacingOccurrences(of: "/tmp/vh-", with: "\(directory)/vh-")
             + "\nwait\n"
         let run = try await ServerProcess.run(executable: "bash", ["-c", script], timeout: .seconds(120))
         #expect(run.status == 0, "\(run)")
