@@ -17,9 +17,4 @@ struct ReadmeConsoleBlock {
     var commands: [String] { steps.map(\.command) }
     /// Everything the block shows printed, in order.
     var output: [String] { steps.flatMap(\.output) }
-
-    /// Whether a command of the block, or a line it shows printed, contains `text`.
-    func contains(_ text: String) -> Bool {
-        steps.contains { $0.command.contains(text) || $0.output.contains { $0.contains(text) } }
-    }
 }
