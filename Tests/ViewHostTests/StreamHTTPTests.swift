@@ -55,6 +55,17 @@ struct StreamHTTPTests {
         }
     }
 
+    /// Login and person have not changed since the session began (both at sequence 0): they come in the order the
+    /// app registered its features, on every connect and in every process (the README shows this dump).
+    @Test func featuresOfOneSequenceComeInTheSessionsOrder() async throws {
+        try await TestApp.run { app in
+            let session = try await app.createSession(body: #"{"features":["person","login"]}"#)
+            let (_, frames) = try await Self.open(app, session, initial: 2)
+            #expect(frames.map(\.id) == ["0", "0"])
+            #expect(frames.map(\.event) == ["login", "person"])
+        }
+    }
+
     @Test func aQuietSessionStreamsNothingUntilAChange() async throws {
         try await TestApp.run { app in
             let session = try await app.createQuietSession()

@@ -145,14 +145,16 @@ final class SessionEventSource: HTTPBodySource {
         place.release()
     }
 
-    /// Appends the newest snapshot of each feature as one event, in the order they changed, skipping a feature
-    /// whose newest change this stream has already written. Without that check a change was sometimes sent twice:
-    /// the stream may write a version before the session's observer call for that same version arrives (observers
-    /// run after the session's lock is released), and that call marks it dirty again.
+    /// Appends the newest snapshot of each feature as one event, in the order they changed (features of one
+    /// sequence, such as the untouched ones at 0, in the session's order), skipping a feature whose newest change this
+    /// stream has already written. Without that check a change was sometimes sent twice: the stream may write a
+    /// version before the session's observer call for that same version arrives (observers run after the session's
+    /// lock is released), and that call marks it dirty again.
     private func appendEvents(for features: Set<String>, to output: inout [UInt8]) {
         guard !features.isEmpty else { return }
         var events: [(sequence: Int, feature: String, body: [UInt8])] = []
-        for feature in features {
+        // In the session's order, not the set's (which differs from process to process); the sort below is stable.
+        for feature in session.featureNames where features.contains(feature) {
             // A change not durable yet is skipped here; its commit signals the stream again.
             guard let (_, sequence, snapshot) = SnapshotRoutes.encodedSnapshot(of: session, feature: feature).ready
             else { continue }
