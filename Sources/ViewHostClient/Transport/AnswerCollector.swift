@@ -38,7 +38,10 @@ final class AnswerCollector: NSObject, URLSessionDataDelegate, @unchecked Sendab
                 task.resume()
             }
         } onCancel: {
-            task.cancel()
+            // Not here: the runtime holds this task's status lock while it runs the handler, and `cancel()` waits
+            // for the session's queue, which may be waiting for that lock to resume this very task (a deadlock of
+            // both threads, seen in FoundationNetworking's own `data(for:)`).
+            DispatchQueue.global().async { task.cancel() }
         }
     }
 

@@ -37,7 +37,9 @@ final class EventStreamConnection: NSObject, URLSessionDataDelegate, @unchecked 
         let delegate = EventStreamConnection(continuation: continuation)
         let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         let task = session.dataTask(with: request)
-        continuation.onTermination = { _ in task.cancel() }
+        // Off this thread: a consumer's cancellation runs this handler under the runtime's task lock, and
+        // `cancel()` waits for the session's queue (AnswerCollector says why that can deadlock).
+        continuation.onTermination = { _ in DispatchQueue.global().async { task.cancel() } }
         task.resume()
         session.finishTasksAndInvalidate()
         return parts

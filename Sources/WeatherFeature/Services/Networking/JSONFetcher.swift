@@ -57,6 +57,12 @@ struct JSONFetcher: Sendable {
 
     /// One attempt, cut at `timeout` by a timer of its own: FoundationNetworking on Linux truncates URLSession
     /// timeouts to whole seconds (0.3 s fires at once, 1.5 s after 1 s), so its own limit is only a backstop.
+    ///
+    /// The transfer is a data task with a completion handler, cancelled by the timer's own code, never through
+    /// Swift task cancellation: FoundationNetworking's `data(for:)` cancels its transfer with a `sync` on the
+    /// session's queue while the runtime holds the task's status lock, and the session's queue, finishing that
+    /// very transfer at the same moment, waits for the same lock to resume the task. Both threads then wait for
+    /// ever, and with them both threads of the cooperative pool (seen as a whole test run standing still).
     private func fetchOnce(_ url: URL) async throws(WeatherError) -> Data {
         let request = {
             var request = URLRequest(
@@ -66,16 +72,16 @@ struct JSONFetcher: Sendable {
         }()
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
             let once = ResumeOnce(continuation)
-            let transfer = Task { [session] in
-                do {
-                    let (body, response) = try await session.data(for: request)
-                    once.resume(.response(body, status: (response as? HTTPURLResponse)?.statusCode))
-                } catch let error as URLError where error.code == .timedOut {
+            let transfer = session.dataTask(with: request) { body, response, error in
+                if let error = error as? URLError, error.code == .timedOut {
                     once.resume(.timedOut)
-                } catch {
+                } else if error != nil {
                     once.resume(.failed)
+                } else {
+                    once.resume(.response(body ?? Data(), status: (response as? HTTPURLResponse)?.statusCode))
                 }
             }
+            transfer.resume()
             once.arm(
                 Task { [timeout, sleep] in
                     await sleep(timeout)
