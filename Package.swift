@@ -80,7 +80,7 @@ let package = Package(
         // MVVM plumbing: features as pure state machines, sessions as values and their thin shell. No HTTP.
         .target(
             name: "ViewModelCore",
-            dependencies: ["ViewHostAPI", "ViewHostCrypto", "ViewHostLocking"],
+            dependencies: ["ViewHostAPI", "ViewHostCrypto", "ViewHostJSON", "ViewHostLocking"],
             swiftSettings: swiftSettings
         ),
 
@@ -255,7 +255,7 @@ let package = Package(
         .testTarget(
             name: "ViewHostTests",
             dependencies: [
-                "ViewHostAPI", "ViewHost", "HTTPCore", "ViewModelCore", "TestSupport", "ChatAPI", "ChatFeature",
+                "ViewHostAPI", "ViewHost", "HTTPCore", "ViewHostJSON", "ViewModelCore", "TestSupport", "ChatAPI", "ChatFeature",
                 "LoginAPI", "LoginFeature", "PersonAPI", "PersonFeature", "WeatherAPI", "WeatherFeature",
             ],
             swiftSettings: swiftSettings

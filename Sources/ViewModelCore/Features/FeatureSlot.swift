@@ -233,6 +233,8 @@ protocol AnyFeatureSlot: Sendable {
     func encodeEvents(_ events: [any Sendable]) throws -> Data
     /// Decodes events of this feature (for a replay).
     func decodeEvents(from data: Data, with decoder: JSONDecoder) throws -> [any Sendable]
+    /// Pending timer `id`'s source and event, encoded as a journal records events, if it is this feature's.
+    func encodedTimer(_ id: Int) -> (source: EventSource, events: Data)?
 }
 
 extension FeatureSlot: AnyFeatureSlot {
@@ -296,6 +298,14 @@ extension FeatureSlot: AnyFeatureSlot {
         try decoder.decode(StoredEvents<F>.self, from: data).events
     }
 
+    func encodedTimer(_ id: Int) -> (source: EventSource, events: Data)? {
+        // Keys sorted: the event is written out (a journal export's timer line), and should read the same each time.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let timer = timers[id], let events = try? StoredEvents<F>.encoded([timer.event], with: encoder) else { return nil }
+        return (timer.source, events)
+    }
+
     /// `event` as this feature's event type; anything else is a programming error of the app layer.
     private static func typed(_ event: any Sendable) -> F.Event {
         guard let typed = event as? F.Event else {
@@ -319,9 +329,8 @@ struct StoredEvents<F: Feature>: Codable {
     }
 
     /// `events` as a journal records them: a bare array at schema version 1, else with the version.
-    static func encoded(_ events: [F.Event]) throws -> Data {
-        let encoder = JSONEncoder()
-        return try F.schemaVersion == 1 ? encoder.encode(events) : encoder.encode(StoredEvents(events: events))
+    static func encoded(_ events: [F.Event], with encoder: JSONEncoder = JSONEncoder()) throws -> Data {
+        try F.schemaVersion == 1 ? encoder.encode(events) : encoder.encode(StoredEvents(events: events))
     }
 
     init(from decoder: any Decoder) throws {

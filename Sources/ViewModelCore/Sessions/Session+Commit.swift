@@ -24,7 +24,10 @@ extension Session {
         let effects = Effects(changes: step?.changes ?? [], requests: step?.requests ?? [])
         // A step changes one feature: its version after the step is the one readers may see once it is durable.
         let versions = step.flatMap { $0.changes.isEmpty ? nil : [$0.feature: $0.version] } ?? [:]
-        guard environment.journal != nil else { return Commit(effects: effects, entry: nil, ticket: nil) }
+        guard environment.journal != nil else {
+            if shell.history != nil { keep(input(), in: &shell) }
+            return Commit(effects: effects, entry: nil, ticket: nil)
+        }
         if let step, let first = step.changes.first?.versions[step.feature], shell.uncommitted[step.feature] == nil {
             shell.uncommitted[step.feature] = first - 1  // each change bumps the version by one
         }
@@ -41,6 +44,17 @@ extension Session {
         shell.pending.append(
             PendingCommit(number: shell.appliedNumber, effects: effects, versions: versions, key: key, ticket: ticket))
         return Commit(effects: effects, entry: entry, ticket: ticket)
+    }
+
+    /// Keeps `input` in the session's own history (no journal keeps it), with a checkpoint of the value every
+    /// ``snapshotInterval`` inputs, as a store keeps its snapshots.
+    private func keep(_ input: SessionInput, in shell: inout Shell) {
+        shell.appliedNumber += 1
+        shell.committedNumber = shell.appliedNumber
+        shell.inputsSinceSnapshot += 1
+        let checkpoint = shell.inputsSinceSnapshot >= Self.snapshotInterval ? shell.core : nil
+        if checkpoint != nil { shell.inputsSinceSnapshot = 0 }
+        shell.history?.append(JournalRecord(number: shell.appliedNumber, input: input), checkpoint: checkpoint)
     }
 
     /// Hands the entries made so far to the journal (outside the lock), or carries the effects out at once without

@@ -47,6 +47,8 @@ public final class Session: Sendable {
         /// thread is handing them over (see ``Session/complete(_:)``).
         var handoff: [JournalEntry] = []
         var handingOff = false
+        /// The inputs and checkpoints kept for past versions when no journal keeps them (the memory store).
+        var history: HeldHistory?
 
         /// Tells the recorders of each new version, building its snapshot only when a recorder listens.
         var observer: ((String, Int, () -> any ViewModel) -> Void)? {
@@ -101,10 +103,12 @@ public final class Session: Sendable {
     ///   - core: Its value.
     ///   - journalNumber: The number of the last journal record `core` includes (0 for a new session).
     ///   - environment: Scheduler, request runner and journal.
+    ///   - history: Its past, without a journal (an imported session's); by default it starts with `core`, when
+    ///     the environment keeps history in memory.
     ///   - startsNow: Whether its timers start now; else ``start()`` starts them.
     public init(
         id: SessionID, token: SessionToken, createdAt: Date? = nil, lastAccess: Date? = nil, core: SessionCore,
-        journalNumber: Int = 0, environment: SessionEnvironment, startsNow: Bool = true
+        journalNumber: Int = 0, environment: SessionEnvironment, history: HeldHistory? = nil, startsNow: Bool = true
     ) {
         self.id = id
         self.token = token
@@ -112,7 +116,11 @@ public final class Session: Sendable {
         self.featureNames = core.featureNames
         self.settings = core.settings
         self.environment = environment
-        self.shell = Locked(Shell(core: core, appliedNumber: journalNumber, committedNumber: journalNumber))
+        var shell = Shell(core: core, appliedNumber: journalNumber, committedNumber: journalNumber)
+        if environment.journal == nil, environment.historyInputs > 0 {
+            shell.history = history ?? HeldHistory(limit: environment.historyInputs, base: core, number: journalNumber)
+        }
+        self.shell = Locked(shell)
         let access = Int64((lastAccess ?? environment.scheduler.now).timeIntervalSince1970 * 1000)
         self.lastAccessMilliseconds = Atomic(access)
         self.persistedAccessMilliseconds = Atomic(access)
