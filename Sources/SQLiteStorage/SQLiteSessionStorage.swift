@@ -32,13 +32,17 @@ public final class SQLiteSessionStorage: SessionStorage {
     let path: String
     let features: FeatureTypes
     let writer: SQLiteWriter
+    /// How many of each session's latest inputs are kept for its past versions (0: none).
+    public let historyInputs: Int
 
     /// Opens (making it when missing) the store in `directory`.
     /// - Throws: ``StorageError/cannotCreate(path:reason:)`` when the directory cannot be made or written;
     ///   ``StorageError/unusable(path:reason:)`` when the file is corrupt, not a ViewHost store, or newer, or when
     ///   its sessions hold feature data `features` cannot read (a feature not registered, or a schema version it
     ///   does not migrate from).
-    public init(directory: String, sync: Sync, features: FeatureTypes) throws(StorageError) {
+    /// - Parameter historyInputs: How many of each session's latest inputs are kept, with the snapshots they need,
+    ///   so its past versions can be rebuilt (0: only what a restart needs).
+    public init(directory: String, sync: Sync, features: FeatureTypes, historyInputs: Int = 0) throws(StorageError) {
         // A file-size limit (RLIMIT_FSIZE) must make a write fail, not kill the server: then the write's event gets
         // 503 and reads go on, as for a full disk.
         signal(SIGXFSZ, SIG_IGN)
@@ -58,7 +62,8 @@ public final class SQLiteSessionStorage: SessionStorage {
         } catch {
             throw .unusable(path: path, reason: Self.describe(error))
         }
-        writer = SQLiteWriter(pool: pool)
+        self.historyInputs = max(0, historyInputs)
+        writer = SQLiteWriter(pool: pool, historyInputs: self.historyInputs)
     }
 
     /// Makes `directory` when missing and checks it can be written.
@@ -113,7 +118,9 @@ public final class SQLiteSessionStorage: SessionStorage {
                     sql: """
                         SELECT token_digest, created_at, last_access, expired_at, last_number,
                             snapshots.core AS snapshot, snapshots.number AS snapshot_number
-                        FROM sessions LEFT JOIN snapshots ON snapshots.session_id = sessions.id WHERE id = ?
+                        FROM sessions LEFT JOIN snapshots ON snapshots.session_id = sessions.id
+                            AND snapshots.number = (SELECT max(number) FROM snapshots WHERE session_id = sessions.id)
+                        WHERE id = ?
                         """, arguments: [id.rawValue])
                 else { return .none }
                 let token = SessionToken(digest: [UInt8](row["token_digest"] as Data))
@@ -169,7 +176,7 @@ public final class SQLiteSessionStorage: SessionStorage {
         }
     }
 
-    private func decoder() -> JSONDecoder {
+    func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.userInfo[.featureTypes] = features
         return decoder

@@ -45,9 +45,12 @@ final class SQLiteWriter: Sendable {
     private let state = Locked(State())
     private let intake: GroupCommitQueue<Pending>
     private let healthy = Atomic<Bool>(true)
+    /// How many of each session's latest inputs its history keeps (``HistoryRetention``).
+    let historyInputs: Int
 
-    init(pool: DatabasePool) {
+    init(pool: DatabasePool, historyInputs: Int) {
         self.pool = pool
+        self.historyInputs = historyInputs
         intake = GroupCommitQueue(label: "viewhost.sqlite.writer")
     }
 
@@ -113,8 +116,7 @@ final class SQLiteWriter: Sendable {
                     session.core.pendingTimers.map(\.dueAt).min()?.timeIntervalSince1970,
                 ])
             guard db.changesCount == 1 else { return false }
-            try db.cachedStatement(sql: "INSERT OR REPLACE INTO snapshots (session_id, number, core) VALUES (?, ?, ?)")
-                .execute(arguments: [session.id.rawValue, session.journalNumber, encoded.snapshot])
+            try keepSnapshot(of: session.id, number: session.journalNumber, encoded, db: db)
             return true
         case .append(let entry):
             guard !poisoned.contains(entry.session) else { return false }
@@ -132,16 +134,14 @@ final class SQLiteWriter: Sendable {
                 poisoned.insert(entry.session)
                 return false
             }
-            if let snapshot = encoded.snapshot {
-                // The snapshot holds everything up to this entry: the journal before it is no longer needed.
-                try db.cachedStatement(sql: "INSERT OR REPLACE INTO snapshots (session_id, number, core) VALUES (?, ?, ?)")
-                    .execute(arguments: [entry.session.rawValue, entry.number, snapshot])
-                try db.cachedStatement(sql: "DELETE FROM journal WHERE session_id = ? AND number < ?").execute(
-                    arguments: [entry.session.rawValue, entry.number])
-            } else {
+            if encoded.snapshot == nil || historyInputs > 0 {
                 try db.cachedStatement(
                     sql: "INSERT INTO journal (session_id, number, input) VALUES (?, ?, ?)").execute(
                     arguments: [entry.session.rawValue, entry.number, encoded.input])
+            }
+            if encoded.snapshot != nil {
+                try keepSnapshot(of: entry.session, number: entry.number, encoded, db: db)
+                try compactHistory(of: entry.session, last: entry.number, db: db)
             }
             return true
         case .remove(let id, let expiredAt):
@@ -233,6 +233,8 @@ final class SQLiteWriter: Sendable {
 struct Encoded: Sendable {
     let input: Data?
     let snapshot: Data?
+    /// Each feature's version in the snapshot (JSON), so a history read finds its checkpoint without the value.
+    let versions: String?
 
     init(_ operation: SQLiteWriter.Operation) {
         let encoder = JSONEncoder()
@@ -240,12 +242,15 @@ struct Encoded: Sendable {
         case .create(let session):
             input = nil
             snapshot = try? encoder.encode(session.core)
+            versions = HistoryCheckpoint(number: session.journalNumber, core: session.core).versionsJSON
         case .append(let entry):
             input = try? encoder.encode(entry.input)
             snapshot = entry.snapshot.flatMap { try? encoder.encode($0) }
+            versions = entry.snapshot.map { HistoryCheckpoint(number: entry.number, core: $0).versionsJSON }
         case .remove, .access, .reset:
             input = nil
             snapshot = nil
+            versions = nil
         }
     }
 }
