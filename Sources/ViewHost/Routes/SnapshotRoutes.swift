@@ -3,18 +3,23 @@ import HTTPCore
 import ViewModelCore
 
 /// `GET /v1/sessions/{id}/{feature}`: the newest snapshot's cached bytes, `ETag`/`If-None-Match` → `304`, and
-/// long poll with `?wait=SECONDS` (API.md "Snapshots (read)").
+/// long poll with `?wait=SECONDS` (API.md "Snapshots (read)"); a past version with `?version=N`, and a patch from
+/// the version the client holds when it accepts one (``HistoryRoutes``).
 enum SnapshotRoutes {
     static let maxWait = 60.0
 
-    static func register(on router: inout MeteredRouter, registry: SessionRegistry) {
+    static func register(on router: inout MeteredRouter, registry: SessionRegistry, archive: SessionArchive) {
         router.on(.get, "/v1/sessions/:id/:feature") { request, context in
             let session = try registry.authenticate(request, id: context.parameters["id"] ?? "")
             let feature = context.parameters["feature"] ?? ""
             guard session.featureNames.contains(feature) else {
                 throw AppError.featureNotFound(feature, available: session.featureNames)
             }
+            if let version = try HistoryRoutes.requestedVersion(request) {
+                return HistoryRoutes.past(request, session: session, feature: feature, version: version, archive: archive)
+            }
             let wait = try waitDuration(request)
+            let patchBase = HistoryRoutes.patchBase(request)
             let snapshot: EncodedSnapshot
             switch encodedSnapshot(of: session, feature: feature) {
             case .ready(_, _, let ready): snapshot = ready
@@ -31,7 +36,11 @@ enum SnapshotRoutes {
                 }
             }
             guard ConditionalRequest.noneMatchFails(request, etag: snapshot.etag) else {
-                return .response(response(for: snapshot))
+                guard let patchBase else { return .response(response(for: snapshot)) }
+                return .deferred {
+                    await HistoryRoutes.patched(
+                        from: patchBase, to: snapshot, session: session, feature: feature, archive: archive)
+                }
             }
             guard let wait else { return .response(notModified(snapshot)) }
             return .deferred {
@@ -39,7 +48,9 @@ enum SnapshotRoutes {
                 guard newer != nil, let latest = encodedSnapshot(of: session, feature: feature).ready?.value,
                     !ConditionalRequest.noneMatchFails(request, etag: latest.etag)
                 else { return notModified(snapshot) }
-                return response(for: latest)
+                guard let patchBase else { return response(for: latest) }
+                return await HistoryRoutes.patched(
+                    from: patchBase, to: latest, session: session, feature: feature, archive: archive)
             }
         }
     }

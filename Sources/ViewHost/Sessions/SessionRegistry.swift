@@ -17,6 +17,8 @@ final class SessionRegistry: Sendable {
         var simulationSpeed = 1.0
         /// How often last-access times are written to the durable store.
         var accessFlushInterval: Duration = .seconds(5)
+        /// How many of each session's latest inputs are kept for its past versions (in memory without a store).
+        var historyInputs = 0
     }
 
     /// A session just made, with the secret its client gets once.
@@ -32,8 +34,8 @@ final class SessionRegistry: Sendable {
     let features: HostedFeatures
     /// The durable store; nil keeps sessions in memory only.
     let storage: (any SessionStorage)?
-    private let settings: Settings
-    private let environment: SessionEnvironment
+    let settings: Settings
+    let environment: SessionEnvironment
     private let ordinal = Atomic<UInt64>(0)
 
     init(
@@ -50,7 +52,8 @@ final class SessionRegistry: Sendable {
         // durable value.
         environment = SessionEnvironment(
             scheduler: scheduler, requests: requests ?? FeatureRequestRunners(features.definitions.compactMap(\.requestRunner)),
-            journal: storage, onStorageFailure: { id in store.drop(id: id) })
+            journal: storage, historyInputs: storage == nil ? settings.historyInputs : 0,
+            onStorageFailure: { id in store.drop(id: id) })
         // Another node took sessions over (a shared store): their copies here are stale, so they go, and their
         // streams end without a final event, so clients reconnect (through the balancer, to the new owner).
         storage?.onOwnershipLoss { loss in
