@@ -75,7 +75,8 @@ let package = Package(
         .target(name: "ViewHostAPI", swiftSettings: swiftSettings),
 
         // The Swift client: URLSession (FoundationNetworking on Linux) and the wire types, nothing of the server.
-        .target(name: "ViewHostClient", dependencies: ["ViewHostAPI", "ViewHostLocking"], swiftSettings: swiftSettings),
+        .target(
+            name: "ViewHostClient", dependencies: ["ViewHostAPI", "ViewHostJSON", "ViewHostLocking"], swiftSettings: swiftSettings),
 
         // MVVM plumbing: features as pure state machines, sessions as values and their thin shell. No HTTP.
         .target(
@@ -242,8 +243,8 @@ let package = Package(
         .testTarget(
             name: "ViewHostClientTests",
             dependencies: [
-                "ViewHostClient", "ViewHostAPI", "Server", "TestSupport", "CSystemShim", "ViewHostLocking", "ChatAPI",
-                "LoginAPI", "PersonAPI", "WeatherAPI",
+                "ViewHostClient", "ViewHostAPI", "ViewHostJSON", "Server", "TestSupport", "CSystemShim", "ViewHostLocking",
+                "ChatAPI", "LoginAPI", "PersonAPI", "WeatherAPI",
             ],
             swiftSettings: swiftSettings
         ),
