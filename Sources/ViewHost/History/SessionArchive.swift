@@ -225,9 +225,9 @@ final class SessionArchive: Sendable {
     /// line. A failure midway ends the body without its end line, so the file reads as cut short.
     func export(_ session: Session, to body: HTTPBodyWriter, at now: Date) async throws {
         let (base, number) = try await exportBase(of: session)
-        var writer = JournalExportWriter(base: base, number: number)
-        try await body.write(
-            try JournalExport.header(session: session.id, createdAt: session.createdAt, exportedAt: now, base: base, number: number))
+        var writer = try JournalExportWriter(
+            session: session.id, createdAt: session.createdAt, exportedAt: now, base: base, number: number)
+        try await body.write(writer.header)
         guard let source = source(of: session) else {
             try await body.write(writer.end())
             return

@@ -11,7 +11,7 @@ import ViewHostJSON
 /// ```text
 /// {"base":{…},"baseNumber":0,"createdAt":"…","exportedAt":"…","features":["chat"],"format":"viewhost-journal","formatVersion":1,"session":"…"}
 /// {"number":1,"kind":"events","time":"2026-11-24T10:00:00.000Z","at":785671200,"feature":"chat","source":"view","sequence":1,"versionAfter":2,"causedBy":null,"schema":1,"events":[…]}
-/// {"end":true,"number":1,"records":1,"sequence":1,"snapshots":"…","versions":{"chat":2}}
+/// {"digest":"…","end":true,"number":1,"records":1,"sequence":1,"snapshots":"…","versions":{"chat":2}}
 /// ```
 public enum JournalExport {
     /// The header's `format`.
@@ -26,7 +26,7 @@ public enum JournalExport {
 
     /// The header line: the format, the session's id and times, its features, and its whole value after record
     /// `number` (the oldest checkpoint held).
-    public static func header(
+    static func header(
         session: SessionID, createdAt: Date?, exportedAt: Date, base: SessionCore, number: Int
     ) throws -> [UInt8] {
         let encoder = JSONEncoder()
@@ -75,6 +75,12 @@ public enum JournalExport {
         return (try? encoder.encode(viewModel)).map(Array.init) ?? []
     }
 
+    /// The digest of the lines so far, `previous`, and one more, `line` (without its newline): SHA-256 over the
+    /// two, so the end line's `digest` covers every byte before it.
+    static func chained(_ previous: [UInt8], _ line: some Collection<UInt8>) -> [UInt8] {
+        Digest.sha256(previous, Array(line))
+    }
+
     /// A journal's events (a bare array at schema version 1, else `{"schema":N,"events":[…]}`) as the schema
     /// version and the array's text.
     static func split(events data: Data) -> (schema: Int, events: [UInt8]) {
@@ -88,14 +94,22 @@ public enum JournalExport {
     }
 }
 
-/// Writes the lines of an export after its header: each journal record replayed on the value before it, so its
-/// line says what it did (the sequence number and version it reached, what caused it), then the end line.
+/// Writes an export: its header, then each journal record replayed on the value before it, so its line says what
+/// it did (the sequence number and version it reached, what caused it), then the end line, whose `digest` chains
+/// every line before it (an edit anywhere is found).
 public struct JournalExportWriter: Sendable {
+    /// The header line, newline included.
+    public let header: [UInt8]
     private var cursor: HistoryCursor
     private var written = 0
+    private var digest: [UInt8]
 
-    /// A writer whose first record follows record `number`, whose value is `base` (the header's).
-    public init(base: SessionCore, number: Int) {
+    /// A writer for session `session`'s history from `base`, its whole value after record `number` (the oldest
+    /// checkpoint held).
+    /// - Throws: When the value does not encode (a feature's state that is not JSON).
+    public init(session: SessionID, createdAt: Date?, exportedAt: Date, base: SessionCore, number: Int) throws {
+        header = try JournalExport.header(session: session, createdAt: createdAt, exportedAt: exportedAt, base: base, number: number)
+        digest = JournalExport.chained([], header.dropLast())
         cursor = HistoryCursor(core: base, number: number)
     }
 
@@ -167,15 +181,19 @@ public struct JournalExportWriter: Sendable {
         }
         writer.endObject()
         written += 1
+        digest = JournalExport.chained(digest, writer.bytes)
         return writer.bytes + [UInt8(ascii: "\n")]
     }
 
-    /// The end line: how many records were written, the last number and sequence, every feature's version, and the
-    /// digest of every feature's snapshot (an import checks it reached the same).
+    /// The end line: the digest of every line before it, how many records were written, the last number and
+    /// sequence, every feature's version, and the digest of every feature's snapshot (an import checks it reached
+    /// the same).
     public func end() -> [UInt8] {
         let core = cursor.core
         var writer = JSONWriter()
         writer.beginObject()
+        writer.key("digest")
+        writer.string(Digest.hex(digest))
         writer.key("end")
         writer.boolean(true)
         writer.key("number")

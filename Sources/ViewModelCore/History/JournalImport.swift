@@ -1,10 +1,12 @@
 import Foundation
 import ViewHostAPI
+import ViewHostCrypto
 import ViewHostJSON
 
 /// Reads a journal export (``JournalExport``) back, replaying every input on the header's value and checking each
 /// line against what the replay did: its number follows the one before, and the sequence number, version, cause
-/// and source it states are the ones the replay reached; the end line's counts, versions and snapshot digest too.
+/// and source it states are the ones the replay reached; the end line's counts, versions and snapshot digest too,
+/// and its digest of every line before it (so a change anywhere, even one the replay cannot see, is found).
 /// So an export that was cut short, reordered, repeated or edited by hand is refused, naming the line, and one
 /// that reads back reaches every version the session served, byte for byte.
 public enum JournalImport {
@@ -34,7 +36,7 @@ public enum JournalImport {
         }
         var reader = Reader(
             cursor: HistoryCursor(core: header.base, number: header.baseNumber), checkpointEvery: checkpointEvery,
-            observe: observe)
+            observe: observe, digest: JournalExport.chained([], first.bytes))
         while let line = lines.next() {
             let members: [(name: String, value: JSONValue, range: Range<Int>)]
             do {
@@ -52,6 +54,7 @@ public enum JournalImport {
                     base: header.base, records: reader.records, checkpoints: reader.checkpoints, final: reader.cursor.core)
             }
             try reader.apply(Fields(members, line: line.number), bytes: line.bytes)
+            reader.digest = JournalExport.chained(reader.digest, line.bytes)
         }
         throw JournalImportError(
             line: lines.lastNumber, reason: "the journal ends without its end line: it was cut short")
@@ -166,6 +169,8 @@ public enum JournalImport {
         var cursor: HistoryCursor
         let checkpointEvery: Int
         let observe: ((Int, String, Int, any ViewModel) -> Void)?
+        /// The digest of the lines read so far, chained as the writer chains it.
+        var digest: [UInt8]
         var records: [JournalRecord] = []
         var checkpoints: [Int: SessionCore] = [:]
 
@@ -253,6 +258,9 @@ public enum JournalImport {
 
         mutating func end(_ fields: Fields) throws(JournalImportError) {
             guard fields.value("end") == .bool(true) else { throw fields.fail("'end' must be true") }
+            guard try fields.string("digest") == Digest.hex(digest) else {
+                throw fields.fail("the lines before it are not the ones exported (its digest differs): the journal was changed")
+            }
             let core = cursor.core
             guard try fields.integer("records") == records.count, try fields.integer("number") == cursor.number else {
                 throw fields.fail("the end line counts \(try fields.integer("records")) records, the journal has \(records.count)")

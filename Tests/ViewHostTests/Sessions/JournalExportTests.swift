@@ -1,6 +1,7 @@
 @testable import ViewHost
 import Foundation
 import Testing
+import TestSupport
 import ViewModelCore
 
 /// The journal export (docs/JOURNAL-EXPORT.md) on random walks over all four features: written and read back, it
@@ -12,9 +13,9 @@ struct JournalExportTests {
     /// The export of `walk` from the session's start.
     static func export(_ walk: SessionWalk, session: String = "walk") throws -> [UInt8] {
         let base = SessionWalk.newCore(seed: walk.seed)
-        var bytes = try JournalExport.header(
+        var writer = try JournalExportWriter(
             session: SessionID(session), createdAt: SessionWalk.start, exportedAt: exportedAt, base: base, number: 0)
-        var writer = JournalExportWriter(base: base, number: 0)
+        var bytes = writer.header
         for (index, input) in walk.inputs.enumerated() {
             bytes += try writer.line(for: JournalRecord(number: index + 1, input: input))
         }
@@ -53,10 +54,10 @@ struct JournalExportTests {
                 #expect(last[feature]?.body == frame.snapshots[feature], "seed \(seed) \(feature)")
             }
             // Written again from what was read: the same bytes.
-            var again = try JournalExport.header(
+            var writer = try JournalExportWriter(
                 session: SessionID("walk"), createdAt: SessionWalk.start, exportedAt: Self.exportedAt, base: imported.base,
                 number: imported.baseNumber)
-            var writer = JournalExportWriter(base: imported.base, number: imported.baseNumber)
+            var again = writer.header
             for record in imported.records { again += try writer.line(for: record) }
             again += writer.end()
             let firstDifference = zip(Self.lines(again), Self.lines(bytes)).first { $0.0 != $0.1 }
@@ -155,6 +156,34 @@ struct JournalExportTests {
         #expect(refusal(lines + [lines[1]])?.line == last + 1)
         #expect(refusal(bytes: [])?.line == 1)
         #expect(refusal(lines.prefix(3) + ["not json"] + lines.dropFirst(3))?.line == 4)
+    }
+
+    @Test func everyDamagedExportIsRefused() throws {
+        var walk = SessionWalk(seed: 21)
+        try walk.walk(steps: 40)
+        let bytes = try Self.export(walk)
+        let lineCount = Self.lines(bytes).count
+        var random = SplitMix64(state: 24)
+        var refused = 0
+        for round in 0..<300 {
+            var damaged = bytes
+            let at = Int(random.next() % UInt64(bytes.count))
+            switch random.next() % 4 {
+            case 0: damaged[at] = damaged[at] == UInt8(ascii: "1") ? UInt8(ascii: "2") : UInt8(ascii: "1")  // a digit, a letter
+            case 1: damaged = Array(damaged.prefix(at))  // cut
+            case 2: damaged.remove(at: at)
+            default: damaged.insert(damaged[at], at: at)
+            }
+            guard damaged != bytes else { continue }
+            do {
+                _ = try JournalImport.read(damaged, types: SessionWalk.types)
+                Issue.record("round \(round): a damaged export at byte \(at) was read back")
+            } catch {
+                #expect((1...(lineCount + 1)).contains(error.line), "round \(round): \(error)")
+                refused += 1
+            }
+        }
+        #expect(refused > 250)
     }
 
     @Test func aJournalOfFeaturesThisAppDoesNotServeIsRefusedAtItsHeader() throws {
