@@ -85,6 +85,10 @@ struct HistoryHTTPTests {
             // Another session's token, or none: the version of a session one cannot see does not exist.
             let other = try await app.createQuietSession()
             #expect(try await app.request("GET", session.path("person") + "?version=1", token: other.token).status == 404)
+            let patchOfAnother = try await app.request(
+                "GET", session.path("person"), token: other.token, headers: [("If-None-Match", "\"1\""), Self.acceptPatch])
+            #expect(patchOfAnother.status == 404)
+            #expect(patchOfAnother.header("Content-Type") == "application/problem+json")
             #expect(try await app.request("GET", session.path("person") + "?version=1").status == 401)
             #expect(try await app.request("GET", session.path("nope") + "?version=1", token: session.token).status == 404)
         }
@@ -106,14 +110,15 @@ struct HistoryHTTPTests {
     private static func checkVersions(_ list: JSON, logged: Set<String>) throws {
         let person = list["versions"].array.filter { $0["feature"].string == "person" }
         #expect(person.map { $0["version"].int } == [2, 3, 4])
-        #expect(person.allSatisfy { $0["source"].string == "client" && $0["causedBy"].isNull && $0["at"].string != nil })
+        #expect(person.allSatisfy { $0["cause"]["source"].string == "client" && $0["cause"]["causedBy"].isNull })
+        #expect(person.allSatisfy { $0["cause"]["versionAfter"].int == $0["version"].int && $0["cause"]["at"].string != nil })
         #expect(list["features"]["person"]["oldest"].int == 1)
         #expect(list["features"]["person"]["latest"].int == 4)
         let chat = list["versions"].array.filter { $0["feature"].string == "chat" }
-        #expect(chat.last?["event"].string == "addChat", "\(chat)")
-        let sequences = list["versions"].array.compactMap { $0["seq"].int }
-        #expect(sequences == sequences.sorted())
-        let listed = Set(list["versions"].array.map { "\($0["seq"].int ?? -2) \($0["event"].string ?? "")" })
+        #expect(chat.last?["cause"]["event"].string == "addChat", "\(chat)")
+        let records = list["versions"].array.compactMap { $0["record"].int }
+        #expect(records == records.sorted())
+        let listed = Set(list["versions"].array.map { "\($0["cause"]["seq"].int ?? -2) \($0["cause"]["event"].string ?? "")" })
         #expect(listed.isSubset(of: logged), "\(listed.subtracting(logged))")
     }
 

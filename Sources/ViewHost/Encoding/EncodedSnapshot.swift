@@ -37,10 +37,11 @@ final class EncodedSnapshot: Sendable {
 
     /// The JSON Patch (RFC 6902) that turns `base` (an earlier version of the same feature) into this version: a
     /// `test` of the base's version first, so a client that applies it to another version fails instead of
-    /// going wrong. Made once per base version, from the two bodies.
-    func patch(from base: EncodedSnapshot) -> [UInt8] {
+    /// going wrong. Made once per base version, from the two bodies; nil when they do not parse (never for bodies
+    /// this server encoded): then the whole snapshot goes instead.
+    func patch(from base: EncodedSnapshot) -> [UInt8]? {
         if let made = patches.withLock({ $0[base.version] }) { return made }
-        let operations = (try? JSONPatch.diff(from: base.body, to: body)) ?? [.replace(path: "", value: .null)]
+        guard let operations = try? JSONPatch.diff(from: base.body, to: body) else { return nil }
         let made = JSONPatch.json([.test(path: "/version", value: .number(Double(base.version)))] + operations)
         patches.withLock { patches in
             if patches.count >= Self.maxPatches, let oldest = patches.keys.min() { patches[oldest] = nil }

@@ -13,9 +13,6 @@ enum HistoryRoutes {
     /// The media type of a patch (RFC 6902).
     static let patchType = "application/json-patch+json"
 
-    /// `RFC 3339` with milliseconds, as the log writes times.
-    private static let timestamp = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-
     static func register(on router: inout MeteredRouter, registry: SessionRegistry, archive: SessionArchive) {
         router.on(.get, "/v1/sessions/:id/versions") { request, context in
             let session = try registry.authenticate(request, id: context.parameters["id"] ?? "")
@@ -122,13 +119,15 @@ enum HistoryRoutes {
         archive.snapshots.keep(current, session: session.id, feature: feature)
         var whole = SnapshotRoutes.response(for: current)
         whole.headers.add(.vary, "Accept")
-        guard base < current.version,
-            let held = try? await OffLoop.run({ () throws -> EncodedSnapshot in
+        guard base < current.version else { return whole }
+        // Most often the version a client holds is the one it was sent last, still cached: no hop off the loop.
+        var held = archive.snapshots.snapshot(session: session.id, feature: feature, version: base)
+        if held == nil {
+            held = try? await OffLoop.run { () throws -> EncodedSnapshot in
                 try archive.snapshot(of: session, feature: feature, version: base)
-            })
-        else { return whole }
-        let patch = current.patch(from: held)
-        guard patch.count < current.body.count else { return whole }
+            }
+        }
+        guard let held, let patch = current.patch(from: held), patch.count < current.body.count else { return whole }
         return HTTPResponse(
             contentType: patchType, bytes: patch,
             headers: [.etag: current.etag, .cacheControl: "private, no-cache", .vary: "Accept"])
@@ -136,7 +135,8 @@ enum HistoryRoutes {
 
     // MARK: - Writing
 
-    /// `{"features":{"chat":{"latest":9,"oldest":3}},"versions":[…]}`.
+    /// `{"features":{"chat":{"latest":9,"oldest":3}},"versions":[{"cause":{…},"feature":"chat","record":7,"version":4},…]}`:
+    /// each version with the log entry of the event that made it (as `/log` writes entries).
     private static func json(_ list: VersionList) -> [UInt8] {
         var writer = JSONWriter()
         writer.beginObject()
@@ -156,22 +156,12 @@ enum HistoryRoutes {
         writer.beginArray()
         for entry in list.versions {
             writer.beginObject()
-            writer.key("at")
-            writer.string(entry.cause.at.formatted(timestamp))
-            writer.key("causedBy")
-            if let cause = entry.cause.causedBy { writer.integer(cause) } else { writer.null() }
-            writer.key("event")
-            writer.string(entry.cause.event)
+            writer.key("cause")
+            LogRoutes.write(entry.cause, to: &writer)
             writer.key("feature")
             writer.string(entry.feature)
             writer.key("record")
             writer.integer(entry.record)
-            writer.key("seq")
-            writer.integer(entry.cause.seq)
-            writer.key("source")
-            writer.string(entry.cause.source.rawValue)
-            writer.key("summary")
-            writer.string(entry.cause.summary)
             writer.key("version")
             writer.integer(entry.version)
             writer.endObject()

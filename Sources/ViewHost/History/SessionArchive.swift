@@ -224,11 +224,13 @@ final class SessionArchive: Sendable {
     /// a line per record after it, read a page at a time (so a long history never sits in memory), then the end
     /// line. A failure midway ends the body without its end line, so the file reads as cut short.
     func export(_ session: Session, to body: HTTPBodyWriter, at now: Date) async throws {
-        let (base, number) = try await exportBase(of: session)
+        // One source for the whole export: the memory store's is a copy of the session's history as it is now.
+        let source = source(of: session)
+        let (base, number) = try await exportBase(of: session, from: source)
         var writer = try JournalExportWriter(
             session: session.id, createdAt: session.createdAt, exportedAt: now, base: base, number: number)
         try await body.write(writer.header)
-        guard let source = source(of: session) else {
+        guard let source else {
             try await body.write(writer.end())
             return
         }
@@ -250,8 +252,8 @@ final class SessionArchive: Sendable {
 
     /// The value an export starts from and its record number: the oldest checkpoint held, else (no history kept)
     /// the session's value once everything applied is durable.
-    private func exportBase(of session: Session) async throws -> (SessionCore, Int) {
-        if let source = source(of: session) {
+    private func exportBase(of session: Session, from source: (any SessionHistoryReading)?) async throws -> (SessionCore, Int) {
+        if let source {
             let id = session.id
             let held = try await OffLoop.run { () throws -> (SessionCore, Int)? in
                 for _ in 1...3 {
@@ -262,11 +264,14 @@ final class SessionArchive: Sendable {
             }
             if let held { return held }
         }
-        while true {
+        // A value and its number that agree: nothing applied is waiting for its commit (a busy session may take a few
+        // tries).
+        for _ in 1...100 {
             try await session.committed()
             let point = session.committedPoint
             if let core = point.core { return (core, point.number) }
         }
+        throw AppError.storageUnavailable
     }
 }
 

@@ -181,8 +181,7 @@ final class SessionEventSource: HTTPBodySource {
             if let base = event.base, base.version < event.snapshot.version {
                 // The patch from the version this stream sent last; its frame names both, so a client that holds
                 // another version sees the gap and reads the whole snapshot instead.
-                let patch = event.snapshot.patch(from: base)
-                if patch.count < event.snapshot.body.count {
+                if let patch = event.snapshot.patch(from: base), patch.count < event.snapshot.body.count {
                     output.append(contentsOf: "id: \(event.sequence)\nevent: \(event.feature).patch\ndata: ".utf8)
                     output.append(contentsOf: "{\"base\":\(base.version),\"feature\":\"\(event.feature)\",\"patch\":".utf8)
                     output.append(contentsOf: patch)
