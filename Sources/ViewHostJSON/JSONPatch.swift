@@ -40,10 +40,10 @@ public enum JSONPatch {
     /// for the cost of a scan over both texts.
     /// - Throws: ``JSONParser/Failure`` when either is not JSON.
     public static func diff(from old: [UInt8], to new: [UInt8]) throws(JSONParser.Failure) -> [Operation] {
-        let before = JSONText(old)
-        let after = JSONText(new)
+        let before = try JSONText(old)
+        let after = try JSONText(new)
         var operations: [Operation] = []
-        try diff(before, try before.root(), after, try after.root(), path: "", into: &operations)
+        try diff(before, before.root, after, after.root, path: "", into: &operations)
         return operations
     }
 
@@ -52,39 +52,38 @@ public enum JSONPatch {
     static let matchingBudget = 40_000
 
     private static func diff(
-        _ old: JSONText, _ oldRange: Range<Int>, _ new: JSONText, _ newRange: Range<Int>, path: String,
-        into operations: inout [Operation]
+        _ old: JSONText, _ oldNode: Int, _ new: JSONText, _ newNode: Int, path: String, into operations: inout [Operation]
     ) throws(JSONParser.Failure) {
-        if old.bytes[oldRange].elementsEqual(new.bytes[newRange]) { return }
-        let oldKind = old.bytes[oldRange.lowerBound]
-        let newKind = new.bytes[newRange.lowerBound]
+        if old.same(oldNode, as: newNode, in: new) { return }
+        let oldKind = old.kind(oldNode)
+        let newKind = new.kind(newNode)
         if oldKind == UInt8(ascii: "{"), newKind == UInt8(ascii: "{") {
-            let before = try old.members(of: oldRange)
-            let after = try new.members(of: newRange)
+            let before = try old.members(of: oldNode)
+            let after = try new.members(of: newNode)
             for member in before where !after.contains(where: { $0.name == member.name }) {
                 operations.append(.remove(path: path + "/" + escaped(member.name)))
             }
             for member in after {
                 let pointer = path + "/" + escaped(member.name)
                 if let previous = before.first(where: { $0.name == member.name }) {
-                    try diff(old, previous.range, new, member.range, path: pointer, into: &operations)
+                    try diff(old, previous.node, new, member.node, path: pointer, into: &operations)
                 } else {
-                    operations.append(.add(path: pointer, value: try new.value(member.range)))
+                    operations.append(.add(path: pointer, value: try new.value(member.node)))
                 }
             }
         } else if oldKind == UInt8(ascii: "["), newKind == UInt8(ascii: "[") {
-            try diffArrays(old, try old.elements(of: oldRange), new, try new.elements(of: newRange), path: path, into: &operations)
+            try diffArrays(old, old.elements(of: oldNode), new, new.elements(of: newNode), path: path, into: &operations)
         } else {
-            let value = try new.value(newRange)
-            if !(try old.value(oldRange)).isEquivalent(to: value) { operations.append(.replace(path: path, value: value)) }
+            let value = try new.value(newNode)
+            if !(try old.value(oldNode)).isEquivalent(to: value) { operations.append(.replace(path: path, value: value)) }
         }
     }
 
     private static func diffArrays(
-        _ old: JSONText, _ oldElements: [Range<Int>], _ new: JSONText, _ newElements: [Range<Int>], path: String,
+        _ old: JSONText, _ oldElements: [Int], _ new: JSONText, _ newElements: [Int], path: String,
         into operations: inout [Operation]
     ) throws(JSONParser.Failure) {
-        func same(_ i: Int, _ j: Int) -> Bool { old.bytes[oldElements[i]].elementsEqual(new.bytes[newElements[j]]) }
+        func same(_ i: Int, _ j: Int) -> Bool { old.same(oldElements[i], as: newElements[j], in: new) }
         var prefix = 0
         while prefix < oldElements.count, prefix < newElements.count, same(prefix, prefix) { prefix += 1 }
         var suffix = 0
@@ -101,7 +100,7 @@ public enum JSONPatch {
             steps = Array(repeating: .change, count: min(oldMiddle.count, newMiddle.count))
                 + Array(repeating: oldMiddle.count > newMiddle.count ? .remove : .insert, count: abs(oldMiddle.count - newMiddle.count))
         } else {
-            steps = alignment(oldMiddle.map { old.bytes[$0] }, newMiddle.map { new.bytes[$0] })
+            steps = alignment(oldMiddle.map { old.bytes[old.nodes[$0].range] }, newMiddle.map { new.bytes[new.nodes[$0].range] })
         }
         // Applied left to right, the array is the new elements so far followed by the old ones not yet visited.
         var position = prefix

@@ -1,106 +1,123 @@
-/// A JSON text read for the byte ranges of its parts, without making values of them: what ``JSONPatch`` compares
-/// (two canonical texts' equal parts are equal bytes) before it parses only the parts that changed.
+/// A JSON text read once for the byte ranges of all its values, without making values of them: what ``JSONPatch``
+/// compares (two canonical texts' equal parts are equal bytes) before it parses only the parts that changed. One
+/// pass over the text makes a tree of ranges; a diff then walks the two trees.
 struct JSONText {
+    /// One value: its bytes, and for a container its children (a member's with its name's bytes, quotes included).
+    struct Node {
+        let range: Range<Int>
+        var name: Range<Int>?
+        var children: [Int] = []
+    }
+
     let bytes: [UInt8]
+    private(set) var nodes: [Node] = []
 
-    init(_ bytes: [UInt8]) {
+    /// Reads `bytes` (one JSON value, whitespace around it allowed).
+    /// - Throws: ``JSONParser/Failure`` when the text is not JSON as far as its structure goes (values are checked
+    ///   as they are parsed, by ``value(_:)``).
+    init(_ bytes: [UInt8]) throws(JSONParser.Failure) {
         self.bytes = bytes
-    }
-
-    private func failure(_ reason: String, at offset: Int) -> JSONParser.Failure {
-        JSONParser.Failure(reason: reason, offset: offset)
-    }
-
-    /// The range of the one value the text holds (surrounding whitespace excluded).
-    func root() throws(JSONParser.Failure) -> Range<Int> {
-        let start = skipWhitespace(from: 0)
-        guard start < bytes.count else { throw failure("unexpected end of input", at: start) }
-        let end = try end(ofValueAt: start)
-        guard skipWhitespace(from: end) == bytes.count else { throw failure("unexpected data after the JSON value", at: end) }
-        return start..<end
-    }
-
-    /// The value in `range`, parsed.
-    func value(_ range: Range<Int>) throws(JSONParser.Failure) -> JSONValue {
-        try JSONParser.parse(Array(bytes[range]), maxDepth: 512)
-    }
-
-    /// The members of the object in `range`: each name and its value's range.
-    func members(of range: Range<Int>) throws(JSONParser.Failure) -> [(name: String, range: Range<Int>)] {
-        var members: [(name: String, range: Range<Int>)] = []
-        var index = skipWhitespace(from: range.lowerBound + 1)
-        if index < range.upperBound, bytes[index] == UInt8(ascii: "}") { return members }
-        while index < range.upperBound {
-            guard bytes[index] == UInt8(ascii: "\"") else { throw failure("expected a member name", at: index) }
-            let nameEnd = try end(ofStringAt: index)
-            let name = try self.name(index..<nameEnd)
-            index = skipWhitespace(from: nameEnd)
-            guard index < range.upperBound, bytes[index] == UInt8(ascii: ":") else { throw failure("expected ':'", at: index) }
-            let valueStart = skipWhitespace(from: index + 1)
-            let valueEnd = try end(ofValueAt: valueStart)
-            members.append((name, valueStart..<valueEnd))
-            index = skipWhitespace(from: valueEnd)
-            guard index < range.upperBound else { break }
-            if bytes[index] == UInt8(ascii: "}") { return members }
-            guard bytes[index] == UInt8(ascii: ",") else { throw failure("expected ',' or '}'", at: index) }
-            index = skipWhitespace(from: index + 1)
+        var index = skipWhitespace(from: 0)
+        _ = try read(at: &index, depth: 0)
+        guard skipWhitespace(from: index) == bytes.count else {
+            throw JSONParser.Failure(reason: "unexpected data after the JSON value", offset: index)
         }
-        throw failure("unexpected end of input", at: index)
     }
 
-    /// The ranges of the elements of the array in `range`.
-    func elements(of range: Range<Int>) throws(JSONParser.Failure) -> [Range<Int>] {
-        var elements: [Range<Int>] = []
-        var index = skipWhitespace(from: range.lowerBound + 1)
-        if index < range.upperBound, bytes[index] == UInt8(ascii: "]") { return elements }
-        while index < range.upperBound {
-            let end = try end(ofValueAt: index)
-            elements.append(index..<end)
-            index = skipWhitespace(from: end)
-            guard index < range.upperBound else { break }
-            if bytes[index] == UInt8(ascii: "]") { return elements }
-            guard bytes[index] == UInt8(ascii: ",") else { throw failure("expected ',' or ']'", at: index) }
-            index = skipWhitespace(from: index + 1)
+    /// The root value.
+    var root: Int { 0 }
+
+    /// The first byte of node `node` (`{`, `[`, `"`, a digit…).
+    func kind(_ node: Int) -> UInt8 { bytes[nodes[node].range.lowerBound] }
+
+    /// Whether two nodes, of this text and `other`, are the same bytes.
+    func same(_ node: Int, as other: Int, in text: JSONText) -> Bool {
+        bytes[nodes[node].range].elementsEqual(text.bytes[text.nodes[other].range])
+    }
+
+    /// The members of object `node`: each name and its value's node.
+    func members(of node: Int) throws(JSONParser.Failure) -> [(name: String, node: Int)] {
+        var members: [(name: String, node: Int)] = []
+        members.reserveCapacity(nodes[node].children.count)
+        for child in nodes[node].children {
+            guard let name = nodes[child].name else { continue }
+            members.append((try self.name(name), child))
         }
-        throw failure("unexpected end of input", at: index)
+        return members
     }
 
-    /// Where the value starting at `start` ends (one past its last byte).
-    func end(ofValueAt start: Int) throws(JSONParser.Failure) -> Int {
-        guard start < bytes.count else { throw failure("unexpected end of input", at: start) }
-        switch bytes[start] {
-        case UInt8(ascii: "\""):
-            return try end(ofStringAt: start)
+    /// The element nodes of array `node`.
+    func elements(of node: Int) -> [Int] { nodes[node].children }
+
+    /// The value of `node`, parsed.
+    func value(_ node: Int) throws(JSONParser.Failure) -> JSONValue {
+        try JSONParser.parse(Array(bytes[nodes[node].range]), maxDepth: 512)
+    }
+
+    /// Reads the value at `index` into a node (and its children), leaving `index` after it.
+    private mutating func read(at index: inout Int, depth: Int) throws(JSONParser.Failure) -> Int {
+        guard depth <= 512 else { throw JSONParser.Failure(reason: "nesting deeper than 512", offset: index) }
+        guard index < bytes.count else { throw JSONParser.Failure(reason: "unexpected end of input", offset: index) }
+        let start = index
+        let node = nodes.count
+        nodes.append(Node(range: start..<start))
+        switch bytes[index] {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
-            var depth = 0
-            var index = start
-            while index < bytes.count {
-                switch bytes[index] {
-                case UInt8(ascii: "\""):
-                    index = try end(ofStringAt: index)
-                    continue
-                case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    depth += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    depth -= 1
-                    if depth == 0 { return index + 1 }
-                default:
-                    break
-                }
+            let isObject = bytes[index] == UInt8(ascii: "{")
+            let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+            index = skipWhitespace(from: index + 1)
+            var children: [Int] = []
+            if index < bytes.count, bytes[index] == close {
                 index += 1
+            } else {
+                while true {
+                    var name: Range<Int>?
+                    if isObject {
+                        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                            throw JSONParser.Failure(reason: "expected a member name", offset: index)
+                        }
+                        let nameStart = index
+                        index = try end(ofStringAt: index)
+                        name = nameStart..<index
+                        index = skipWhitespace(from: index)
+                        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                            throw JSONParser.Failure(reason: "expected ':'", offset: index)
+                        }
+                        index = skipWhitespace(from: index + 1)
+                    }
+                    let child = try read(at: &index, depth: depth + 1)
+                    nodes[child].name = name
+                    children.append(child)
+                    index = skipWhitespace(from: index)
+                    guard index < bytes.count else { throw JSONParser.Failure(reason: "unexpected end of input", offset: index) }
+                    if bytes[index] == close {
+                        index += 1
+                        break
+                    }
+                    guard bytes[index] == UInt8(ascii: ",") else {
+                        throw JSONParser.Failure(reason: "expected ',' or '\(Character(Unicode.Scalar(close)))'", offset: index)
+                    }
+                    index = skipWhitespace(from: index + 1)
+                }
             }
-            throw failure("unexpected end of input", at: index)
+            nodes[node].children = children
+        case UInt8(ascii: "\""):
+            index = try end(ofStringAt: index)
         default:
             // A number or a literal: up to the next delimiter (its exact form is checked when it is parsed).
-            var index = start
             while index < bytes.count {
                 switch bytes[index] {
-                case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D: return index
-                default: index += 1
+                case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D: break
+                default:
+                    index += 1
+                    continue
                 }
+                break
             }
-            return index
+            guard index > start else { throw JSONParser.Failure(reason: "unexpected character", offset: start) }
         }
+        nodes[node] = Node(range: start..<index, name: nil, children: nodes[node].children)
+        return node
     }
 
     /// Where the string starting at `start` (its opening quote) ends, one past its closing quote.
@@ -113,14 +130,16 @@ struct JSONText {
             default: index += 1
             }
         }
-        throw failure("unterminated string", at: start)
+        throw JSONParser.Failure(reason: "unterminated string", offset: start)
     }
 
     /// A member name's text (its range includes the quotes).
     private func name(_ range: Range<Int>) throws(JSONParser.Failure) -> String {
         let inner = bytes[(range.lowerBound + 1)..<(range.upperBound - 1)]
         if !inner.contains(UInt8(ascii: "\\")) { return String(decoding: inner, as: UTF8.self) }
-        guard case .string(let text) = try value(range) else { throw failure("expected a member name", at: range.lowerBound) }
+        guard case .string(let text) = try JSONParser.parse(Array(bytes[range])) else {
+            throw JSONParser.Failure(reason: "expected a member name", offset: range.lowerBound)
+        }
         return text
     }
 

@@ -17,7 +17,18 @@ final class SessionArchive: Sendable {
     /// The value where the last rebuild of each session stopped: the next version asked for is often a little
     /// later (a slider moved on), and replay goes on from there.
     private let cursors = Locked<[SessionID: (cursor: HistoryCursor, used: UInt64)]>([:])
+    /// Values a store kept at checkpoints, decoded, by session and number: a slider moving back meets the same
+    /// checkpoint again, and decoding a session's whole value costs more than replaying from it.
+    private let checkpointCores = Locked<[CheckpointKey: (core: SessionCore, used: UInt64)]>([:])
     private let cursorClock = Locked<UInt64>(0)
+
+    private struct CheckpointKey: Hashable {
+        let session: SessionID
+        let number: Int
+    }
+
+    /// Decoded checkpoint values kept at most.
+    static let maxCheckpointCores = 32
     private let logger: Logger
 
     /// Cursors kept at most.
@@ -109,8 +120,9 @@ final class SessionArchive: Sendable {
         {
             cursor = kept
         } else {
-            guard let core = try Self.read({ () throws(StorageError) in try source.checkpoint(of: id, at: nearest.number) })
-            else { throw .history(.gap(expected: nearest.number, found: -1)) }
+            guard let core = try checkpoint(of: id, at: nearest.number, from: source) else {
+                throw .history(.gap(expected: nearest.number, found: -1))
+            }
             cursor = HistoryCursor(core: core, number: nearest.number)
         }
         if cursor.core.version(of: feature) == version, let (_, viewModel) = cursor.core.snapshot(of: feature) {
@@ -145,15 +157,46 @@ final class SessionArchive: Sendable {
         }
     }
 
+    /// The value at checkpoint `number`, decoded once while it is asked for (a store's; the memory store's are
+    /// values already).
+    private func checkpoint(
+        of id: SessionID, at number: Int, from source: any SessionHistoryReading
+    ) throws(RebuildFailure) -> SessionCore? {
+        guard storage != nil else { return try Self.read { () throws(StorageError) in try source.checkpoint(of: id, at: number) } }
+        let key = CheckpointKey(session: id, number: number)
+        let now = tick()
+        if let kept = checkpointCores.withLock({ cores -> SessionCore? in
+            guard let kept = cores[key] else { return nil }
+            cores[key] = (kept.core, now)
+            return kept.core
+        }) {
+            return kept
+        }
+        guard let core = try Self.read({ () throws(StorageError) in try source.checkpoint(of: id, at: number) }) else {
+            return nil
+        }
+        checkpointCores.withLock { cores in
+            cores[key] = (core, now)
+            if cores.count > Self.maxCheckpointCores, let oldest = cores.min(by: { $0.value.used < $1.value.used }) {
+                cores[oldest.key] = nil
+            }
+        }
+        return core
+    }
+
+    private func tick() -> UInt64 {
+        cursorClock.withLock { clock -> UInt64 in
+            clock += 1
+            return clock
+        }
+    }
+
     private func keptCursor(of id: SessionID) -> HistoryCursor? {
         cursors.withLock { $0[id]?.cursor }
     }
 
     private func keep(_ cursor: HistoryCursor, of id: SessionID) {
-        let now = cursorClock.withLock { clock -> UInt64 in
-            clock += 1
-            return clock
-        }
+        let now = tick()
         cursors.withLock { cursors in
             cursors[id] = (cursor, now)
             if cursors.count > Self.maxCursors, let oldest = cursors.min(by: { $0.value.used < $1.value.used }) {

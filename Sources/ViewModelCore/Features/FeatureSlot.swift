@@ -235,6 +235,9 @@ protocol AnyFeatureSlot: Sendable {
     func decodeEvents(from data: Data, with decoder: JSONDecoder) throws -> [any Sendable]
     /// Pending timer `id`'s source and event, encoded as a journal records events, if it is this feature's.
     func encodedTimer(_ id: Int) -> (source: EventSource, events: Data)?
+    /// Encodes events of this feature as a journal records them, holding nothing of the slot (a record kept in
+    /// memory encodes its events when it is read).
+    var eventEncoder: @Sendable ([any Sendable]) -> Data { get }
 }
 
 extension FeatureSlot: AnyFeatureSlot {
@@ -296,6 +299,11 @@ extension FeatureSlot: AnyFeatureSlot {
 
     func decodeEvents(from data: Data, with decoder: JSONDecoder) throws -> [any Sendable] {
         try decoder.decode(StoredEvents<F>.self, from: data).events
+    }
+
+    var eventEncoder: @Sendable ([any Sendable]) -> Data {
+        // A feature's events are plain Codable values; failing to encode one is a programming error.
+        { events in (try? StoredEvents<F>.encoded(events.map(Self.typed))) ?? Data() }
     }
 
     func encodedTimer(_ id: Int) -> (source: EventSource, events: Data)? {

@@ -1,11 +1,19 @@
 /// A session's history kept in memory, for the memory store (durable stores keep theirs with the journal): the
 /// value at its checkpoints and the inputs after the oldest, bounded as a store bounds it
-/// (``HistoryRetention``). A copy is a snapshot of it, read without the session's lock.
+/// (``HistoryRetention``). An input is kept as the way to make it (its events as the feature's own values), and
+/// encoded only when it is read: most are never read, and encoding on every event cost the event path a quarter
+/// of its requests per second. A copy is a snapshot of it, read without the session's lock.
 public struct HeldHistory: Sendable, SessionHistoryReading {
+    /// An input kept, with its number.
+    private struct Held: Sendable {
+        let number: Int
+        let make: @Sendable () -> SessionInput
+    }
+
     /// How many of the latest inputs are kept at least.
     public let limit: Int
     private var held: [(checkpoint: HistoryCheckpoint, core: SessionCore)]
-    private var inputs: [JournalRecord] = []
+    private var inputs: [Held] = []
 
     /// A history that starts with `base`, the value after journal record `number` (0: a new session).
     public init(limit: Int, base: SessionCore, number: Int) {
@@ -16,10 +24,16 @@ public struct HeldHistory: Sendable, SessionHistoryReading {
     /// Adds `record`, applied last; with `core` (its value after the record), a checkpoint there, and then the
     /// checkpoints and records older than the retention bound go.
     public mutating func append(_ record: JournalRecord, checkpoint core: SessionCore?) {
-        inputs.append(record)
+        let input = record.input
+        append(number: record.number, input: { input }, checkpoint: core)
+    }
+
+    /// Adds input `number`, applied last, made by `input` when it is read; with `core`, a checkpoint there.
+    mutating func append(number: Int, input: @escaping @Sendable () -> SessionInput, checkpoint core: SessionCore?) {
+        inputs.append(Held(number: number, make: input))
         guard let core else { return }
-        held.append((HistoryCheckpoint(number: record.number, core: core), core))
-        guard let base = HistoryRetention.base(of: held.map(\.checkpoint.number), last: record.number, keeping: limit),
+        held.append((HistoryCheckpoint(number: number, core: core), core))
+        guard let base = HistoryRetention.base(of: held.map(\.checkpoint.number), last: number, keeping: limit),
             let kept = held.firstIndex(where: { $0.checkpoint.number == base })
         else { return }
         held.removeFirst(kept)
@@ -39,7 +53,7 @@ public struct HeldHistory: Sendable, SessionHistoryReading {
 
     public func records(of id: SessionID, after number: Int, limit: Int) -> [JournalRecord] {
         let start = inputs.firstIndex { $0.number > number } ?? inputs.endIndex
-        return Array(inputs[start..<min(inputs.endIndex, start + max(0, limit))])
+        return inputs[start..<min(inputs.endIndex, start + max(0, limit))].map { JournalRecord(number: $0.number, input: $0.make()) }
     }
 }
 

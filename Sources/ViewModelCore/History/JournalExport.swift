@@ -116,8 +116,8 @@ public struct JournalExportWriter: Sendable {
     /// The line of `record`, the next one, newline included.
     /// - Throws: ``HistoryError`` when the record is not the next one or does not replay.
     public mutating func line(for record: JournalRecord) throws(HistoryError) -> [UInt8] {
-        let before = cursor.core
-        let sequenceBefore = before.sequence
+        // Scalars of the value before, not a copy of it (a copy kept across the replay would make it copy the log).
+        let sequenceBefore = cursor.core.sequence
         var writer = JSONWriter()
         writer.beginObject()
         writer.key("number")
@@ -132,7 +132,7 @@ public struct JournalExportWriter: Sendable {
         case .events(let name, _, let from, let data):
             (feature, source, events) = (name, from, data)
         case .timer(let id, _):
-            let timer = before.pendingTimer(id)
+            let timer = cursor.core.pendingTimer(id)
             (feature, source, events) = (timer?.feature, timer?.source ?? .timer, timer?.events)
         case .answer(let name, _, _, let data):
             (feature, source, events) = (name, .provider, data)

@@ -191,7 +191,9 @@ public enum JournalImport {
             let feature = try fields.optionalString("feature")
             let source = try fields.string("source")
             let events = try Self.eventsData(fields, bytes: bytes)
-            let before = cursor.core
+            // Scalars of the value before, not a copy of it: a copy kept across the replay would make the replay copy
+            // the log ring and the states it changes, every line.
+            let sequenceBefore = cursor.core.sequence
             let input: SessionInput
             switch kind {
             case "submission":
@@ -214,7 +216,7 @@ public enum JournalImport {
                 input = .events(feature: try named(feature, fields), at: at, source: from, events: events)
             case "timer":
                 let id = try fields.integer("timer")
-                guard let held = before.pendingTimer(id) else { throw fields.fail("timer \(id) is not pending in the session") }
+                guard let held = cursor.core.pendingTimer(id) else { throw fields.fail("timer \(id) is not pending in the session") }
                 guard held.feature == feature, held.source.rawValue == source else {
                     throw fields.fail("timer \(id) is \(held.feature)'s, source \(held.source.rawValue)")
                 }
@@ -248,7 +250,7 @@ public enum JournalImport {
                 throw fields.fail(
                     "replayed, it leaves \(feature ?? "no feature") at version \(version.map(String.init) ?? "none"), not the one it states")
             }
-            let cause = after.log.entry(sequence: before.sequence + 1)?.causedBy
+            let cause = after.log.entry(sequence: sequenceBefore + 1)?.causedBy
             guard cause == (try fields.optionalInteger("causedBy")) else {
                 throw fields.fail("replayed, its cause is \(cause.map(String.init) ?? "none"), not the one it states")
             }

@@ -48,6 +48,11 @@ extension SessionCore {
         try slots[slot(of: feature)].encodeEvents(events)
     }
 
+    /// What encodes events of `feature` as a journal records them, holding nothing of the session's value.
+    func eventEncoder(of feature: String) -> (@Sendable ([any Sendable]) -> Data)? {
+        slot(named: feature).map { slots[$0].eventEncoder }
+    }
+
     private func slot(of feature: String) throws(ReplayError) -> Int {
         guard let index = slot(named: feature) else { throw .noSuchFeature(feature) }
         return index

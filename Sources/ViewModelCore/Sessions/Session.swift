@@ -164,7 +164,9 @@ public final class Session: Sendable {
         let (step, commit) = try shell.withLock { shell throws(SessionError) -> (SessionStep, Commit) in
             guard !shell.closed else { throw .closed }
             let step = try Self.apply(events, to: key, source: source, now: now, shell: &shell)
-            let input = { SessionInput.events(feature: key.name, at: now, source: source, events: Self.encoded(events, of: F.self)) }
+            let input: @Sendable () -> SessionInput = {
+                .events(feature: key.name, at: now, source: source, events: Self.encoded(events, of: F.self))
+            }
             return (step, record(input, step: step, key: nil, waited: false, in: &shell))
         }
         complete(commit)
@@ -186,8 +188,8 @@ public final class Session: Sendable {
             if let key = submission.idempotency?.key, shell.keysInFlight.contains(key) { throw .keyInFlight }
             let (outcome, step, changed) = try shell.core.submit(submission, to: key, at: now, observe: shell.observer)
             guard changed else { return (outcome, nil) }
-            let input = {
-                SessionInput.submission(
+            let input: @Sendable () -> SessionInput = {
+                .submission(
                     feature: key.name, at: now, events: Self.encoded(submission.events, of: F.self), eventIDs: submission.eventIDs,
                     key: submission.idempotency?.key, fingerprint: submission.idempotency?.fingerprint)
             }
@@ -229,11 +231,9 @@ public final class Session: Sendable {
         let commit = shell.withLock { shell -> Commit? in
             guard !shell.closed, let step = shell.core.applyAnswer(event, toRequest: request, at: now, observe: shell.observer)
             else { return nil }
-            let core = shell.core
-            let input = {
-                SessionInput.answer(
-                    feature: feature, at: now, request: request,
-                    events: (try? core.encodeEvents([event], of: feature)) ?? Data())
+            let encode = shell.core.eventEncoder(of: feature)
+            let input: @Sendable () -> SessionInput = {
+                .answer(feature: feature, at: now, request: request, events: encode?([event]) ?? Data())
             }
             return record(input, step: step, key: nil, waited: false, in: &shell)
         }
