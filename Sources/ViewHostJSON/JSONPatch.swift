@@ -72,7 +72,7 @@ public enum JSONPatch {
                 }
             }
         } else if oldKind == UInt8(ascii: "["), newKind == UInt8(ascii: "[") {
-            try diffArrays(old, old.elements(of: oldNode), new, new.elements(of: newNode), path: path, into: &operations)
+            try diffArrays(old, old.children(of: oldNode), new, new.children(of: newNode), path: path, into: &operations)
         } else {
             let value = try new.value(newNode)
             if !(try old.value(oldNode)).isEquivalent(to: value) { operations.append(.replace(path: path, value: value)) }
@@ -100,7 +100,7 @@ public enum JSONPatch {
             steps = Array(repeating: .change, count: min(oldMiddle.count, newMiddle.count))
                 + Array(repeating: oldMiddle.count > newMiddle.count ? .remove : .insert, count: abs(oldMiddle.count - newMiddle.count))
         } else {
-            steps = alignment(oldMiddle.map { old.bytes[old.nodes[$0].range] }, newMiddle.map { new.bytes[new.nodes[$0].range] })
+            steps = alignment(oldMiddle.map { old.bytes[old.range($0)] }, newMiddle.map { new.bytes[new.range($0)] })
         }
         // Applied left to right, the array is the new elements so far followed by the old ones not yet visited.
         var position = prefix

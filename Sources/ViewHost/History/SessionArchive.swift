@@ -131,7 +131,9 @@ final class SessionArchive: Sendable {
         }
         while true {
             let after = cursor.number
-            let records = try Self.read { () throws(StorageError) in try source.records(of: id, after: after, limit: Self.page) }
+            // A few at a time: every record read is decoded (the memory store's made) before it is replayed, and
+            // the version may come early.
+            let records = try Self.read { () throws(StorageError) in try source.records(of: id, after: after, limit: 16) }
             guard !records.isEmpty else { throw .history(.gap(expected: cursor.number + 1, found: -1)) }
             for record in records {
                 let made: [(version: Int, viewModel: any ViewModel)]
