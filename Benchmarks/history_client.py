@@ -62,11 +62,23 @@ def snapshot(conn, session, feature, headers=None, query=""):
     return request(conn, "GET", f"/v1/sessions/{sid}/{feature}{query}", token, headers=headers)
 
 
+def settle(conn, session, feature, quiet=2.0, limit=60.0):
+    """Waits until `feature` has not changed for `quiet` seconds (the chat's partner done answering)."""
+    _, headers, _ = snapshot(conn, session, feature)
+    tag, since, start = headers["ETag"], time.time(), time.time()
+    while time.time() - since < quiet and time.time() - start < limit:
+        time.sleep(0.2)
+        _, headers, _ = snapshot(conn, session, feature)
+        if headers["ETag"] != tag:
+            tag, since = headers["ETag"], time.time()
+
+
 def update_bytes(conn, session, feature, change):
     """The bytes of one update of `feature` made by `change()`: the whole new snapshot, and the patch to it from
-    the version before, each plain and gzipped as sent (the body's length on the wire). Measured again when the
-    feature moved on between the two reads (the chat's partner answering)."""
+    the version before, each plain and gzipped as sent (the body's length on the wire). The feature is let settle
+    first, and measured again when it moved on between the two reads (the chat's partner answering)."""
     for _ in range(10):
+        settle(conn, session, feature)
         _, headers, _ = snapshot(conn, session, feature)
         before = headers["ETag"]
         change()

@@ -16,7 +16,9 @@ public struct HistoryCursor: Sendable {
     }
 
     /// Applies `record`, the next one.
-    /// - Parameter feature: The feature whose new versions to collect (nil: none).
+    /// - Parameters:
+    ///   - record: The record after the last one applied.
+    ///   - feature: The feature whose new versions to collect (nil: none).
     /// - Returns: The view models of `feature`'s versions made by the record, in order (a batch of events makes a
     ///   version each).
     /// - Throws: ``HistoryError/gap(expected:found:)`` when `record` is not the next one;

@@ -15,6 +15,8 @@ public enum JournalImport {
 
     /// Reads `bytes`, an export, with the feature types it is decoded with.
     /// - Parameters:
+    ///   - bytes: The export, as `GET /v1/sessions/{id}/journal` wrote it.
+    ///   - types: The types of the features it holds (the app's).
     ///   - checkpointEvery: The value after every this many records is kept in the result's `checkpoints` (the
     ///     snapshots a store keeps with them).
     ///   - observe: Told of every version of each feature, as it is made: the record's number, the feature, its

@@ -4,8 +4,10 @@ import ViewHostAPI
 /// Applying a journal's inputs again, and writing events down for one.
 extension SessionCore {
     /// Applies `input` as it was applied when it was recorded.
-    /// - Parameter observe: Told of each new version with a way to build its snapshot (nil: nobody asks), as
-    ///   ``apply(_:to:source:at:observe:)`` tells it: how a past version inside a batch is rebuilt.
+    /// - Parameters:
+    ///   - input: The recorded input.
+    ///   - observe: Told of each new version with a way to build its snapshot (nil: nobody asks), as
+    ///     ``apply(_:to:source:at:observe:)`` tells it: how a past version inside a batch is rebuilt.
     /// - Returns: What changed, or nil when the input applied nothing (a timer that fired before a snapshot, a
     ///   request answered already, a submission whose events were all applied before).
     /// - Throws: ``ReplayError`` when the input does not fit this session (another session's journal, or a
