@@ -97,7 +97,7 @@ let package = Package(
         // The embedded durable store: sessions, their journals and snapshots in SQLite (through GRDB).
         .target(
             name: "SQLiteStorage",
-            dependencies: ["ViewModelCore", "ViewHostLocking", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["CZlib", "ViewModelCore", "ViewHostLocking", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
 

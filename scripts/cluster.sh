@@ -74,7 +74,8 @@ database_url="postgres://postgres@127.0.0.1:$pg_port/viewhost"
 node_ports=()
 start_node() {
     local index=$1 port=$2
-    "$binary" serve --port "$port" --store postgres --database-url "$database_url" --node-id "node$index" \
+    # nginx, on loopback, is the proxy whose X-Forwarded-For and Forwarded name the client (Config/nginx.conf).
+    VIEWHOST_PROXY_TRUSTED=127.0.0.1 "$binary" serve --port "$port" --store postgres --database-url "$database_url" --node-id "node$index" \
         --simulation-speed "${CLUSTER_SIMULATION_SPEED:-100}" --log-level warning \
         >"$work/node$index.out" 2>"$work/node$index.log" &
     pids+=($!)

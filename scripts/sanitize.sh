@@ -29,6 +29,8 @@ export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$PWD/s
 # Tests' waits (for a server, a socket, a process) are bounds, not measurements; sanitized code is several times
 # slower, and on 2 cores the suite's parallel tests then overran the 5 s bounds (TestSupport/TestDeadline.swift).
 export VIEWHOST_TEST_TIMEOUT_SCALE="${VIEWHOST_TEST_TIMEOUT_SCALE:-10}"
+# At most four tests per core at once, as scripts/test.sh runs them (it says why).
+export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-$(($(nproc) * 4))}"
 # Which sanitizer runs, for the few tests its runtime cannot take part in (each says why).
 export VIEWHOST_SANITIZER="$kind"
 # Leak checking is off: the runtime's and Foundation's one-time caches are reported as leaks at exit.

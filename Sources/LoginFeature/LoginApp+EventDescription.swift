@@ -8,8 +8,8 @@ extension LoginApp {
         switch event {
         case .usernameDidChange(let text):
             EventDescription(name: "usernameDidChange", summary: "value=\"\(short(text))\"")
-        case .passwordDidChange(let text):
-            EventDescription(name: "passwordDidChange", summary: "length=\(CredentialRule.length(of: text))")
+        case .passwordDidChange(let length):
+            EventDescription(name: "passwordDidChange", summary: "length=\(length.units)")
         case .loginTouched:
             EventDescription(name: "loginTouched")
         }

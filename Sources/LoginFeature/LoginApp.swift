@@ -25,6 +25,20 @@ public enum LoginApp: Feature {
     /// The state of a new session: the original controller's `maruko` / `1234`.
     public static let initialState = LoginModel.initial
 
+    /// 2: the password's length instead of its text, in the state and in `passwordDidChange` (version 1 kept the
+    /// text in the store; it is migrated to its length as it is read).
+    public static let schemaVersion = 2
+
+    public static let oldestMigratableVersion = 1
+
+    public static func migrate(state decoder: any Decoder, from version: Int) throws -> LoginModel {
+        try LoginSchemaV1.Model(from: decoder).current
+    }
+
+    public static func migrate(event decoder: any Decoder, from version: Int) throws -> LoginEvent {
+        try LoginSchemaV1.Event(from: decoder).current
+    }
+
     /// A tap on the login button while it is disabled is refused (quirk fixed: the original's view model never
     /// checked `loginEnabled`; its disabled button did, and a server can be sent `login` at any time).
     public static func check(_ event: LoginEvent, in model: LoginModel) throws(EventRefusal) {
@@ -49,7 +63,7 @@ public enum LoginApp: Feature {
     public static func event(for intent: LoginIntent) -> LoginEvent {
         switch intent {
         case .setUsername(let value): .usernameDidChange(value)
-        case .setPassword(let value): .passwordDidChange(value)
+        case .setPassword(let value): .passwordDidChange(PasswordLength(value))
         case .login: .loginTouched
         }
     }

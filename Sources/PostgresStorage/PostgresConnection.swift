@@ -153,16 +153,6 @@ final class PostgresConnection: @unchecked Sendable {
         "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
-    /// `url` with its password replaced by `***`, for logs and messages.
-    static func redacted(_ url: String) -> String {
-        guard var components = URLComponents(string: url), components.password != nil else {
-            // key=value form: hide `password=…`.
-            return url.replacingOccurrences(of: #"password=\S*"#, with: "password=***", options: .regularExpression)
-        }
-        components.password = "***"
-        return components.string ?? "postgres://***"
-    }
-
     private static func message(_ text: UnsafePointer<CChar>?) -> String {
         guard let text else { return "unknown error" }
         return String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)

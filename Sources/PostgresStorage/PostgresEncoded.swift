@@ -20,7 +20,7 @@ struct PostgresEncoded {
             input = (try? encoder.encode(entry.input)).map { String(decoding: $0, as: UTF8.self) }
             snapshot = entry.snapshot.flatMap { try? encoder.encode($0) }.map { String(decoding: $0, as: UTF8.self) }
             versions = entry.snapshot.map { HistoryCheckpoint(number: entry.number, core: $0).versionsJSON }
-        case .remove, .access, .reset:
+        case .remove, .access:
             input = nil
             snapshot = nil
             versions = nil

@@ -29,6 +29,8 @@ public final class PostgresSessionStorage: SessionStorage {
     let leases = PostgresLeases()
     let listener: PostgresReleaseListener
     private let redactedURL: String
+    /// The last copy number a load handed out (``StoredSession/copy``).
+    private let copies = Atomic<Int>(0)
 
     /// Connects to `url`, brings its schema up to date and starts listening for takeovers.
     /// - Throws: ``StorageError/unreachable(reason:)`` when the database cannot be reached;
@@ -40,7 +42,7 @@ public final class PostgresSessionStorage: SessionStorage {
     public init(url: String, node: String, features: FeatureTypes, historyInputs: Int = 0) throws(StorageError) {
         self.node = node
         self.features = features
-        redactedURL = PostgresConnection.redacted(url)
+        redactedURL = PasswordRedaction.redacted(url)
         do {
             let connection = try PostgresConnection(url: url)
             try PostgresSchema.migrate(connection)
@@ -52,10 +54,10 @@ public final class PostgresSessionStorage: SessionStorage {
             case .undecodable(let reason):
                 throw .unusable(path: redactedURL, reason: reason)
             case .database(let error):
-                throw .unreachable(reason: "\(redactedURL): \(Self.redact(error, url: url))")
+                throw .unreachable(reason: "\(redactedURL): \(Self.redact(error))")
             }
         } catch let error as PostgresError {
-            throw .unreachable(reason: "\(redactedURL): \(Self.redact(error, url: url))")
+            throw .unreachable(reason: "\(redactedURL): \(Self.redact(error))")
         } catch let error as PostgresSchemaError {
             switch error {
             case .newer(let version):
@@ -63,10 +65,10 @@ public final class PostgresSessionStorage: SessionStorage {
                     path: redactedURL,
                     reason: "written by a newer ViewHost (schema version \(version), this one knows \(PostgresSchema.currentVersion))")
             case .failed(let error):
-                throw .unusable(path: redactedURL, reason: "cannot migrate: \(Self.redact(error, url: url))")
+                throw .unusable(path: redactedURL, reason: "cannot migrate: \(Self.redact(error))")
             }
         } catch {
-            throw .unreachable(reason: "\(redactedURL): \(error)")
+            throw .unreachable(reason: "\(redactedURL): \(Self.redact(error))")
         }
         pool = PostgresPool(url: url, size: 4)
         writer = PostgresWriter(url: url, node: node, historyInputs: max(0, historyInputs))
@@ -74,7 +76,7 @@ public final class PostgresSessionStorage: SessionStorage {
         do {
             try listener.start()
         } catch {
-            throw .unreachable(reason: "\(redactedURL): \(Self.redact(error, url: url))")
+            throw .unreachable(reason: "\(redactedURL): \(Self.redact(error))")
         }
     }
 
@@ -83,10 +85,6 @@ public final class PostgresSessionStorage: SessionStorage {
     /// Takes session `id` over (raising its epoch; its previous owner is told to drop its copy) and returns its
     /// newest durable value. Blocks for a few round trips: call it off event loops.
     public func load(_ id: SessionID) throws(StorageError) -> StoredLookup {
-        defer {
-            // Whatever the session's previous copy queued is behind this: it may write again.
-            writer.enqueue(.reset(id)) { _ in }
-        }
         do {
             return try pool.withConnection { connection throws(PostgresError) -> StoredLookup in
                 try connection.transaction { () throws(PostgresError) -> StoredLookup in
@@ -152,7 +150,7 @@ public final class PostgresSessionStorage: SessionStorage {
             StoredSession(
                 id: id, token: token, createdAt: Date(timeIntervalSince1970: Double(lease[1] ?? "") ?? 0),
                 lastAccess: Date(timeIntervalSince1970: Double(lease[2] ?? "") ?? 0), core: core,
-                journalNumber: number))
+                journalNumber: number, copy: copies.wrappingAdd(1, ordering: .relaxed).newValue))
     }
 
     /// Sessions with pending timers that this node owned (by name: give a node a stable `--node-id` and it takes
@@ -244,7 +242,11 @@ public final class PostgresSessionStorage: SessionStorage {
         writer.counts.withLock { ($0.batches, $0.entries) }
     }
 
-    public var isWritable: Bool { writer.isWritable }
+    public var health: StorageHealth { writer.monitor.health }
+
+    public func onHealthChange(_ handler: @escaping @Sendable (StorageHealth) -> Void) {
+        writer.monitor.onChange(handler)
+    }
 
     public func onOwnershipLoss(_ handler: @escaping @Sendable (OwnershipLoss) -> Void) {
         listener.onLoss(handler)
@@ -255,12 +257,8 @@ public final class PostgresSessionStorage: SessionStorage {
         listener.stop()
     }
 
-    /// `error`'s text with the URL's password hidden, should libpq repeat it.
-    static func redact(_ error: any Error, url: String) -> String {
-        var text = "\(error)"
-        if let password = URLComponents(string: url)?.password, !password.isEmpty {
-            text = text.replacingOccurrences(of: password, with: "***")
-        }
-        return text
+    /// `error`'s text with any password in it hidden, should libpq repeat the URL or a part of it.
+    static func redact(_ error: any Error) -> String {
+        PasswordRedaction.redacted("\(error)")
     }
 }

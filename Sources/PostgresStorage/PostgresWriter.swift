@@ -6,8 +6,8 @@ import ViewModelCore
 
 /// The store's one writer per node: a serial queue with its own connection that takes every write queued so far
 /// and commits them in one transaction (group commit: one round trip of `COMMIT`, one WAL flush for them all),
-/// then answers each. As in the SQLite writer, a session whose write failed is poisoned (its later writes fail
-/// too, so its journal never gets a gap) until it is loaded again.
+/// then answers each. As in the SQLite writer, a session's copy whose write failed is poisoned (its later writes
+/// fail too, and older copies', so its journal never gets a gap), while a copy loaded since writes again.
 ///
 /// Fencing: an append is `UPDATE sessions … WHERE epoch = <the epoch it was queued under> AND owner = <this node>`
 /// inside the transaction; after another node took the session over (raising its epoch) the update matches no
@@ -19,8 +19,6 @@ final class PostgresWriter: Sendable {
         case append(JournalEntry, epoch: Int64?)
         case remove(SessionID, expiredAt: Date?)
         case access([(SessionID, Date)])
-        /// The session was loaded again: its earlier writes are all behind this one, so it may write again.
-        case reset(SessionID)
     }
 
     struct Pending: Sendable {
@@ -29,7 +27,8 @@ final class PostgresWriter: Sendable {
     }
 
     private struct State {
-        var poisoned: Set<SessionID> = []
+        /// Per session, the newest copy whose write failed: its writes and older copies' are refused.
+        var poisoned: [SessionID: Int] = [:]
         var probing = false
         var connection: PostgresConnection?
     }
@@ -40,18 +39,19 @@ final class PostgresWriter: Sendable {
     private let node: String
     private let state = Locked(State())
     private let intake = GroupCommitQueue<Pending>(label: "viewhost.postgres.writer")
-    private let healthy = Atomic<Bool>(true)
     /// How many of each session's latest inputs its history keeps (0: none, and no checkpoints).
     let historyInputs: Int
+    /// The store's health: failing after a write failed, healthy after one reached the database.
+    let monitor = StorageHealthMonitor()
+    /// The database's URL without its password, for the reasons the health gives.
+    private let redactedURL: String
 
     init(url: String, node: String, historyInputs: Int) {
         self.url = url
         self.node = node
         self.historyInputs = historyInputs
+        redactedURL = PasswordRedaction.redacted(url)
     }
-
-    /// Whether the last write succeeded.
-    var isWritable: Bool { healthy.load(ordering: .acquiring) }
 
     /// Queues `operation`; `completion` is called once with whether it is durable.
     func enqueue(_ operation: Operation, completion: @escaping @Sendable (Bool) -> Void) {
@@ -96,14 +96,16 @@ final class PostgresWriter: Sendable {
                 _ = try? connection.query("ROLLBACK")
                 throw error
             }
-            healthy.store(true, ordering: .releasing)
+            // As in the SQLite writer: only a write that reached the database says it takes writes again, never
+            // a batch whose every write was refused before it was sent (poisoned sessions, stale leases).
+            if zip(batch, results).contains(where: { $0.operation.isJournalWrite && $1 }) { monitor.set(.healthy) }
             counts.withLock { $0 = ($0.batches + 1, $0.entries + batch.count) }
         } catch {
             // The transaction rolled back (or never reached the server): nothing of this batch is stored.
             results = [Bool](repeating: false, count: batch.count)
-            for pending in batch { if let id = pending.operation.session { poisoned.insert(id) } }
+            for pending in batch { pending.operation.poison(&poisoned) }
             if case .connection = error { state.withLock { $0.connection = nil } }
-            healthy.store(false, ordering: .releasing)
+            monitor.set(.failing("\(redactedURL): \(error)"))
             scheduleProbe()
         }
         state.withLock { $0.poisoned = poisoned }
@@ -115,11 +117,11 @@ final class PostgresWriter: Sendable {
     ///   session, a stale epoch).
     private func apply(
         _ operation: Operation, _ encoded: PostgresEncoded, connection: PostgresConnection,
-        poisoned: inout Set<SessionID>
+        poisoned: inout [SessionID: Int]
     ) throws(PostgresError) -> Bool {
         switch operation {
         case .create(let session):
-            poisoned.remove(session.id)
+            poisoned[session.id] = nil
             let result = try connection.query(
                 """
                 INSERT INTO sessions (id, token_digest, created_at, last_access, snapshot, snapshot_number,
@@ -137,8 +139,8 @@ final class PostgresWriter: Sendable {
             try keepCheckpoint(of: session.id, number: session.journalNumber, encoded, connection: connection)
             return true
         case .append(let entry, let epoch):
-            guard !poisoned.contains(entry.session), let epoch else {
-                poisoned.insert(entry.session)
+            guard entry.copy > poisoned[entry.session] ?? -1, let epoch else {
+                operation.poison(&poisoned)
                 return false
             }
             // One round trip and a statement planned once per connection: the fenced update of the session row,
@@ -169,7 +171,7 @@ final class PostgresWriter: Sendable {
                     entry.session.rawValue, String(epoch), node, encoded.input, historyInputs > 0 ? "true" : "false",
                 ])
             guard updated.rows.first?.first == "1" else {
-                poisoned.insert(entry.session)
+                operation.poison(&poisoned)
                 return false
             }
             if encoded.snapshot != nil {
@@ -177,7 +179,7 @@ final class PostgresWriter: Sendable {
             }
             return true
         case .remove(let id, let expiredAt):
-            poisoned.insert(id)
+            // Later writes of the session find no row to append to (or an expired one), and are refused.
             try connection.query("DELETE FROM journal WHERE session_id = $1", [id.rawValue])
             try connection.query("DELETE FROM checkpoints WHERE session_id = $1", [id.rawValue])
             if let expiredAt {
@@ -200,9 +202,6 @@ final class PostgresWriter: Sendable {
                     PostgresEncoded.array(times.map { String($0.1.timeIntervalSince1970) }),
                 ])
             return true
-        case .reset(let id):
-            poisoned.remove(id)
-            return true
         }
     }
 
@@ -220,10 +219,10 @@ final class PostgresWriter: Sendable {
 
     private func probe() {
         state.withLock { $0.probing = false }
-        guard !isWritable else { return }
+        guard case .failing = monitor.health else { return }
         do {
             try connection().query("SELECT 1")
-            healthy.store(true, ordering: .releasing)
+            monitor.set(.healthy)
         } catch {
             if case .connection = error { state.withLock { $0.connection = nil } }
             scheduleProbe()
@@ -232,12 +231,20 @@ final class PostgresWriter: Sendable {
 }
 
 extension PostgresWriter.Operation {
-    /// The session a create or append writes.
-    var session: SessionID? {
+    /// Poisons the copy a create or append came from: its later writes, and older copies', are refused.
+    func poison(_ poisoned: inout [SessionID: Int]) {
         switch self {
-        case .create(let session): session.id
-        case .append(let entry, _): entry.session
-        case .remove, .access, .reset: nil
+        case .create(let session): poisoned[session.id] = max(poisoned[session.id] ?? -1, session.copy)
+        case .append(let entry, _): poisoned[entry.session] = max(poisoned[entry.session] ?? -1, entry.copy)
+        case .remove, .access: break
+        }
+    }
+
+    /// Whether it writes a session or its journal (not only access times or bookkeeping).
+    var isJournalWrite: Bool {
+        switch self {
+        case .create, .append, .remove: true
+        case .access: false
         }
     }
 }

@@ -7,11 +7,11 @@ import ViewModelCore
 /// feature and the version, instead of failing the session when a client asks for it.
 extension SQLiteSessionStorage {
     /// Refuses the store when its sessions hold feature data `features` cannot read (reading every stored value and
-    /// journal record for the exact answer first, when the kept bound fails); otherwise records `features`' own
-    /// versions as written from now on.
+    /// journal record for the exact answer first, when the kept bound fails).
+    /// - Returns: What the store may hold once this build writes to it (for ``recordFeatureSchemas(_:in:)``).
     /// - Throws: ``StorageError/unusable(path:reason:)`` naming the feature and the version.
-    static func checkFeatureSchemas(_ pool: DatabasePool, path: String, features: FeatureTypes) throws {
-        try pool.write { db in
+    static func checkFeatureSchemas(_ pool: DatabasePool, path: String, features: FeatureTypes) throws -> StoredSchemas {
+        try pool.read { db in
             var stored = try keptSchemas(db)
             do {
                 try features.check(stored)
@@ -23,8 +23,13 @@ extension SQLiteSessionStorage {
                     throw StorageError.unusable(path: path, reason: "\(error) (stored: \(stored))")
                 }
             }
-            try keep(stored.merging(features.written), db)
+            return stored.merging(features.written)
         }
+    }
+
+    /// Records `schemas` (from ``checkFeatureSchemas(_:path:features:)``) as what the store may hold.
+    static func recordFeatureSchemas(_ schemas: StoredSchemas, in pool: DatabasePool) throws {
+        try pool.write { db in try keep(schemas, db) }
     }
 
     /// What `feature_schemas` holds.

@@ -34,6 +34,11 @@ public final class SQLiteSessionStorage: SessionStorage {
     let writer: SQLiteWriter
     /// How many of each session's latest inputs are kept for its past versions (0: none).
     public let historyInputs: Int
+    let monitor = StorageHealthMonitor()
+    /// This process's claim on the data directory, held while the store is open.
+    private let lock: DataDirectoryLock
+    /// The last copy number a load handed out (``StoredSession/copy``).
+    private let copies = Atomic<Int>(0)
 
     /// Opens (making it when missing) the store in `directory`.
     /// - Throws: ``StorageError/cannotCreate(path:reason:)`` when the directory cannot be made or written;
@@ -47,70 +52,49 @@ public final class SQLiteSessionStorage: SessionStorage {
         // 503 and reads go on, as for a full disk.
         signal(SIGXFSZ, SIG_IGN)
         path = try Self.prepare(directory: directory)
+        lock = try DataDirectoryLock(directory: directory)
         self.features = features
+        var startFailure: (any Error)?
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = \(sync == .full ? "FULL" : "NORMAL")")
         }
+        let ledger = try CommitLedger(database: path)
         do {
+            try Self.checkSize(path: path)
             pool = try DatabasePool(path: path, configuration: configuration)
             try Self.migrate(pool, path: path)
-            try Self.checkFeatureSchemas(pool, path: path, features: features)
+            let schemas = try Self.checkFeatureSchemas(pool, path: path, features: features)
+            try Self.checkAcknowledged(pool, path: path)
+            startFailure = try Self.checkWritable(pool, path: path, directory: directory)
+            // This build's versions are recorded once the store takes writes (a store failing at start records them
+            // at its next start; until then, a store it cannot read is still found by the exact check above).
+            if startFailure == nil { try Self.recordFeatureSchemas(schemas, in: pool) }
         } catch let error as StorageError {
             throw error
+        } catch where StoreAudit.isDamage(error) {
+            throw .unusable(
+                path: path, reason: "it is damaged: " + StoreAudit.damage(of: path, error: error)
+                    + "; viewhost check says what is lost; restore a backup (docs/OPERATIONS.md)")
         } catch {
             throw .unusable(path: path, reason: Self.describe(error))
         }
+        // Everything acknowledged is in the file: the log starts empty, and so does the ledger.
+        if (try? pool.writeWithoutTransaction({ try $0.checkpoint(.truncate) })) != nil {
+            ledger.reset(walGeneration: nil)
+        }
         self.historyInputs = max(0, historyInputs)
-        writer = SQLiteWriter(pool: pool, historyInputs: self.historyInputs)
-    }
-
-    /// Makes `directory` when missing and checks it can be written.
-    /// - Returns: The database file's path.
-    static func prepare(directory: String) throws(StorageError) -> String {
-        let manager = FileManager.default
-        do {
-            try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            // Foundation's error says little; the system call says why ("Not a directory", "Permission denied").
-            let reason = mkdir(directory, 0o755) == 0 ? Self.reason(of: error) : String(cString: strerror(errno))
-            throw .cannotCreate(path: directory, reason: "it is missing and cannot be made: \(reason)")
-        }
-        guard manager.isWritableFile(atPath: directory) else {
-            throw .cannotCreate(path: directory, reason: "it is not writable")
-        }
-        return (directory as NSString).appendingPathComponent(fileName)
-    }
-
-    /// Brings a new or older database up to date; refuses a foreign, newer or corrupt one.
-    private static func migrate(_ pool: DatabasePool, path: String) throws {
-        let migrator = SQLiteSchema.migrator
-        try pool.writeWithoutTransaction { db in
-            let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
-            let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0
-            if tables == 0 {
-                // A new file: reclaimable free pages (a periodic incremental vacuum returns them to the system).
-                try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL")
-                try db.execute(sql: "PRAGMA application_id = \(SQLiteSchema.applicationID)")
-            } else if applicationID != SQLiteSchema.applicationID {
-                throw StorageError.unusable(path: path, reason: "not a ViewHost store (another application's database)")
-            }
-            if try migrator.hasBeenSuperseded(db) {
-                throw StorageError.unusable(
-                    path: path, reason: "written by a newer ViewHost (its schema has migrations this version lacks)")
-            }
-        }
-        try migrator.migrate(pool)
+        writer = SQLiteWriter(
+            pool: pool, path: path, monitor: monitor, ledger: ledger, wal: WriteAheadLog(database: path),
+            historyInputs: self.historyInputs)
+        Self.checkPagesInBackground(pool, path: path, monitor: monitor)
+        if let startFailure { writer.fail(startFailure) }
     }
 
     // MARK: - Reads
 
     public func load(_ id: SessionID) throws(StorageError) -> StoredLookup {
-        defer {
-            // Whatever the session's previous copy queued is behind this: it may write again.
-            writer.enqueue(.reset(id)) { _ in }
-        }
         do {
             return try pool.read { db -> StoredLookup in
                 guard let row = try Row.fetchOne(
@@ -145,12 +129,16 @@ public final class SQLiteSessionStorage: SessionStorage {
                 return .found(
                     StoredSession(
                         id: id, token: token, createdAt: Date(timeIntervalSince1970: row["created_at"]),
-                        lastAccess: Date(timeIntervalSince1970: row["last_access"]), core: core, journalNumber: number))
+                        lastAccess: Date(timeIntervalSince1970: row["last_access"]), core: core, journalNumber: number,
+                        copy: copies.wrappingAdd(1, ordering: .relaxed).newValue))
             }
         } catch let error as StorageError {
             throw error
         } catch {
-            throw .failed(reason: "reading session \(id): \(Self.describe(error))")
+            // A damaged page found by a read: say so (the log, /readyz), as a write that met it would.
+            let health = Self.health(after: error, path: path)
+            if case .broken = health { monitor.set(health) }
+            throw .failed(reason: "reading session \(id) from \(path): \(Self.describe(error))")
         }
     }
 
@@ -205,17 +193,43 @@ public final class SQLiteSessionStorage: SessionStorage {
         writer.expire(idleBefore: cutoff, forgetBefore: forgetBefore, except: live)
     }
 
-    public var isWritable: Bool { writer.isWritable }
+    public var health: StorageHealth { monitor.health }
+
+    public func onHealthChange(_ handler: @escaping @Sendable (StorageHealth) -> Void) {
+        monitor.onChange(handler)
+    }
+
+    public var usedBytes: Int? { writer.usedBytes.load(ordering: .relaxed) }
 
     public var commitCounts: (commits: Int, writes: Int) {
         writer.counts.withLock { ($0.batches, $0.entries) }
     }
 
+    /// Writes what is queued, moves everything committed into the main file (a full checkpoint) and closes the
+    /// file, so a stopped store is that one file, with no `-wal` or `-shm` beside it; then lets go of the directory.
     public func close() {
         writer.drainAndStop()
+        if (try? pool.writeWithoutTransaction({ try $0.checkpoint(.truncate) })) != nil {
+            writer.ledger.reset(walGeneration: nil)
+        }
+        // The readers first (GRDB closes its writer first, and the last connection to close must be the writer for
+        // SQLite to remove the -wal and -shm).
+        pool.releaseMemory()
+        try? pool.close()
+        lock.release()
     }
 
     // MARK: - Errors
+
+    /// The store's health after `error`: broken when SQLite found the file damaged (it cannot be written safely,
+    /// and retrying does not help), failing otherwise (a full disk, an I/O error, a file made read-only).
+    static func health(after error: any Error, path: String) -> StorageHealth {
+        if StoreAudit.isDamage(error) {
+            return .broken(
+                "\(path) is damaged: \(StoreAudit.damage(of: path, error: error)); run viewhost check, then restore a backup")
+        }
+        return .failing("\(path): \(describe(error))")
+    }
 
     static func describe(_ error: any Error) -> String {
         if let error = error as? DatabaseError {

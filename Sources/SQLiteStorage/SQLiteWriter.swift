@@ -6,22 +6,21 @@ import ViewHostLocking
 import ViewModelCore
 
 /// The store's one writer: a serial queue that takes every write queued so far and commits them in one
-/// transaction (group commit), then answers each. A session whose write failed is poisoned: its later writes fail
-/// too (so its journal never gets a gap or a write from a value that was dropped) until it is loaded again.
+/// transaction (group commit), then answers each. A session's copy whose write failed is poisoned: its later writes
+/// fail too, and so do those of older copies (so its journal never gets a gap or a write from a value that was
+/// dropped), while a copy loaded since (a higher ``JournalEntry/copy``) writes again.
 final class SQLiteWriter: Sendable {
     enum Operation: Sendable {
         case create(StoredSession)
         case append(JournalEntry)
         case remove(SessionID, expiredAt: Date?)
         case access([(SessionID, Date)])
-        /// The session was loaded again: its earlier writes are all behind this one, so it may write again.
-        case reset(SessionID)
 
         /// Whether it writes a session or its journal (not only access times or bookkeeping).
         var isJournalWrite: Bool {
             switch self {
             case .create, .append, .remove: true
-            case .access, .reset: false
+            case .access: false
             }
         }
     }
@@ -34,28 +33,45 @@ final class SQLiteWriter: Sendable {
         let completion: @Sendable (Bool) -> Void
     }
 
-    private struct State {
-        var poisoned: Set<SessionID> = []
+    struct State {
+        /// Per session, the newest copy whose write failed: its writes and older copies' are refused.
+        var poisoned: [SessionID: Int] = [:]
         var probing = false
+        /// The store closed: later writes are refused without touching it.
+        var stopped = false
     }
 
     /// Commits per batch, for the metrics and BENCHMARKS.md: (batches, entries).
     let counts = Locked((batches: 0, entries: 0))
-    private let pool: DatabasePool
-    private let state = Locked(State())
-    private let intake: GroupCommitQueue<Pending>
-    private let healthy = Atomic<Bool>(true)
+    /// The bytes of the pages in use (not free) after the last commit: what the store's quota counts.
+    let usedBytes = Atomic<Int>(0)
+    /// The store's health: failing after a write failed, healthy after one reached the disk.
+    let monitor: StorageHealthMonitor
+    let pool: DatabasePool
+    let path: String
+    /// What was acknowledged, kept outside the database (see ``CommitLedger``).
+    let ledger: CommitLedger
+    /// SQLite's write-ahead log, watched (nil when it could not be opened at start).
+    let wal: WriteAheadLog?
+    let state = Locked(State())
+    let intake: GroupCommitQueue<Pending>
     /// How many of each session's latest inputs its history keeps (``HistoryRetention``).
     let historyInputs: Int
 
-    init(pool: DatabasePool, historyInputs: Int) {
+    init(
+        pool: DatabasePool, path: String, monitor: StorageHealthMonitor, ledger: CommitLedger, wal: WriteAheadLog?,
+        historyInputs: Int
+    ) {
         self.pool = pool
         self.historyInputs = historyInputs
+        self.path = path
+        self.monitor = monitor
+        self.ledger = ledger
+        self.wal = wal
         intake = GroupCommitQueue(label: "viewhost.sqlite.writer")
+        try? pool.read { try self.measure($0) }
+        scheduleWatch()
     }
-
-    /// Whether the last write succeeded.
-    var isWritable: Bool { healthy.load(ordering: .acquiring) }
 
     /// Queues `operation` (encoding it here, on the caller's thread); `completion` is called once with whether it
     /// is durable. Statements are prepared once per connection (`cachedStatement`): parsing SQL for every write
@@ -65,13 +81,21 @@ final class SQLiteWriter: Sendable {
         intake.enqueue(Pending(operation: operation, encoded: encoded, completion: completion)) { self.write($0) }
     }
 
-    /// Writes everything queued, then stops taking part (shutdown): later writes still queue and are written by
-    /// the next drain, but nothing waits for them.
+    /// Writes everything queued, then stops (shutdown): later writes are refused (their completions say not
+    /// durable) without touching the store, which closes.
     func drainAndStop() {
         intake.drainAndStop { self.write($0) }
+        state.withLock { $0.stopped = true }
     }
 
+    /// Whether the store closed (shutdown).
+    var isStopped: Bool { state.withLock { $0.stopped } }
+
     private func write(_ batch: [Pending]) {
+        guard !isStopped, mayWrite() else {
+            for pending in batch { pending.completion(false) }
+            return
+        }
         var poisoned = state.withLock { $0.poisoned }
         var results = [Bool](repeating: false, count: batch.count)
         do {
@@ -79,17 +103,31 @@ final class SQLiteWriter: Sendable {
                 for index in batch.indices {
                     results[index] = try apply(batch[index].operation, batch[index].encoded, db: db, poisoned: &poisoned)
                 }
+                try measure(db)
             }
-            // Access times are tiny writes that may fit where events do not: only what the store exists for
-            // (sessions and their journals) says that it takes writes again.
-            if batch.contains(where: \.operation.isJournalWrite) { healthy.store(true, ordering: .releasing) }
+            // Before any of it is answered: what was acknowledged, outside the log that could lose it.
+            ledger.committed(
+                zip(batch, results).compactMap { pending, done in done ? pending.operation.ledgerEntry : nil },
+                walGeneration: wal?.generation)
+            if ledger.failure != nil, checkpointed() {
+                // Everything committed is in the main file now: the ledger can start again from here.
+                ledger.reset(walGeneration: wal?.generation)
+            }
+            if let failure = ledger.failure {
+                monitor.set(
+                    .failing("\(ledger.path) cannot be written (\(failure)): a damaged log would go unnoticed until SQLite starts it again"))
+            } else if zip(batch, results).contains(where: { $0.operation.isJournalWrite && $1 }) {
+                // Only what the store exists for (sessions and their journals), written for real, says that it
+                // takes writes again: access times are tiny writes that may fit where events do not, and a batch
+                // whose every append was refused (its session poisoned by an earlier failure) wrote nothing.
+                monitor.set(.healthy)
+            }
             counts.withLock { $0 = ($0.batches + 1, $0.entries + batch.count) }
         } catch {
             // The transaction rolled back: nothing of this batch is stored.
             results = [Bool](repeating: false, count: batch.count)
-            for pending in batch { if let id = pending.operation.session { poisoned.insert(id) } }
-            healthy.store(false, ordering: .releasing)
-            scheduleProbe()
+            for pending in batch { pending.operation.poison(&poisoned) }
+            fail(error)
         }
         state.withLock { $0.poisoned = poisoned }
         for (pending, durable) in zip(batch, results) { pending.completion(durable) }
@@ -98,11 +136,11 @@ final class SQLiteWriter: Sendable {
     /// Applies one operation in the batch's transaction.
     /// - Returns: Whether it took effect (false, and the session poisoned, when it cannot: a gap, a removed session).
     private func apply(
-        _ operation: Operation, _ encoded: Encoded, db: Database, poisoned: inout Set<SessionID>
+        _ operation: Operation, _ encoded: Encoded, db: Database, poisoned: inout [SessionID: Int]
     ) throws -> Bool {
         switch operation {
         case .create(let session):
-            poisoned.remove(session.id)
+            poisoned[session.id] = nil
             try db.cachedStatement(
                 sql: """
                     INSERT INTO sessions (id, token_digest, created_at, last_access, last_number, next_due_at)
@@ -119,7 +157,7 @@ final class SQLiteWriter: Sendable {
             try keepSnapshot(of: session.id, number: session.journalNumber, encoded, db: db)
             return true
         case .append(let entry):
-            guard !poisoned.contains(entry.session) else { return false }
+            guard entry.copy > poisoned[entry.session] ?? -1 else { return false }
             try db.cachedStatement(
                 sql: """
                     UPDATE sessions SET last_number = ?1, last_access = max(last_access, ?2), next_due_at = ?3
@@ -131,7 +169,7 @@ final class SQLiteWriter: Sendable {
                     entry.session.rawValue,
                 ])
             guard db.changesCount == 1 else {
-                poisoned.insert(entry.session)
+                operation.poison(&poisoned)
                 return false
             }
             if encoded.snapshot == nil || historyInputs > 0 {
@@ -145,7 +183,7 @@ final class SQLiteWriter: Sendable {
             }
             return true
         case .remove(let id, let expiredAt):
-            poisoned.insert(id)
+            // Later writes of the session find no row to append to (or an expired one), and are refused.
             try db.cachedStatement(sql: "DELETE FROM journal WHERE session_id = ?").execute(arguments: [id.rawValue])
             try db.cachedStatement(sql: "DELETE FROM snapshots WHERE session_id = ?").execute(arguments: [id.rawValue])
             if let expiredAt {
@@ -162,16 +200,22 @@ final class SQLiteWriter: Sendable {
                 ).execute(arguments: [at.timeIntervalSince1970, id.rawValue])
             }
             return true
-        case .reset(let id):
-            poisoned.remove(id)
-            return true
         }
+    }
+
+    /// Notes the pages in use (two header reads in the batch's transaction).
+    func measure(_ db: Database) throws {
+        let pages = try Int.fetchOne(db.cachedStatement(sql: "PRAGMA page_count")) ?? 0
+        let free = try Int.fetchOne(db.cachedStatement(sql: "PRAGMA freelist_count")) ?? 0
+        let size = try Int.fetchOne(db.cachedStatement(sql: "PRAGMA page_size")) ?? 4096
+        usedBytes.store((pages - free) * size, ordering: .relaxed)
     }
 
     /// Expires idle stored sessions that are not in memory, forgets old tombstones, and returns free pages.
     func expire(idleBefore cutoff: Date, forgetBefore: Date, except live: @Sendable (SessionID) -> Bool) -> Int {
+        guard !isStopped, mayWrite() else { return 0 }
         do {
-            return try pool.write { db in
+            let expired = try pool.write { db -> [String] in
                 let idle = try String.fetchAll(
                     db, sql: "SELECT id FROM sessions WHERE expired_at IS NULL AND last_access < ?",
                     arguments: [cutoff.timeIntervalSince1970]
@@ -187,44 +231,13 @@ final class SQLiteWriter: Sendable {
                     sql: "DELETE FROM sessions WHERE expired_at IS NOT NULL AND expired_at < ?",
                     arguments: [forgetBefore.timeIntervalSince1970])
                 try db.execute(sql: "PRAGMA incremental_vacuum")
-                return idle.count
+                try measure(db)
+                return idle
             }
+            ledger.committed(expired.map { (SessionID($0), CommitLedger.removed) }, walGeneration: wal?.generation)
+            return expired.count
         } catch {
             return 0
-        }
-    }
-
-    /// While writes fail, tries one small write every two seconds, so the store says it is writable again as soon
-    /// as the disk takes writes (readiness follows it).
-    private func scheduleProbe() {
-        let start = state.withLock { state -> Bool in
-            guard !state.probing else { return false }
-            state.probing = true
-            return true
-        }
-        guard start else { return }
-        intake.after(seconds: 2) { self.probe() }
-    }
-
-    /// What the probe writes: a busy batch's worth (16 pages), so a disk with room for a heartbeat but not for
-    /// events does not count as writable.
-    static let probeBytes = 65_536
-
-    private func probe() {
-        state.withLock { $0.probing = false }
-        guard !isWritable else { return }
-        do {
-            try pool.write { db in
-                try db.execute(
-                    sql: """
-                        INSERT INTO heartbeat (id, at, reserve) VALUES (1, ?1, zeroblob(?2))
-                        ON CONFLICT (id) DO UPDATE SET at = excluded.at, reserve = excluded.reserve
-                        """,
-                    arguments: [Date().timeIntervalSince1970, Self.probeBytes])
-            }
-            healthy.store(true, ordering: .releasing)
-        } catch {
-            scheduleProbe()
         }
     }
 }
@@ -247,7 +260,7 @@ struct Encoded: Sendable {
             input = try? encoder.encode(entry.input)
             snapshot = entry.snapshot.flatMap { try? encoder.encode($0) }
             versions = entry.snapshot.map { HistoryCheckpoint(number: entry.number, core: $0).versionsJSON }
-        case .remove, .access, .reset:
+        case .remove, .access:
             input = nil
             snapshot = nil
             versions = nil
@@ -256,12 +269,23 @@ struct Encoded: Sendable {
 }
 
 extension SQLiteWriter.Operation {
-    /// The session a create or append writes.
-    var session: SessionID? {
+    /// What the ledger records once it took effect: the session and its last journal record, or that it was
+    /// removed (nil for access times).
+    var ledgerEntry: (SessionID, Int)? {
         switch self {
-        case .create(let session): session.id
-        case .append(let entry): entry.session
-        case .remove, .access, .reset: nil
+        case .create(let session): (session.id, session.journalNumber)
+        case .append(let entry): (entry.session, entry.number)
+        case .remove(let id, _): (id, CommitLedger.removed)
+        case .access: nil
+        }
+    }
+
+    /// Poisons the copy a create or append came from: its later writes, and older copies', are refused.
+    func poison(_ poisoned: inout [SessionID: Int]) {
+        switch self {
+        case .create(let session): poisoned[session.id] = max(poisoned[session.id] ?? -1, session.copy)
+        case .append(let entry): poisoned[entry.session] = max(poisoned[entry.session] ?? -1, entry.copy)
+        case .remove, .access: break
         }
     }
 }

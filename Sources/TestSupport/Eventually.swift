@@ -6,7 +6,7 @@
 ///   - interval: The pause between two asks.
 ///   - condition: What should become true.
 public func eventually(
-    timeout: Duration = .seconds(5), interval: Duration = .milliseconds(10), _ condition: () async throws -> Bool
+    timeout: Duration = .seconds(60), interval: Duration = .milliseconds(10), _ condition: () async throws -> Bool
 ) async rethrows -> Bool {
     let deadline = TestDeadline.after(timeout)
     while ContinuousClock.now < deadline {

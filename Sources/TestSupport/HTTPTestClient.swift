@@ -37,29 +37,38 @@ public final class HTTPTestClient: @unchecked Sendable {
     private var sawEOF = false
 
     /// Connects to `host:port` (blocking connect, then reads with deadlines).
-    public init(port: Int, host: String = "127.0.0.1") throws {
-        fd = try Self.connectedSocket(port: port, host: host)
+    /// - Parameter source: The local address to connect from, such as `127.0.0.2` (any of 127.0.0.0/8 works on
+    ///   Linux), so one test can be two clients; nil lets the kernel choose.
+    public init(port: Int, host: String = "127.0.0.1", source: String? = nil) throws {
+        fd = try Self.connectedSocket(port: port, host: host, source: source)
     }
 
     /// A connected socket, or an error with nothing left open. Closing happens here, before `self` exists: a
     /// throwing init of a fully initialised object still runs `deinit`, and closing twice closed whatever socket
     /// another test had been given the same number in between (seen as "the server closed after 0 bytes").
-    public static func connectedSocket(port: Int, host: String = "127.0.0.1") throws -> Int32 {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        inet_pton(AF_INET, host, &address.sin_addr)
+    public static func connectedSocket(port: Int, host: String = "127.0.0.1", source: String? = nil) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw ClientError.connectFailed(errno) }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        // Bound to `source` first when given, then connected; on a failure nothing stays open.
+        let steps: [((Int32, UnsafePointer<sockaddr>?, socklen_t) -> Int32, String?, Int)] = [
+            (bind, source, 0), (connect, host, port),
+        ]
+        for (call, host, port) in steps {
+            guard let host else { continue }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            inet_pton(AF_INET, host, &address.sin_addr)
+            let result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    call(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
-        }
-        guard result == 0 else {
-            let code = errno
-            Glibc.close(fd)
-            throw ClientError.connectFailed(code)
+            guard result == 0 else {
+                let code = errno
+                Glibc.close(fd)
+                throw ClientError.connectFailed(code)
+            }
         }
         _ = vh_set_nodelay(fd)
         return fd
@@ -104,23 +113,23 @@ public final class HTTPTestClient: @unchecked Sendable {
     /// - Parameters:
     ///   - timeout: How long to wait for all of it.
     ///   - headRequest: Whether it answers a HEAD request (no body follows).
-    public func readResponse(timeout: Duration = .seconds(5), headRequest: Bool = false) async throws -> TestResponse {
+    public func readResponse(timeout: Duration = .seconds(60), headRequest: Bool = false) async throws -> TestResponse {
         try await offThread { try self.readResponseBlocking(timeout: timeout, headRequest: headRequest) }
     }
 
     /// Reads until the server closes the connection; returns what arrived (after any buffered bytes).
-    public func readUntilClosed(timeout: Duration = .seconds(5)) async throws -> [UInt8] {
+    public func readUntilClosed(timeout: Duration = .seconds(60)) async throws -> [UInt8] {
         try await offThread { try self.readUntilClosedBlocking(timeout: timeout) }
     }
 
     /// Reads until the bytes received (and not yet taken) contain `text`; returns them all, up to the end of
     /// `text`, and keeps the rest buffered. For watching a streamed body arrive piece by piece.
-    public func read(untilContaining text: String, timeout: Duration = .seconds(5)) async throws -> [UInt8] {
+    public func read(untilContaining text: String, timeout: Duration = .seconds(60)) async throws -> [UInt8] {
         try await offThread { try self.readUntilContainingBlocking(Array(text.utf8), timeout: timeout) }
     }
 
     /// Whether the server closes the connection (EOF or reset) within `timeout`, discarding data.
-    public func waitForClose(timeout: Duration = .seconds(5)) async -> Bool {
+    public func waitForClose(timeout: Duration = .seconds(60)) async -> Bool {
         (try? await offThread { self.waitForCloseBlocking(timeout: timeout) }) ?? false
     }
 

@@ -10,7 +10,9 @@ import Glibc
 ///
 /// It starts children with `posix_spawn` and reads their output through pipes by hand: Foundation's `Process`
 /// on this toolchain can crash the test process in `run()` (swift-corelibs-foundation#5472). Every wait (for the
-/// readiness line, for an exit) happens on a thread of its own (``OffThread``), never on the test's task.
+/// readiness line, for an exit) happens on a thread of its own (``OffThread``), never on the test's task. How many
+/// run at once is bounded (``ProcessSlots``): servers in ``servers``, short commands (`viewhost client`, `curl`,
+/// `openssl`) in ``commands``, apart so that a test holding a server can always run a command against it.
 ///
 /// `@unchecked Sendable`: one test uses one process, one call at a time.
 public final class ServerProcess: @unchecked Sendable {
@@ -36,12 +38,19 @@ public final class ServerProcess: @unchecked Sendable {
     private let stdoutFD: Int32
     private let stderrFD: Int32
     private var exitStatus: Int32?
+    /// The slot this child holds until it is reaped.
+    private var slot: ProcessSlots?
     private var collectedOutput: [UInt8] = []
     private var collectedErrors: [UInt8] = []
     /// The port from the readiness line.
     public private(set) var port = 0
     /// The readiness line.
     public private(set) var readinessLine = ""
+
+    /// The slots of long-running servers (the convenience initialiser's children).
+    public static let servers = ProcessSlots(count: ProcessSlots.perMachine)
+    /// The slots of commands run to completion (``run(executable:_:environment:timeout:)``).
+    public static let commands = ProcessSlots(count: ProcessSlots.perMachine)
 
     /// The built `viewhost` binary: `$VIEWHOST_BINARY`, else next to the running test bundle.
     public static func binaryPath() throws -> String {
@@ -79,7 +88,8 @@ public final class ServerProcess: @unchecked Sendable {
         executable: String, _ arguments: [String], environment: [String: String] = [:],
         timeout: Duration = .seconds(20)
     ) async throws -> (status: Int32, stdout: String, stderr: String) {
-        let child = try ServerProcess(executable: executable, spawning: arguments, environment: environment)
+        await commands.acquire()
+        let child = try ServerProcess(executable: executable, spawning: arguments, environment: environment, slot: commands)
         let status = try await child.waitForExit(timeout: timeout)
         return (status, String(decoding: child.collectedOutput, as: UTF8.self), child.standardErrorText())
     }
@@ -96,10 +106,13 @@ public final class ServerProcess: @unchecked Sendable {
         launcher: [String] = []
     ) async throws {
         let binary = try Self.binaryPath()
+        await Self.servers.acquire()
         if let program = launcher.first {
-            try self.init(executable: program, spawning: launcher.dropFirst() + [binary] + arguments, environment: environment)
+            try self.init(
+                executable: program, spawning: launcher.dropFirst() + [binary] + arguments, environment: environment,
+                slot: Self.servers)
         } else {
-            try self.init(executable: binary, spawning: arguments, environment: environment)
+            try self.init(executable: binary, spawning: arguments, environment: environment, slot: Self.servers)
         }
         try await OffThread.run { try self.waitForReadiness(timeout: timeout) }
     }
@@ -127,12 +140,19 @@ public final class ServerProcess: @unchecked Sendable {
         throw ProcessError.noReadinessLine(output: String(decoding: collectedOutput + collectedErrors, as: UTF8.self))
     }
 
-    private init(executable path: String, spawning arguments: [String], environment: [String: String]) throws {
+    /// Starts the child; `slot` (already taken) is given back when it is reaped, or at once if it cannot start.
+    private init(
+        executable path: String, spawning arguments: [String], environment: [String: String], slot: ProcessSlots
+    ) throws {
         var outPipe: [Int32] = [0, 0]
         var errPipe: [Int32] = [0, 0]
         // Close-on-exec, so servers spawned at the same time by other tests do not inherit these pipes (and hold
         // their write ends open); dup2 in the child clears the flag on its own stdout and stderr.
-        guard vh_pipe_cloexec(&outPipe) == 0, vh_pipe_cloexec(&errPipe) == 0 else { throw ProcessError.spawnFailed(errno) }
+        guard vh_pipe_cloexec(&outPipe) == 0, vh_pipe_cloexec(&errPipe) == 0 else {
+            let code = errno
+            slot.release()
+            throw ProcessError.spawnFailed(code)
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -158,8 +178,10 @@ public final class ServerProcess: @unchecked Sendable {
         guard result == 0 else {
             Glibc.close(outPipe[0])
             Glibc.close(errPipe[0])
+            slot.release()
             throw ProcessError.spawnFailed(result)
         }
+        self.slot = slot
         pid = child
         stdoutFD = outPipe[0]
         stderrFD = errPipe[0]
@@ -171,6 +193,7 @@ public final class ServerProcess: @unchecked Sendable {
             var status: Int32 = 0
             waitpid(pid, &status, 0)
         }
+        slot?.release()
         Glibc.close(stdoutFD)
         Glibc.close(stderrFD)
     }
@@ -225,6 +248,8 @@ public final class ServerProcess: @unchecked Sendable {
         guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
         let terminatedBySignal = status & 0x7F
         exitStatus = terminatedBySignal == 0 ? (status >> 8) & 0xFF : 128 + terminatedBySignal
+        slot?.release()
+        slot = nil
         return exitStatus
     }
 }

@@ -80,8 +80,11 @@ public func makeApp<C: Clock>(
             store: SessionStore.Configuration(
                 idleTTL: configuration.sessions.idleTTL, maxSessions: configuration.sessions.max),
             seed: configuration.simulation.seed, logCapacity: configuration.sessions.logCapacity,
-            simulationSpeed: configuration.simulation.speed, historyInputs: configuration.sessions.historyVersions),
-        scheduler: scheduler ?? LiveTimerScheduler(), features: configuration.features, storage: storage)
+            simulationSpeed: configuration.simulation.speed, historyInputs: configuration.sessions.historyVersions,
+            maxStoreBytes: configuration.store.maxMegabytes > 0 ? configuration.store.maxMegabytes << 20 : nil),
+        scheduler: scheduler ?? LiveTimerScheduler(), features: configuration.features, logger: logger,
+        storage: storage)
+    storage?.onHealthChange { health in log(health, to: logger) }
     let archive = SessionArchive(storage: storage, logger: logger)
     let metrics = AppMetrics()
     let streams = StreamLimiter(maxPerSession: configuration.streams.maxPerSession, maxTotal: configuration.streams.max)
@@ -104,6 +107,18 @@ public func makeApp<C: Clock>(
         configuration: configuration.http, responder: responder, logger: logger, security: security)
     serverReference.set(server)
     return ViewHostApp(server: server, registry: registry)
+}
+
+/// One line for each change of the store's health: what is wrong, naming the file, or that it is well again.
+private func log(_ health: StorageHealth, to logger: Logger) {
+    switch health {
+    case .healthy:
+        logger.notice("the session store takes writes again")
+    case .failing(let reason):
+        logger.error("the session store takes no writes; events get 503 until a write succeeds (retried every few seconds)", metadata: ["reason": "\(reason)"])
+    case .broken(let reason):
+        logger.critical("the session store cannot be used safely; writes are refused until it is repaired and the server restarted", metadata: ["reason": "\(reason)"])
+    }
 }
 
 /// The durable store `store` names, reading stored sessions with `features`' types: SQLite in its data directory

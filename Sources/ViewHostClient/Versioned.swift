@@ -33,7 +33,9 @@ public struct Versioned<Snapshot: FeatureSnapshot>: Sendable, Equatable {
                 version: try decoder.decode(Envelope.self, from: json).version,
                 value: try decoder.decode(Snapshot.self, from: json))
         } catch {
-            throw .invalidResponse("the \(Snapshot.feature) snapshot does not decode: \(error)", status: status)
+            throw .invalidResponse(
+                "the \(Snapshot.feature) snapshot is not what the API promises: \(HTTPTransport.words(for: error))",
+                status: status)
         }
     }
 }

@@ -19,6 +19,9 @@ extension ViewHostClient {
         public var fallbackPeriod: Duration = .seconds(30)
         /// A request that receives nothing for this long fails (an event stream gets a comment at least every 15 s).
         public var idleTimeout: Duration = .seconds(60)
+        /// The largest answer read, in bytes (16 MiB): a larger one is cut off and fails as an invalid response, so
+        /// a wrong server or a runaway answer cannot take the client's memory. Event streams are not bounded.
+        public var maxAnswerBytes = 16 * 1024 * 1024
         /// Waits; replace to test without real time.
         public var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
         /// A random draw in `0..<1` for the backoff's jitter; replace for repeatable waits.

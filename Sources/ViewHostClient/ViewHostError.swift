@@ -98,14 +98,36 @@ extension ViewHostError {
             retryAfter: retryAfter)
     }
 
-    /// The error for a failure below HTTP (`URLError` and the like), or for cancellation.
-    static func transport(_ error: any Error) -> ViewHostError {
+    /// The error for a failure below HTTP (`URLError` and the like), or for cancellation, in words: Linux's
+    /// Foundation describes a `URLError` only as "NSURLErrorDomain error -1001".
+    /// - Parameter request: The request that failed: its timeout is named when it ran out, its server always.
+    static func transport(_ error: any Error, request: URLRequest? = nil) -> ViewHostError {
         if error is CancellationError || (error as? URLError)?.code == .cancelled {
             return .cancelled
         }
         if let error = error as? ViewHostError { return error }
-        return ViewHostError(
-            kind: .transport, title: "transport", detail: (error as? URLError)?.localizedDescription ?? "\(error)")
+        guard let error = error as? URLError else {
+            return ViewHostError(kind: .transport, title: "transport", detail: "\(error)")
+        }
+        let url = error.failingURL ?? request?.url
+        let host = url.flatMap { url in url.host.map { "\($0)\(url.port.map { ":\($0)" } ?? "")" } }
+        let server = host.map { "the server at \($0)" } ?? "the server"
+        let detail =
+            switch error.code {
+            case .timedOut:
+                request.map { "timed out after \(Int($0.timeoutInterval.rounded())) s without an answer from \(server)" }
+                    ?? "timed out waiting for \(server)"
+            case .cannotConnectToHost: "cannot connect to \(server) (is it running?)"
+            case .cannotFindHost, .dnsLookupFailed: "cannot find the host of \(server)"
+            case .networkConnectionLost: "the connection to \(server) was lost"
+            case .notConnectedToInternet: "no network"
+            case .badServerResponse: "\(server) did not answer in HTTP"
+            case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+                .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid:
+                "the TLS connection to \(server) failed (URLError \(error.code.rawValue))"
+            default: "\(error.localizedDescription) (URLError \(error.code.rawValue))"
+            }
+        return ViewHostError(kind: .transport, title: "transport", detail: detail)
     }
 
     /// The task was cancelled.

@@ -32,9 +32,14 @@ public final class ViewHostSession: Sendable {
         self.transport = transport
     }
 
-    /// `/v1/sessions/{id}` plus `suffix`.
+    /// `/v1/sessions/{id}` plus `suffix`, the id as one path segment.
     func path(_ suffix: String = "") -> String {
-        "/v1/sessions/\(id)\(suffix)"
+        "/v1/sessions/\(HTTPTransport.segment(id))\(suffix)"
+    }
+
+    /// `/v1/sessions/{id}/{feature}` plus `suffix`, the feature's name as one path segment.
+    func path(feature: String, _ suffix: String = "") -> String {
+        path("/\(HTTPTransport.segment(feature))\(suffix)")
     }
 
     // MARK: Reading
@@ -64,7 +69,7 @@ public final class ViewHostSession: Sendable {
         -> RawSnapshot?
     {
         let query = wait.map { [URLQueryItem(name: "wait", value: String(Int($0.seconds.rounded(.up))))] } ?? []
-        var request = transport.request("GET", try transport.url(path("/\(feature)"), query: query), token: token)
+        var request = transport.request("GET", try transport.url(path(feature: feature), query: query), token: token)
         if let known { request.setValue(known.etag, forHTTPHeaderField: "If-None-Match") }
         if let known, !known.json.isEmpty {
             request.setValue("\(SnapshotPatch.mediaType), application/json", forHTTPHeaderField: "Accept")
@@ -125,21 +130,21 @@ public final class ViewHostSession: Sendable {
     @discardableResult
     @concurrent
     public func send<Intent: FeatureIntent>(_ intent: Intent) async throws(ViewHostError) -> SendReceipt {
-        try await post(path("/\(Intent.feature)/events"), body: try JSONValue.encode(intent))
+        try await post(path(feature: Intent.feature, "/events"), body: try JSONValue.encode(intent))
     }
 
     /// Sends intents as one batch, applied in order, all or none.
     @discardableResult
     @concurrent
     public func send<Intent: FeatureIntent>(_ intents: [Intent]) async throws(ViewHostError) -> SendReceipt {
-        try await post(path("/\(Intent.feature)/events"), body: try JSONValue.encode(intents))
+        try await post(path(feature: Intent.feature, "/events"), body: try JSONValue.encode(intents))
     }
 
     /// Sends one event given as fields (`["type": "send", "text": "Hi"]`) to a feature by name.
     @discardableResult
     @concurrent
     public func send(feature: String, event: [String: String]) async throws(ViewHostError) -> SendReceipt {
-        try await post(path("/\(feature)/events"), body: try JSONValue.encode(event))
+        try await post(path(feature: feature, "/events"), body: try JSONValue.encode(event))
     }
 
     /// Invokes an action a snapshot offers, as it is: posts its body, with its `{param}` placeholders filled from
@@ -196,11 +201,17 @@ public final class ViewHostSession: Sendable {
     /// older than one delivered before. The sequence ends when the iterating task is cancelled, and throws a
     /// ``ViewHostError`` when the session ends (``ViewHostError/Kind/sessionEnded``) or the server refuses it
     /// for good (`401`, `404`, `410`).
-    /// - Parameter features: The features to follow (nil: all of the session's).
+    /// - Parameters:
+    ///   - features: The features to follow (nil: all of the session's).
+    ///   - onRetry: Told why each time a stream fails before delivering anything (the server is down, answers
+    ///     `5xx`, or answers something that is no event stream) and the feed is about to try again: the sequence
+    ///     itself goes on, so this is how a caller sees trouble and decides to give up (by cancelling).
     /// - Returns: The changes, oldest first.
-    public func changes(features: [String]? = nil) -> AsyncThrowingStream<ViewHostChange, any Error> {
+    public func changes(
+        features: [String]? = nil, onRetry: (@Sendable (ViewHostError) -> Void)? = nil
+    ) -> AsyncThrowingStream<ViewHostChange, any Error> {
         let (changes, continuation) = AsyncThrowingStream.makeStream(of: ViewHostChange.self)
-        let feed = ChangeFeed(session: self, features: features)
+        let feed = ChangeFeed(session: self, features: features, onRetry: onRetry)
         let task = Task.detached { await feed.run(into: continuation) }
         continuation.onTermination = { _ in task.cancel() }
         return changes

@@ -103,6 +103,22 @@ def run(binary, data):
         check([item["title"] for item in before["items"]] == ["Milk", "Bread", "Eggs"], f"items: {before}")
         check([item["done"] for item in before["items"]] == [False, False, False], f"toggled twice: {before}")
 
+        print("todo_test: the command-line client drives the to-do list like any feature")
+        environment = dict(os.environ, VIEWHOST_SERVER=f"http://127.0.0.1:{server.port}",
+                           VIEWHOST_SESSION=client.session["id"], VIEWHOST_TOKEN=client.session["token"])
+        def cli(*arguments, expected=0):
+            result = subprocess.run([binary, "client", *arguments], capture_output=True, text=True, timeout=60,
+                                    env=environment, cwd=data)
+            check(result.returncode == expected, f"client {arguments}: exit {result.returncode}: {result.stderr!r}")
+            return result.stdout
+        actions = cli("actions", "todo")
+        check("items[1].toggle" in actions and "send todo toggle  item=t2" in actions, f"actions: {actions!r}")
+        check("send todo add  title={title}" in actions, f"the add action's field: {actions!r}")
+        check("accepted 1 event; todo version" in cli("send", "todo", "add", "title=Cheese"), "client send")
+        listed = cli("get", "todo")
+        check("4 items, 4 left" in listed and "title: Cheese" in listed, f"client get: {listed!r}")
+        cli("send", "todo", "remove", "item=t4")
+
         print("todo_test: kill -9, then the same list, the same bytes")
         client.event({"type": "remove", "item": "t1"})
         removed_etag, removed_body, removed = client.todo()

@@ -188,4 +188,22 @@ final class PostgresSessionStorageTests {
         #expect(try storage.checkpoints(of: id).isEmpty)
         #expect(try storage.records(of: id, after: 0, limit: 100).map(\.number) == Array(65...70))
     }
+
+    /// A password is masked where it stands as one, never as letters elsewhere in the message (a one-letter
+    /// password turned "port 1 failed" into "***ort 1 failed"), and a `?password=` parameter is masked too.
+    @Test(arguments: [
+        "postgres://viewhost:p@127.0.0.1:1/viewhost", "postgres://viewhost@127.0.0.1:1/viewhost?password=s3cret",
+        "postgres://viewhost@127.0.0.1:1/viewhost?sslmode=disable&password=s3cret",
+    ])
+    func theReasonHidesThePasswordAndNothingElse(url: String) {
+        #expect {
+            _ = try PostgresSessionStorage(url: url, node: "a", features: types)
+        } throws: { error in
+            guard case .unreachable(let reason) = error as? StorageError else { return false }
+            #expect(!reason.contains("s3cret") && !reason.contains(":p@"), "\(reason)")
+            #expect(reason.contains("port 1 failed"), "\(reason)")
+            #expect(reason.contains("***"), "\(reason)")
+            return true
+        }
+    }
 }

@@ -8,7 +8,7 @@ import ViewHostLocking
 /// The SQLite store on its own: what a session applied comes back after the storage is opened again, byte for
 /// byte; snapshots bound the journal; removed and expired sessions leave what they should; and files that are not
 /// a sound ViewHost store are refused with a reason.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct SQLiteSessionStorageTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("viewhost-sqlite-\(UUID().uuidString)").path
     let scheduler = ManualScheduler()
@@ -94,12 +94,68 @@ struct SQLiteSessionStorageTests {
         }
         try await done.value()
         #expect(results.withLock { $0 } == [false, false])  // 1 failed too: the session is poisoned
-        _ = try storage.load(session.id)  // loading it again lets it write
+        guard case .found(let loaded) = try storage.load(session.id) else {  // a copy loaded again writes
+            Issue.record("the session is gone")
+            return
+        }
+        #expect(loaded.copy > session.copy)
         let after = CommitTicket()
         storage.append(
-            JournalEntry(session: session.id, number: 1, input: input, snapshot: nil, nextDueAt: nil, lastAccess: .now)
+            JournalEntry(
+                session: session.id, number: 1, input: input, snapshot: nil, nextDueAt: nil, lastAccess: .now,
+                copy: loaded.copy)
         ) { after.resolve($0 ? .success(()) : .failure(.unavailable)) }
         try await after.value()
+    }
+
+    /// On a disk that is really full (a 1 MB tmpfs): the failed commit makes the store `failing`, naming the file
+    /// and the reason; a later append of the same copy is refused without a write, and that refusal does not make
+    /// the store look healthy again (it did: `/readyz` said 200 on a full disk). Once space comes back the probe's
+    /// write makes it healthy, and a copy loaded again writes.
+    @Test(.enabled(if: TmpfsMount.isAvailable, "mounting a tmpfs needs root"))
+    func refusedWritesOnAFullDiskDoNotMakeTheStoreHealthy() async throws {
+        try await TmpfsMount.with(kilobytes: 1024) { try await fillAndRecover($0) }
+    }
+
+    private func fillAndRecover(_ disk: TmpfsMount) async throws {
+        let storage = try SQLiteSessionStorage(directory: disk.path + "/data", sync: .full, features: Tally.types)
+        let (session, _) = try await makeSession(storage)
+        try disk.fill(leaving: 16 * 1024)
+        var number = 0
+        var failed = false
+        while !failed, number < 1000 {
+            number += 1
+            failed = !(await append(number, copy: session.copy, of: session.id, to: storage))
+        }
+        #expect(failed, "a 1 MB disk never filled")
+        guard case .failing(let reason) = storage.health else {
+            Issue.record("\(storage.health)")
+            return
+        }
+        #expect(reason.contains(disk.path + "/data/viewhost.sqlite") && reason.contains("disk is full"), "\(reason)")
+        #expect(await append(number + 1, copy: session.copy, of: session.id, to: storage) == false)
+        #expect(!storage.health.isHealthy, "a batch of refused appends wrote nothing")
+
+        try disk.free()
+        #expect(await eventually(timeout: .seconds(30), interval: .milliseconds(100)) { storage.health.isHealthy })
+        guard case .found(let loaded) = try storage.load(session.id) else {
+            Issue.record("the session is gone")
+            return
+        }
+        #expect(loaded.journalNumber == number - 1)
+        #expect(await append(number, copy: loaded.copy, of: session.id, to: storage))
+        storage.close()
+    }
+
+    /// Appends a timer input as record `number` of `id`'s copy `copy`; whether it is durable.
+    private func append(_ number: Int, copy: Int, of id: SessionID, to storage: SQLiteSessionStorage) async -> Bool {
+        let ticket = CommitTicket()
+        storage.append(
+            JournalEntry(
+                session: id, number: number, input: .timer(id: number, at: .now), snapshot: nil, nextDueAt: nil,
+                lastAccess: .now, copy: copy)
+        ) { ticket.resolve($0 ? .success(()) : .failure(.unavailable)) }
+        return (try? await ticket.value()) != nil
     }
 
     @Test func removedSessionsLeaveNothingAndExpiredOnesATombstone() async throws {
@@ -207,7 +263,7 @@ struct SQLiteSessionStorageTests {
         let copy = directory + "-copy.sqlite"
         defer { try? FileManager.default.removeItem(atPath: copy) }
         #expect(try SQLiteMaintenance.backup(directory: directory, to: copy) == 1)
-        #expect(try SQLiteMaintenance.check(directory: directory) == 1)
+        #expect(try SQLiteMaintenance.check(directory: directory) == SQLiteMaintenance.Report(sessions: 1, problems: []))
         #expect(throws: StorageError.self) { try SQLiteMaintenance.backup(directory: directory, to: copy) }
         let restored = directory + "-restored"
         defer { try? FileManager.default.removeItem(atPath: restored) }
@@ -302,7 +358,9 @@ struct SQLiteHistoryTests {
         let done = CommitTicket()
         storage.remove(removed.id, expiredAt: nil) { done.resolve($0 ? .success(()) : .failure(.unavailable)) }
         try await done.value()
-        #expect(try storage.expire(idleBefore: scheduler.now.addingTimeInterval(60), forgetBefore: .distantPast, except: { $0 == removed.id }) == 1)
+        let expiredCount = storage.expire(
+            idleBefore: scheduler.now.addingTimeInterval(60), forgetBefore: .distantPast, except: { $0 == removed.id })
+        #expect(expiredCount == 1)
         for session in [removed, expired] {
             #expect(try storage.checkpoints(of: session.id).isEmpty)
             #expect(try storage.records(of: session.id, after: 0, limit: 10).isEmpty)

@@ -11,7 +11,7 @@ import Glibc
 /// SIGTERM and one with SIGKILL (its last commits only in the `-wal` file), and what that release served from them.
 /// This build must serve every session, every feature's snapshot (byte for byte, with its `ETag`) and every log as
 /// they were, and go on from there without reusing a version.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct UpgradeProcessTests {
     struct Expected: Decodable {
         struct Feature: Decodable {

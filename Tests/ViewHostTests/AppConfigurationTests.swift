@@ -216,6 +216,23 @@ struct AppConfigurationTests {
         await #expect(throws: ConfigurationError.self) { _ = try await load("ftp://nope") }
     }
 
+    @Test func trustedProxiesAreAddressesOrRangesAndAnythingElseIsNamed() async throws {
+        func load(_ text: String) async throws -> [String] {
+            let environment = ["VIEWHOST_PROXY_TRUSTED": text]
+            return try await AppConfiguration.seedLoad(from: .init(environment: environment, filePath: Self.missingPath()))
+                .http.trustedProxies.ranges.map(\.description)
+        }
+        #expect(try await load("") == [])
+        #expect(try await load("127.0.0.1, 10.0.0.0/8,fd00::/8") == ["127.0.0.1", "10.0.0.0/8", "fd00::/8"])
+        do {
+            _ = try await load("127.0.0.1, proxy.example")
+            Issue.record("a name was taken as a trusted proxy")
+        } catch let error as ConfigurationError {
+            #expect(error.exitCode == 78)
+            #expect("\(error)".contains("proxy.trusted") && "\(error)".contains("proxy.example"), "\(error)")
+        }
+    }
+
     @Test func environmentNamesAreUpperSnakeCaseOfThePath() {
         #expect(ConfigurationKey.anyNamed("port")?.environmentName == "VIEWHOST_PORT")
         #expect(ConfigurationKey.anyNamed("logLevel")?.environmentName == "VIEWHOST_LOG_LEVEL")

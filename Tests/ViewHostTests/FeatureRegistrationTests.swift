@@ -10,7 +10,7 @@ import ViewModelCore
 /// with one line and exit 78 (EX_CONFIG).
 struct FeatureRegistrationTests {
     /// A feature's name, as a type (a feature's name is a fact of its snapshot type).
-    protocol ProbeName {
+    protocol ProbeName: SendableMetatype {
         static var name: String { get }
     }
 

@@ -11,7 +11,7 @@ import ViewHostAPI
 
 /// API.md "Snapshots (read)" over loopback: the chat snapshot's shape, ETag / If-None-Match / 304, long poll
 /// with `?wait=`, HEAD, and unknown features.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct SnapshotHTTPTests {
     @Test func chatSnapshotHasTheDocumentedShape() async throws {
         try await TestApp.run { app in
@@ -95,12 +95,12 @@ struct SnapshotHTTPTests {
             let current = try await app.request("GET", session.path("chat"), token: session.token)
             let tag = try #require(current.header("ETag"))
             let poll = try app.send(
-                "GET", session.path("chat") + "?wait=10", token: session.token, headers: [("If-None-Match", tag)])
+                "GET", session.path("chat") + "?wait=60", token: session.token, headers: [("If-None-Match", tag)])
             await #expect(throws: HTTPTestClient.ClientError.self, "held: no answer yet") {
                 try await poll.readResponse(timeout: .milliseconds(300))
             }
             let version = try await app.send(session, "chat", #"{"type":"addChat"}"#)
-            let answer = try await poll.readResponse(timeout: .seconds(5))
+            let answer = try await poll.readResponse()
             #expect(answer.status == 200)
             #expect(answer.header("ETag") == "\"\(version)\"")
             #expect(try answer.json["version"].int == version)
@@ -114,7 +114,7 @@ struct SnapshotHTTPTests {
             let loading = try await app.snapshot(session)
             #expect(loading["chatList"]["showSpinner"].bool == true)
             let poll = try app.send(
-                "GET", session.path("chat") + "?wait=10", token: session.token,
+                "GET", session.path("chat") + "?wait=60", token: session.token,
                 headers: [("If-None-Match", "\"\(loading["version"].int ?? 0)\"")])
             await #expect(throws: HTTPTestClient.ClientError.self) { try await poll.readResponse(timeout: .milliseconds(200)) }
             app.advance(by: .milliseconds(500))
@@ -134,10 +134,10 @@ struct SnapshotHTTPTests {
             #expect(answer.status == 304)
             #expect(answer.header("ETag") == tag)
             #expect(ContinuousClock.now - started >= .milliseconds(250), "it waited")
-            // A stale tag is answered at once, wait or not.
+            // A stale tag is answered at once, wait or not: before the read's 30 s, where the wait is 60 s.
             let stale = try await app.request(
-                "GET", session.path("chat") + "?wait=10", token: session.token, headers: [("If-None-Match", "\"0\"")],
-                timeout: .seconds(2))
+                "GET", session.path("chat") + "?wait=60", token: session.token, headers: [("If-None-Match", "\"0\"")],
+                timeout: .seconds(30))
             #expect(stale.status == 200)
         }
     }

@@ -11,7 +11,7 @@ import ViewHostAPI
 
 /// The stream limits: per session (`429`) and in total (`503`), and that every way a stream ends gives its
 /// place back.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct StreamLimitsHTTPTests {
     /// Opens a stream and reads its head; the reader keeps the connection open.
     private func connect(_ app: TestApp, _ session: TestSession) async throws -> (SSEReader, TestResponse) {
@@ -21,7 +21,7 @@ struct StreamLimitsHTTPTests {
 
     /// Polls (bounded) until a new stream of `session` is accepted again.
     private func eventuallyAccepted(_ app: TestApp, _ session: TestSession) async throws -> Bool {
-        let deadline = TestDeadline.after(.seconds(5))
+        let deadline = TestDeadline.after(.seconds(60))
         while ContinuousClock.now < deadline {
             let (reader, head) = try await connect(app, session)
             if head.status == 200 {

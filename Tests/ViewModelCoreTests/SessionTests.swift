@@ -145,7 +145,7 @@ struct SessionTests {
         _ = try? session.send([.incrementLater(.seconds(1))], to: Counter.key)
         session.close(.deleted)
         #expect(scheduler.pendingCount == 0)
-        #expect(throws: SessionError.closed) { try session.send([.increment], to: Counter.key) }
+        #expect(throws: SessionError.ended(.deleted)) { try session.send([.increment], to: Counter.key) }
     }
 
     @Test func observersSeeEachChangeWithItsSequence() {

@@ -67,6 +67,7 @@ public struct HTTPHeaderName: Hashable, Sendable, CustomStringConvertible, Expre
     public static let date: HTTPHeaderName = "Date"
     public static let etag: HTTPHeaderName = "ETag"
     public static let expect: HTTPHeaderName = "Expect"
+    public static let forwarded: HTTPHeaderName = "Forwarded"
     public static let host: HTTPHeaderName = "Host"
     public static let idempotencyKey: HTTPHeaderName = "Idempotency-Key"
     public static let ifNoneMatch: HTTPHeaderName = "If-None-Match"
@@ -79,5 +80,6 @@ public struct HTTPHeaderName: Hashable, Sendable, CustomStringConvertible, Expre
     public static let vary: HTTPHeaderName = "Vary"
     public static let wwwAuthenticate: HTTPHeaderName = "WWW-Authenticate"
     public static let xContentTypeOptions: HTTPHeaderName = "X-Content-Type-Options"
+    public static let xForwardedFor: HTTPHeaderName = "X-Forwarded-For"
     public static let xRequestID: HTTPHeaderName = "X-Request-Id"
 }

@@ -141,8 +141,11 @@ extension Connection {
             write(failure, for: context)
             return
         }
+        let client = server.configuration.trustedProxies.clientAddress(
+            peer: peerAddress, headers: request.headers)
         let requestContext = HTTPRequestContext(
-            requestID: requestID, remoteAddress: peer, serverIsDraining: server.isDraining, logger: server.logger)
+            requestID: requestID, remoteAddress: peer, clientAddress: client, serverIsDraining: server.isDraining,
+            logger: server.logger)
         let result: HTTPHandlerResult
         do {
             result = try server.responder.respond(to: request, context: requestContext)

@@ -39,6 +39,9 @@ final class Connection {
     let generation: UInt32
     unowned let loop: EventLoop
     let peer: SocketAddress
+    /// The peer's address without its port, read once per connection (the client of its requests, unless it is a
+    /// trusted proxy).
+    let peerAddress: IPAddress?
     /// Whether this connection is over the limit and is only told `503`.
     let isRejecting: Bool
     var timers: ConnectionTimeouts<ContinuousClock.Instant>
@@ -81,6 +84,7 @@ final class Connection {
         self.generation = generation
         self.loop = loop
         self.peer = peer
+        peerAddress = IPAddress(peer)
         self.isRejecting = rejecting
         self.secure = secure
         self.isHandshaking = secure != nil

@@ -19,14 +19,18 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
     public var timeouts: HTTPTimeouts
     /// gzip for responses.
     public var compression: HTTPCompressionSettings
+    /// The proxies whose forwarded client address is taken as the request's client (none by default).
+    public var trustedProxies: TrustedProxies
 
     /// Creates a configuration; the defaults are the documented ones.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, eventLoopCount: Int = 0, reusePort: Bool = true,
         backlog: Int32 = 1024, maxConnections: Int = 20_000, limits: HTTPLimits = HTTPLimits(),
-        timeouts: HTTPTimeouts = HTTPTimeouts(), compression: HTTPCompressionSettings = HTTPCompressionSettings()
+        timeouts: HTTPTimeouts = HTTPTimeouts(), compression: HTTPCompressionSettings = HTTPCompressionSettings(),
+        trustedProxies: TrustedProxies = TrustedProxies()
     ) {
         self.compression = compression
+        self.trustedProxies = trustedProxies
         self.host = host
         self.port = port
         self.eventLoopCount = eventLoopCount

@@ -6,8 +6,8 @@
 public enum LoginEvent: Sendable, Equatable, Codable {
     /// The username field's text is now the given string.
     case usernameDidChange(String)
-    /// The password field's text is now the given string.
-    case passwordDidChange(String)
+    /// The password field's text changed; only its length is kept (the rules check nothing else).
+    case passwordDidChange(PasswordLength)
     /// The login button was tapped.
     case loginTouched
 }

@@ -8,7 +8,7 @@ enum LoginEventRouter {
         let before = model
         switch event {
         case .usernameDidChange(let text): model.usernameDidChange(text)
-        case .passwordDidChange(let text): model.passwordDidChange(text)
+        case .passwordDidChange(let length): model.passwordDidChange(length)
         case .loginTouched: model.loginTouched()
         }
         return model != before

@@ -1,4 +1,5 @@
-/// One session's login state: the two fields as typed, and whether the last tap on the button succeeded.
+/// One session's login state: the username as typed, the password's length (never its text: the rules check
+/// nothing else, see ``PasswordLength``), and whether the last tap on the button succeeded.
 ///
 /// Mirrors the original (seed 002, `LoginViewModel`): the view model holds `username` and `password` as
 /// observables and derives validity and the instruction from them; ``LoginViewModelBuilder`` does that
@@ -6,8 +7,8 @@
 public struct LoginModel: Equatable, Sendable, Codable {
     /// The username as typed.
     private(set) var username: String
-    /// The password as typed (never shown in a snapshot).
-    private(set) var password: String
+    /// The password's length (its text is never kept).
+    private(set) var passwordLength: PasswordLength
     /// Whether the button was tapped (while enabled) since the fields last changed: the success message shows.
     private(set) var loginSucceeded = false
 
@@ -15,14 +16,21 @@ public struct LoginModel: Equatable, Sendable, Codable {
     static let initial = LoginModel(username: "maruko", password: "1234")
 
     /// A model with these fields and no tap yet.
-    init(username: String, password: String) {
+    init(username: String, password: PasswordLength) {
         self.username = username
-        self.password = password
+        self.passwordLength = password
+    }
+
+    /// A model as stored.
+    init(username: String, passwordLength: PasswordLength, loginSucceeded: Bool) {
+        self.username = username
+        self.passwordLength = passwordLength
+        self.loginSucceeded = loginSucceeded
     }
 
     /// Whether the login button is enabled: both fields pass ``CredentialRule`` (seed 002, `loginEnabled`).
     var loginEnabled: Bool {
-        CredentialRule.isValid(username) && CredentialRule.isValid(password)
+        CredentialRule.isValid(username) && CredentialRule.isValid(length: passwordLength.units)
     }
 
     /// The username field changed.
@@ -36,10 +44,12 @@ public struct LoginModel: Equatable, Sendable, Codable {
         loginSucceeded = false
     }
 
-    /// The password field changed; the same rules as ``usernameDidChange(_:)``.
-    mutating func passwordDidChange(_ text: String) {
-        guard text != password else { return }
-        password = text
+    /// The password field changed; the same rules as ``usernameDidChange(_:)``, on the length: a new text of the
+    /// same length counts as an equal value (quirk adapted: the original compared the text, which the server does
+    /// not keep; typing changes the length with every keystroke, so only a pasted text of the same length differs).
+    mutating func passwordDidChange(_ length: PasswordLength) {
+        guard length != passwordLength else { return }
+        passwordLength = length
         loginSucceeded = false
     }
 

@@ -26,7 +26,11 @@ enum CredentialRule {
 
     /// Why `text` is invalid, or nil when it is valid.
     static func problem(with text: String) -> Problem? {
-        let length = length(of: text)
+        problem(length: length(of: text))
+    }
+
+    /// Why a text of `length` is invalid, or nil when it is valid.
+    static func problem(length: Int) -> Problem? {
         if length == 0 { return .empty }
         if length < minimumLength { return .tooShort }
         if length > maximumLength { return .tooLong }
@@ -36,5 +40,10 @@ enum CredentialRule {
     /// Whether `text` is valid: `length ≥ 6 && length ≤ 24`.
     static func isValid(_ text: String) -> Bool {
         problem(with: text) == nil
+    }
+
+    /// Whether a text of `length` is valid.
+    static func isValid(length: Int) -> Bool {
+        problem(length: length) == nil
     }
 }

@@ -23,12 +23,12 @@ enum LoginViewModelBuilder {
     /// The snapshot of `model` with `texts`.
     static func build(for model: LoginModel, texts: LoginTexts) -> LoginSnapshot {
         let usernameValid = CredentialRule.isValid(model.username)
-        let passwordValid = CredentialRule.isValid(model.password)
+        let passwordValid = CredentialRule.isValid(length: model.passwordLength.units)
         let loginEnabled = usernameValid && passwordValid
         let (instructionKey, instruction) = instruction(for: model, texts: texts)
         return LoginSnapshot(
             username: model.username,
-            passwordLength: CredentialRule.length(of: model.password),
+            passwordLength: model.passwordLength.units,
             usernameValid: usernameValid,
             passwordValid: passwordValid,
             loginEnabled: loginEnabled,
@@ -43,7 +43,7 @@ enum LoginViewModelBuilder {
     /// failing rule (seed 002, ①–⑥), otherwise nothing.
     static func instruction(for model: LoginModel, texts: LoginTexts) -> (LoginInstruction?, String) {
         if model.loginSucceeded { return (.loginSucceeded, texts.text(for: .loginSucceeded)) }
-        let failing = LoginInstruction.firstFailingRule(username: model.username, password: model.password)
+        let failing = LoginInstruction.firstFailingRule(username: model.username, password: model.passwordLength)
         return (failing, failing.map(texts.text(for:)) ?? "")
     }
 

@@ -156,6 +156,10 @@ private struct ValueLoader: FeatureSettings {
         http.compression.isEnabled = try boolean("compression.enabled", default: http.compression.isEnabled)
         http.compression.minimumBytes = try integer(
             "compression.minimumBytes", default: http.compression.minimumBytes, in: 0...1_073_741_824)
+        http.trustedProxies = TrustedProxies(
+            try stringList("proxy.trusted", default: []) { text in
+                IPAddressRange(text) == nil ? "'\(text)' is not an address or CIDR range such as 10.0.0.0/8" : nil
+            }.compactMap(IPAddressRange.init))
         let levelName = try string("logLevel", default: "info") { text in
             Logger.Level(rawValue: text.lowercased()) == nil
                 ? "expected one of trace, debug, info, notice, warning, error, critical" : nil
@@ -203,6 +207,7 @@ private struct ValueLoader: FeatureSettings {
         store.sync = try string("store.sync", default: store.sync) {
             ["full", "normal"].contains($0) ? nil : "expected full or normal"
         }
+        store.maxMegabytes = try integer("store.maxMegabytes", default: store.maxMegabytes, in: 0...10_000_000)
         if source(of: "store.databaseURL") != nil {
             store.databaseURL = try string("store.databaseURL", default: "") {
                 $0.isEmpty ? "expected a URI such as postgres://user@host:5432/database" : nil

@@ -91,7 +91,8 @@ public struct AppConfiguration: Sendable {
     public struct Sessions: Sendable, Hashable {
         /// Idle time after which a session expires.
         public var idleTTL: Duration = .seconds(1800)
-        /// Live sessions past which creation answers 503.
+        /// Sessions kept in memory: with a durable store, the least recently used idle ones leave memory past it
+        /// (they stay in the store and load again when asked for); with the memory store, creation answers 503.
         public var max = 200_000
         /// Entries kept in each session's data-flow log.
         public var logCapacity = 256
@@ -120,6 +121,8 @@ public struct AppConfiguration: Sendable {
         public var dataDirectory = "data"
         /// `full` (survives power loss) or `normal` (survives a process crash).
         public var sync = "full"
+        /// The SQLite store's size past which creating a session answers 503 (existing sessions go on); 0: none.
+        public var maxMegabytes = 2048
         /// The PostgreSQL store's connection URI (with `kind` postgres).
         public var databaseURL: String?
         /// This node's name in leases and logs (`cluster.nodeId`); nil means the host name and the process id.

@@ -13,6 +13,8 @@ enum AppError: HTTPResponseError, Sendable {
     case featureNotFound(String, available: [String])
     /// The live-session cap is reached.
     case tooManySessions
+    /// The durable store is at its size limit (`store.maxMegabytes`): no new session until idle ones expire.
+    case storeFull(megabytes: Int)
     /// The body is not JSON.
     case unsupportedMediaType(String?)
     /// The body is not valid JSON.
@@ -31,6 +33,14 @@ enum AppError: HTTPResponseError, Sendable {
     case idempotencyKeyInFlight
     /// The store could not keep the request's events: nothing is acknowledged; retry later.
     case storageUnavailable
+    /// The session's copy in memory was dropped while the request held it (the store could not keep one of its
+    /// inputs, or another node took it over); the store keeps the session, nothing of this request was applied.
+    /// Routes load it again and answer from that; a client sees this only when that fails too.
+    case sessionUnavailable
+    /// The server is stopping: the session's copy here has ended, the store keeps it.
+    case shuttingDown
+    /// The session is in the store but cannot be read from it now (the cause is logged).
+    case sessionUnreadable
     /// A client or session is over its rate (``RequestRateLimits``); the request changed nothing.
     case rateLimited(String, retryAfter: Duration)
     /// A feature has not reached the version asked for (yet).
@@ -40,15 +50,21 @@ enum AppError: HTTPResponseError, Sendable {
     /// A journal export posted to be imported does not read back; nothing was kept.
     case journalRejected(JournalImportError)
 
-    /// The answer for a session's refusal to apply a request's events.
+    /// The answer for a session's refusal to apply a request's events: an ended session is `404` only when it was
+    /// deleted, `410` when it expired, and `503` while the store still keeps it (never `404` for a session that
+    /// exists).
     init(_ error: SessionError, batch: Bool) {
         switch error {
-        case .closed: self = .sessionNotFound
+        case .ended(.deleted): self = .sessionNotFound
+        case .ended(.expired): self = .sessionExpired
+        case .ended(.shutdown): self = .shuttingDown
+        case .ended(.unavailable): self = .sessionUnavailable
         case .noSuchFeature(let name): self = .featureNotFound(name, available: [])
         case .refused(let refusal, let index): self = .eventRefused(refusal, index: batch ? index : nil)
         case .keyReused: self = .idempotencyKeyReused
         case .keyInFlight: self = .idempotencyKeyInFlight
         case .unavailable: self = .storageUnavailable
+        default: self = .sessionUnavailable  // the deprecated `closed`, never thrown
         }
     }
 
@@ -57,7 +73,7 @@ enum AppError: HTTPResponseError, Sendable {
         case .missingToken: .unauthorized
         case .sessionNotFound, .featureNotFound, .versionNotReached: .notFound
         case .sessionExpired, .versionNotHeld: .gone
-        case .tooManySessions: .serviceUnavailable
+        case .tooManySessions, .storeFull: .serviceUnavailable
         case .unsupportedMediaType: .unsupportedMediaType
         case .invalidJSON: .badRequest
         case .invalidEvent, .journalRejected: .unprocessableContent
@@ -65,7 +81,7 @@ enum AppError: HTTPResponseError, Sendable {
         case .tooManyEvents: .contentTooLarge
         case .eventRefused, .idempotencyKeyInFlight: .conflict
         case .idempotencyKeyReused: .unprocessableContent
-        case .storageUnavailable: .serviceUnavailable
+        case .storageUnavailable, .sessionUnavailable, .shuttingDown, .sessionUnreadable: .serviceUnavailable
         case .rateLimited: .tooManyRequests
         }
     }
@@ -74,7 +90,10 @@ enum AppError: HTTPResponseError, Sendable {
         switch self {
         case .missingToken: [.wwwAuthenticate: "Bearer realm=\"viewhost\""]
         case .tooManySessions: [.retryAfter: "30"]
+        case .storeFull: [.retryAfter: "60"]
         case .storageUnavailable: [.retryAfter: "5"]
+        case .sessionUnavailable, .shuttingDown: [.retryAfter: "1"]
+        case .sessionUnreadable: [.retryAfter: "5"]
         case .idempotencyKeyInFlight: [.retryAfter: "1"]
         case .rateLimited(_, let wait):
             // Whole seconds, rounded up (RFC 9110 §10.2.3), so a client that waits that long is let in.
@@ -99,6 +118,11 @@ enum AppError: HTTPResponseError, Sendable {
                 status: status, detail: "This session has no feature '\(name)'.", lists: ["available": available])
         case .tooManySessions:
             ProblemDetails(status: status, detail: "The server holds as many sessions as it may; retry later.")
+        case .storeFull(let megabytes):
+            ProblemDetails(
+                status: status,
+                detail: "The session store is at its size limit (store.maxMegabytes = \(megabytes)), so no new session can "
+                    + "be made until idle ones expire; existing sessions go on. Retry later.")
         case .unsupportedMediaType(let type):
             ProblemDetails(
                 status: status,
@@ -130,6 +154,17 @@ enum AppError: HTTPResponseError, Sendable {
             ProblemDetails(
                 status: status,
                 detail: "The server could not store this request, so it was not applied; retry it later (same Idempotency-Key).")
+        case .sessionUnavailable:
+            ProblemDetails(
+                status: status,
+                detail: "This session could not be loaded from the store just now, so nothing was applied; retry it in a moment.")
+        case .shuttingDown:
+            ProblemDetails(
+                status: status, detail: "The server is shutting down, so nothing was applied; retry it in a moment.")
+        case .sessionUnreadable:
+            ProblemDetails(
+                status: status,
+                detail: "This session could not be read from the store, so nothing was applied; the server logged why. Retry later.")
         case .rateLimited(let detail, _):
             ProblemDetails(status: status, detail: detail)
         case .versionNotReached(let feature, let version, let latest):

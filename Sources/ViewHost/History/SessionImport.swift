@@ -35,6 +35,8 @@ enum SessionImport {
                     registry.storage?.remove(created.session.id, expiredAt: nil) { _ in }
                     throw AppError.storageUnavailable
                 }
+                // Its creation and every record are in the store: this copy may leave memory when idle.
+                created.session.markStored()
             }
             return SessionRoutes.createdResponse(created, registry: registry)
         }

@@ -16,11 +16,11 @@ final class RequestRateLimits<C: Clock>: Sendable where C.Duration == Duration {
         events = perSecond > 0 ? KeyedRateLimiter(capacity: perSecond, perSecond: perSecond, clock: clock) : nil
     }
 
-    /// Counts one session creation against the client's address.
+    /// Counts one session creation against the client's address (the forwarded one behind a trusted proxy).
     /// - Throws: ``AppError/rateLimited(_:retryAfter:)`` when the client is over its rate.
-    func admitSessionCreation(from address: SocketAddress?) throws(AppError) {
-        // Per address, port dropped: a client's connections share one allowance (behind a proxy, all its clients do).
-        guard let sessions, let wait = sessions.take(for: address?.host ?? "unknown") else { return }
+    func admitSessionCreation(from address: IPAddress?) throws(AppError) {
+        // Per address, port dropped, an IPv6 client by its /64: a client's connections share one allowance.
+        guard let sessions, let wait = sessions.take(for: address?.clientKey ?? "unknown") else { return }
         throw .rateLimited("This client created too many sessions; retry later.", retryAfter: wait)
     }
 

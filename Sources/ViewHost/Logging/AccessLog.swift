@@ -4,8 +4,9 @@ import Logging
 /// The access log (config `log.access`): one `info` line per request the router answers, with the method, the
 /// route's pattern (never the path itself, so no id or query value is logged; tokens and cookies travel in
 /// headers, which are never logged), the status, the body's bytes (before gzip; none for a stream), the time the
-/// app took, and the request and session ids. Refusals by a limit (`408`, `413`, `414`, `429`, `431`, `503`)
-/// also go to the rate-limited ``RefusalLog`` with their reason.
+/// app took, the request and session ids, and the client's address (behind a trusted proxy, the one it forwarded).
+/// Refusals by a limit (`408`, `413`, `414`, `429`, `431`, `503`) also go to the rate-limited ``RefusalLog`` with
+/// their reason.
 struct AccessLog: Sendable {
     /// Statuses that mean a limit refused the request.
     static let limitStatuses: Set<Int> = [408, 413, 414, 429, 431, 503]
@@ -44,7 +45,7 @@ struct AccessLog: Sendable {
             if Self.limitStatuses.contains(status) {
                 refusals.record(
                     status: status, reason: "\(response.status.reasonPhrase) from \(route)", requestID: context.requestID,
-                    peer: context.remoteAddress?.host)
+                    peer: context.clientAddress?.description)
             }
         case .failure(let error):
             let problem = (error as? any HTTPResponseError)?.problem
@@ -52,7 +53,7 @@ struct AccessLog: Sendable {
             if Self.limitStatuses.contains(status) {
                 refusals.record(
                     status: status, reason: problem?.detail ?? "\(status)", requestID: context.requestID,
-                    peer: context.remoteAddress?.host)
+                    peer: context.clientAddress?.description)
             }
         }
         guard isEnabled else { return }
@@ -64,6 +65,7 @@ struct AccessLog: Sendable {
         ]
         if let bytes { metadata["bytes"] = .stringConvertible(bytes) }
         if let sessionID { metadata["session-id"] = .string(sessionID) }
+        if let client = context.clientAddress { metadata["client"] = .stringConvertible(client) }
         logger.info("request", metadata: metadata)
     }
 }

@@ -69,7 +69,7 @@ final class AppMetrics: Sendable {
     init() {
         openConnections = registry.makeGauge(
             descriptor: .init(
-                namespace: "viewhost", subsystem: "http", metricName: "connections_open",
+                namespace: "viewhost", subsystem: "http", metricName: "connections_open", unitName: "",
                 helpText: "Open HTTP connections."))
         acceptedConnections = registry.makeCounter(
             descriptor: .init(
@@ -77,11 +77,11 @@ final class AppMetrics: Sendable {
                 helpText: "Connections accepted since start."))
         liveSessions = registry.makeGauge(
             descriptor: .init(
-                namespace: "viewhost", subsystem: "sessions", metricName: "live",
+                namespace: "viewhost", subsystem: "sessions", metricName: "live", unitName: "",
                 helpText: "Live sessions."))
         openStreams = registry.makeGauge(
             descriptor: .init(
-                namespace: "viewhost", subsystem: "streams", metricName: "open",
+                namespace: "viewhost", subsystem: "streams", metricName: "open", unitName: "",
                 helpText: "Open server-sent event streams."))
         storeCommits = registry.makeCounter(
             descriptor: .init(

@@ -56,28 +56,53 @@ struct MeteredRouter: HTTPResponder {
         }
     }
 
-    /// `handler`'s result; when it needs a session loaded from the durable store first, the load runs off the event
-    /// loop and the handler runs again after it (once: a session dropped again meanwhile answers 503).
+    /// `handler`'s result; when it needs a session loaded from the durable store first (at once, or because the
+    /// copy it held was dropped before anything was applied), the load runs off the event loop and the handler
+    /// runs again after it.
     private static func loadingSessions(
         _ handler: @escaping HTTPHandler, _ request: HTTPRequest, _ context: HTTPRequestContext
     ) throws -> HTTPHandlerResult {
+        let result: HTTPHandlerResult
         do {
-            return try handler(request, context)
+            result = try handler(request, context)
         } catch let needed as SessionLoadNeeded {
-            return .deferred {
-                try await needed.load()
-                let result: HTTPHandlerResult
-                do {
-                    result = try handler(request, context)
-                } catch is SessionLoadNeeded {
-                    throw AppError.storageUnavailable
-                }
-                switch result {
-                case .response(let response): return response
-                case .deferred(let work): return try await work()
-                }
+            return .deferred { try await again(handler, request, context, after: needed) }
+        }
+        guard case .deferred(let work) = result else { return result }
+        return .deferred {
+            do {
+                return try await work()
+            } catch let needed as SessionLoadNeeded {
+                return try await again(handler, request, context, after: needed)
             }
         }
+    }
+
+    /// How many times one request loads a session before it is answered 503: it loads again only when the copy
+    /// it loaded ended before anything of the request was applied (a write of another request failed to be kept),
+    /// so more means the store still fails.
+    static let maxLoads = 3
+
+    /// Runs `needed`'s load, then `handler` again with the loaded copy, as often as ``maxLoads`` allows.
+    private static func again(
+        _ handler: @escaping HTTPHandler, _ request: HTTPRequest, _ context: HTTPRequestContext,
+        after needed: SessionLoadNeeded
+    ) async throws -> HTTPResponse {
+        var needed = needed
+        for _ in 0..<maxLoads {
+            let loaded = try await needed.load()
+            do {
+                return try await SessionLoadNeeded.$loaded.withValue(loaded) {
+                    switch try handler(request, context) {
+                    case .response(let response): return response
+                    case .deferred(let work): return try await work()
+                    }
+                }
+            } catch let again as SessionLoadNeeded {
+                needed = again
+            }
+        }
+        throw AppError.sessionUnavailable
     }
 
     /// Adds a route answered at once.

@@ -25,7 +25,14 @@ enum EventRoutes {
             let objects = try eventObjects(RequestBody.json(request))
             try limits.admitEvents(objects.count, session: session.id.rawValue)
             let claim = key.map { (key: $0, fingerprint: fingerprint(of: request)) }
-            let (outcome, durable) = try definition.submit(session, objects, claim)
+            let submitted: (outcome: SubmitOutcome, durable: CommitTicket?)
+            do {
+                submitted = try definition.submit(session, objects, claim)
+            } catch AppError.sessionUnavailable {
+                // The copy this request found was dropped before anything was applied: apply it to the durable one.
+                throw registry.reloadNeeded(for: request, session: session)
+            }
+            let (outcome, durable) = submitted
             let count = objects.count
             // 202 only once the store keeps what was applied (at once with the memory store).
             guard let durable else { return .response(accepted(outcome, events: count, feature: feature, metrics: metrics)) }

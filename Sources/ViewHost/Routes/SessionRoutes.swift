@@ -9,7 +9,7 @@ enum SessionRoutes {
         on router: inout MeteredRouter, registry: SessionRegistry, limits: RequestRateLimits<C>
     ) where C.Duration == Duration {
         router.on(.post, "/v1/sessions") { request, context in
-            try limits.admitSessionCreation(from: context.remoteAddress)
+            try limits.admitSessionCreation(from: context.clientAddress)
             if SessionImport.isImport(request) { return SessionImport.handle(request, registry: registry) }
             let options = try SessionOptions.parse(request, catalog: registry.features.names)
             let created = try registry.create(

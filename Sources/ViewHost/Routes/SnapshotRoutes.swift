@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import ViewHostAPI
 import ViewModelCore
 
 /// `GET /v1/sessions/{id}/{feature}`: the newest snapshot's cached bytes, `ETag`/`If-None-Match` → `304`, and
@@ -19,28 +20,43 @@ enum SnapshotRoutes {
                 return HistoryRoutes.past(request, session: session, feature: feature, version: version, archive: archive)
             }
             let wait = try waitDuration(request)
-            let patchBase = HistoryRoutes.patchBase(request)
-            let snapshot: EncodedSnapshot
+            let reply = Reply(request: request, feature: feature, wait: wait, archive: archive)
             switch encodedSnapshot(of: session, feature: feature) {
-            case .ready(_, _, let ready): snapshot = ready
-            case .missing: throw AppError.featureNotFound(feature, available: session.featureNames)
+            case .ready(_, _, let snapshot):
+                return reply.answer(with: snapshot, session: session)
+            case .missing:
+                throw AppError.featureNotFound(feature, available: session.featureNames)
             case .pending:
-                // A write to this session is being stored right now and nobody read the version before it: the
-                // newest durable version is the one being stored, served once it is.
+                // Writes to this session follow each other, and the next one moved the state on before anybody
+                // read the newest durable version: it is served once it can be made (after one commit at most),
+                // never refused because writes are moving.
                 return .deferred {
-                    try? await session.committed()
-                    guard let snapshot = encodedSnapshot(of: session, feature: feature).ready?.value else {
-                        throw AppError.storageUnavailable
+                    let (snapshot, live) = try await readableSnapshot(
+                        of: session, feature: feature, request: request, registry: registry)
+                    switch reply.answer(with: snapshot, session: live) {
+                    case .response(let response): return response
+                    case .deferred(let work): return try await work()
                     }
-                    return response(for: snapshot)
                 }
             }
+        }
+    }
+
+    /// What a read of `feature` asked for: the answer to it once the snapshot to serve is known.
+    private struct Reply {
+        let request: HTTPRequest
+        let feature: String
+        /// `?wait=`: a long poll.
+        let wait: Duration?
+        let archive: SessionArchive
+        /// The version the client holds, when it accepts a patch from it.
+        var patchBase: Int? { HistoryRoutes.patchBase(request) }
+
+        /// `200` with `snapshot` (or the patch to it from the version the client holds), or `304` when
+        /// `If-None-Match` has it (after waiting for a newer version up to `wait`).
+        func answer(with snapshot: EncodedSnapshot, session: Session) -> HTTPHandlerResult {
             guard ConditionalRequest.noneMatchFails(request, etag: snapshot.etag) else {
-                guard let patchBase else { return .response(response(for: snapshot)) }
-                return .deferred {
-                    await HistoryRoutes.patched(
-                        from: patchBase, to: snapshot, session: session, feature: feature, archive: archive)
-                }
+                return changed(to: snapshot, session: session)
             }
             guard let wait else { return .response(notModified(snapshot)) }
             return .deferred {
@@ -48,16 +64,56 @@ enum SnapshotRoutes {
                 guard newer != nil, let latest = encodedSnapshot(of: session, feature: feature).ready?.value,
                     !ConditionalRequest.noneMatchFails(request, etag: latest.etag)
                 else { return notModified(snapshot) }
-                guard let patchBase else { return response(for: latest) }
-                return await HistoryRoutes.patched(
-                    from: patchBase, to: latest, session: session, feature: feature, archive: archive)
+                switch changed(to: latest, session: session) {
+                case .response(let response): return response
+                case .deferred(let work): return try await work()
+                }
+            }
+        }
+
+        /// `snapshot` whole, or the patch to it from the version the client holds.
+        private func changed(to snapshot: EncodedSnapshot, session: Session) -> HTTPHandlerResult {
+            guard let patchBase else { return .response(response(for: snapshot)) }
+            return .deferred {
+                await HistoryRoutes.patched(
+                    from: patchBase, to: snapshot, session: session, feature: feature, archive: archive)
             }
         }
     }
 
+    /// The newest durable snapshot of `feature` once it can be made, and the session copy to wait on for later
+    /// versions; when the copy was dropped meanwhile (the store could not keep a newer write), the snapshot is made
+    /// from the durable value, loaded again.
+    private static func readableSnapshot(
+        of session: Session, feature: String, request: HTTPRequest, registry: SessionRegistry
+    ) async throws -> (EncodedSnapshot, live: Session) {
+        let representation: Representation<EncodedSnapshot>
+        var live = session
+        do throws(SessionError) {
+            representation = try await session.waitForRepresentation(of: feature, make: encoder(session, feature))
+        } catch {
+            switch AppError(error, batch: false) {
+            case .sessionUnavailable, .storageUnavailable:
+                (representation, live) = try await registry.reread(session, for: request) {
+                    encodedSnapshot(of: $0, feature: feature)
+                }
+            case let other: throw other
+            }
+        }
+        guard let snapshot = representation.ready?.value else {
+            throw AppError.featureNotFound(feature, available: session.featureNames)
+        }
+        return (snapshot, live)
+    }
+
     /// The newest durable snapshot of `feature`, encoded at most once per version.
     static func encodedSnapshot(of session: Session, feature: String) -> Representation<EncodedSnapshot> {
-        session.representation(of: feature) { version, viewModel in
+        session.representation(of: feature, make: encoder(session, feature))
+    }
+
+    /// Encodes a version of `feature`'s snapshot as it is served.
+    private static func encoder(_ session: Session, _ feature: String) -> (Int, any ViewModel) -> EncodedSnapshot {
+        { version, viewModel in
             SnapshotEncoder.encode(feature: feature, version: version, viewModel: viewModel, sessionID: session.id)
         }
     }

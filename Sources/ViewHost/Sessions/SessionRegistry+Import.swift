@@ -7,8 +7,9 @@ extension SessionRegistry {
     /// action links name the new id). With a durable store the value at the export's start and every record are
     /// stored, in order, with a snapshot every ``Session/snapshotInterval`` records; the ticket resolves once the
     /// last is durable. Its timers start now: any that fell due since the export fire at once, as after a restart.
-    /// - Throws: `AppError.tooManySessions` at the cap.
+    /// - Throws: `AppError.tooManySessions` at the cap, `AppError.storeFull` past the store's size limit.
     func importSession(_ imported: ImportedJournal) throws(AppError) -> Created {
+        try checkStoreRoom()
         let secret = SessionSecret.random()
         let id = SessionID.random()
         let token = SessionToken(secret: secret)
@@ -19,7 +20,8 @@ extension SessionRegistry {
             for record in imported.records { held.append(record, checkpoint: imported.checkpoints[record.number]) }
             history = held
         }
-        guard store.count < settings.store.maxSessions else { throw .tooManySessions }
+        // Refused before anything is stored where the cap refuses (without a store, idle sessions do not leave).
+        guard storage != nil || store.count < settings.store.maxSessions else { throw .tooManySessions }
         var durable: CommitTicket?
         if let storage {
             let ticket = CommitTicket()

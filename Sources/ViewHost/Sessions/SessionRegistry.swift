@@ -1,6 +1,8 @@
 import Foundation
 import HTTPCore
+import Logging
 import Synchronization
+import ViewHostLocking
 import ViewModelCore
 
 /// The app's sessions: creates them with their features, finds them for a request's token (loading them from the
@@ -19,6 +21,8 @@ final class SessionRegistry: Sendable {
         var accessFlushInterval: Duration = .seconds(5)
         /// How many of each session's latest inputs are kept for its past versions (in memory without a store).
         var historyInputs = 0
+        /// The durable store's size past which new sessions are refused (`store.maxMegabytes`); nil: no limit.
+        var maxStoreBytes: Int?
     }
 
     /// A session just made, with the secret its client gets once.
@@ -36,14 +40,21 @@ final class SessionRegistry: Sendable {
     let storage: (any SessionStorage)?
     let settings: Settings
     let environment: SessionEnvironment
+    /// Where a session that cannot be loaded is reported (its client only gets 503).
+    let logger: Logger
     private let ordinal = Atomic<UInt64>(0)
 
     init(
         settings: Settings, scheduler: any TimerScheduling, features: HostedFeatures,
+        logger: Logger = Logger(label: "viewhost", factory: { _ in SwiftLogNoOpLogHandler() }),
         requests: (any RequestRunning)? = nil, storage: (any SessionStorage)? = nil
     ) {
         self.settings = settings
-        let store = SessionStore(configuration: settings.store)
+        self.logger = logger
+        // With a durable store memory is a cache: idle sessions leave it at the cap, and load again when asked for.
+        var storeSettings = settings.store
+        storeSettings.evictsIdleSessions = storage != nil
+        let store = SessionStore(configuration: storeSettings)
         self.store = store
         self.scheduler = scheduler
         self.features = features
@@ -67,8 +78,10 @@ final class SessionRegistry: Sendable {
     }
 
     /// Creates a session with `features` (all of them when nil) and starts each feature.
-    /// - Throws: `AppError.tooManySessions` at the cap.
+    /// - Throws: `AppError.tooManySessions` at the cap (the memory store); `AppError.storeFull` past the durable
+    ///   store's quota.
     func create(features names: [String]?, timeZone: TimeZone, locale: String) throws(AppError) -> Created {
+        try checkStoreRoom()
         let wanted = names.map { names in self.features.definitions.filter { names.contains($0.name) } }
             ?? self.features.definitions
         let number = ordinal.wrappingAdd(1, ordering: .relaxed).newValue
@@ -93,11 +106,22 @@ final class SessionRegistry: Sendable {
                 StoredSession(
                     id: session.id, token: session.token, createdAt: session.createdAt, lastAccess: session.lastAccess,
                     core: session.core, journalNumber: 0)
-            ) { stored in ticket.resolve(stored ? .success(()) : .failure(.unavailable)) }
+            ) { stored in
+                if stored { session.markStored() }
+                ticket.resolve(stored ? .success(()) : .failure(.unavailable))
+            }
             durable = ticket
         }
         for definition in wanted { definition.start(session) }
         return Created(session: session, secret: secret, durable: durable)
+    }
+
+    /// Refuses a new session when the durable store is past its quota.
+    /// - Throws: `AppError.storeFull`.
+    func checkStoreRoom() throws(AppError) {
+        if let limit = settings.maxStoreBytes, let used = storage?.usedBytes, used >= limit {
+            throw .storeFull(megabytes: limit >> 20)
+        }
     }
 
     /// The session `id` names, if the request carries its token and it is in memory.
@@ -108,75 +132,15 @@ final class SessionRegistry: Sendable {
         guard let token = Self.token(of: request) else { throw AppError.missingToken }
         let sessionID = SessionID(id)
         let now = scheduler.now
+        // The copy this request has just loaded (it checked the token then).
+        if let loaded = SessionLoadNeeded.loaded, loaded.id == sessionID { return loaded }
         switch store.lookup(sessionID, token: token, now: now) {
         case .found(let session): return session
         case .expired: throw AppError.sessionExpired
         case .notFound: throw AppError.sessionNotFound
         case .notLoaded:
             guard storage != nil, sessionID.rawValue.utf8.count <= 64 else { throw AppError.sessionNotFound }
-            throw SessionLoadNeeded { [self] in
-                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                    // The store's read blocks (a network round trip with PostgreSQL): a storage thread, not a loop.
-                    Self.loading.async {
-                        do {
-                            _ = try self.load(sessionID, token: token, now: now)
-                            continuation.resume()
-                        } catch {
-                            continuation.resume(throwing: error)
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// Where sessions are loaded from the durable store (reads run concurrently; each blocks its thread).
-    private static let loading = DispatchQueue(label: "viewhost.sessions.load", attributes: .concurrent)
-
-    private func load(_ id: SessionID, token: String, now: Date) throws(AppError) -> Session {
-        guard let storage, id.rawValue.utf8.count <= 64 else { throw .sessionNotFound }
-        let lookup: StoredLookup
-        do {
-            lookup = try storage.load(id)
-        } catch {
-            throw .storageUnavailable
-        }
-        switch lookup {
-        case .none:
-            throw .sessionNotFound
-        case .expired(let stored):
-            guard stored.matches(token) else { throw .sessionNotFound }
-            store.rememberExpired(id, token: stored, at: now)
-            throw .sessionExpired
-        case .found(let stored):
-            guard stored.token.matches(token) else { throw .sessionNotFound }
-            guard stored.lastAccess.addingTimeInterval(settings.store.idleTTL.seconds) > now else {
-                storage.remove(id, expiredAt: now) { _ in }
-                store.rememberExpired(id, token: stored.token, at: now)
-                throw .sessionExpired
-            }
-            return adopt(stored)
-        }
-    }
-
-    /// A live session from its stored value: its timers start (those that fell due while the server was down
-    /// fire at once, in order) and it asks again for what it was waiting for.
-    /// Two requests may load the same session at once: only the copy the store keeps starts.
-    private func adopt(_ stored: StoredSession) -> Session {
-        let restored = Session(
-            id: stored.id, token: stored.token, createdAt: stored.createdAt, lastAccess: stored.lastAccess,
-            core: stored.core, journalNumber: stored.journalNumber, environment: environment, startsNow: false)
-        let kept = store.adopt(restored)
-        if kept === restored { restored.start() }
-        return kept
-    }
-
-    /// Loads the stored sessions that have pending timers, so those fire without waiting for a request (at start).
-    func restoreSessionsWithTimers() {
-        guard let storage, let ids = try? storage.sessionsWithTimers() else { return }
-        for id in ids where !store.isLive(id) {
-            guard case .found(let stored)? = try? storage.load(id) else { continue }
-            _ = adopt(stored)
+            throw SessionLoadNeeded { [self] in try await loadOffLoop(sessionID, token: token, now: now) }
         }
     }
 
@@ -192,14 +156,16 @@ final class SessionRegistry: Sendable {
         return ticket
     }
 
-    /// Whether the store takes writes (`/readyz` says not ready while it does not).
-    var isWritable: Bool { storage?.isWritable ?? true }
+    /// How the durable store is doing (`/readyz` says not ready unless healthy); healthy with the memory store.
+    var storageHealth: StorageHealth { storage?.health ?? .healthy }
 
     /// The durable store's commits and writes (nil with the memory store).
     var commitCounts: (commits: Int, writes: Int)? { storage?.commitCounts }
 
-    /// Writes what is queued and closes the store (shutdown).
+    /// Tells the store when each session was last used, then ends the sessions in memory, writes what is queued
+    /// and closes the store (shutdown): a session used until the stop does not expire across the restart.
     func close() {
+        flushAccess()
         store.removeAll()
         storage?.close()
     }
@@ -284,9 +250,14 @@ final class SessionRegistry: Sendable {
         }
     }
 
+    /// Writes the last-access times that changed. A session held open by an event stream or a long poll is in
+    /// use now, though nothing was sent or read: the page that only listens keeps it (its idle time counts from
+    /// the hold's release), and a restart must not find it idle.
     private func flushAccess() {
+        let now = scheduler.now
         var changed: [(SessionID, Date)] = []
         store.forEachSession { session in
+            if session.isHeld { session.touch(at: now) }
             if let access = session.unpersistedAccess() { changed.append((session.id, access)) }
         }
         storage?.recordAccess(changed)

@@ -11,11 +11,14 @@ import ViewHostLocking
 struct ChangeFeed: Sendable {
     let session: ViewHostSession
     let features: [String]?
+    /// Told why, each time a stream failed before delivering anything and the feed is about to try again.
+    let onRetry: (@Sendable (ViewHostError) -> Void)?
 
     /// How one stream ended.
     enum StreamEnd {
-        /// The connection failed or ended; `progress` says whether it delivered an event first.
-        case dropped(progress: Bool)
+        /// The connection failed or ended; `progress` says whether it delivered an event first, `cause` why it
+        /// ended when it was a failure (refused, lost, a 5xx, an answer that is no event stream).
+        case dropped(progress: Bool, cause: ViewHostError?)
         /// The server sent its final `ended` event with this reason (`deleted`, `expired`, `shutdown`).
         case ended(reason: String)
         /// Streams are refused for now (`429`, `503`): long poll instead.
@@ -71,8 +74,9 @@ struct ChangeFeed: Sendable {
                 return
             case .ended:
                 failures = 1  // the server is stopping: come back after the least wait, then back off
-            case .dropped(let delivered):
+            case .dropped(let delivered, let cause):
                 failures = delivered ? 1 : failures + 1
+                if !delivered, let cause { onRetry?(cause) }
             case .refused(let refusal):
                 let period = max(configuration.fallbackPeriod, .seconds(refusal.retryAfter ?? 0))
                 do {
@@ -123,6 +127,15 @@ struct ChangeFeed: Sendable {
                 switch part {
                 case .head(let response):
                     head = response
+                    // A page from a proxy or another server where the stream should be: not worth reading.
+                    let type = response.value(forHTTPHeaderField: "Content-Type") ?? "no Content-Type"
+                    if response.statusCode == 200, !type.lowercased().hasPrefix("text/event-stream") {
+                        return .dropped(
+                            progress: delivered,
+                            cause: .invalidResponse(
+                                "the stream answered 200 (\(type)), not an event stream: is \(transport.baseURL) a ViewHost server?",
+                                status: 200))
+                    }
                 case .body(let data) where head?.statusCode != 200:
                     refusalBody.append(data)
                 case .body(let data):
@@ -143,14 +156,20 @@ struct ChangeFeed: Sendable {
                 }
             }
         } catch {
-            return Task.isCancelled ? .fatal(.cancelled) : .dropped(progress: delivered)
+            return Task.isCancelled
+                ? .fatal(.cancelled)
+                : .dropped(progress: delivered, cause: .transport(error, request: request))
         }
         if Task.isCancelled { return .fatal(.cancelled) }
-        guard let head, head.statusCode != 200 else { return .dropped(progress: delivered) }
+        guard let head, head.statusCode != 200 else {
+            return .dropped(
+                progress: delivered,
+                cause: ViewHostError(kind: .transport, title: "transport", detail: "the event stream ended"))
+        }
         let problem = ViewHostError.problem(status: head.statusCode, body: refusalBody, headers: head)
         switch head.statusCode {
         case 429, 503: return .refused(problem)
-        case 500, 502, 504: return .dropped(progress: false)
+        case 500...599: return .dropped(progress: false, cause: problem)
         default: return .fatal(problem)
         }
     }

@@ -98,9 +98,10 @@ extension Feature {
 }
 
 extension Feature where Intent == NoIntent {
-    /// Never called: a feature without intents takes no client events.
-    public static func event(for intent: NoIntent) throws(IntentRejection) -> Event {
-        switch intent {}
+    /// Never called: a feature without intents takes no client events, and `NoIntent` has no value to pass.
+    public static func event(for intent: Intent) throws(IntentRejection) -> Event {
+        // Not `switch intent {}`: the compiler proves the body unreachable and warns "will never be executed".
+        fatalError("\(Self.self) takes no client events: NoIntent has no values")
     }
 }
 

@@ -225,6 +225,8 @@ protocol AnyFeatureSlot: Sendable {
     ) -> Bool
     /// The snapshot of the current state.
     func snapshot(settings: SessionSettings) -> any ViewModel
+    /// Builds the snapshot of the current state when called, later, whatever the slot has become by then.
+    func snapshotMaker(settings: SessionSettings) -> @Sendable () -> any ViewModel
     /// Whether `other` is the same feature in the same state.
     func isEqual(to other: any AnyFeatureSlot) -> Bool
     /// Writes the slot.
@@ -287,6 +289,11 @@ extension FeatureSlot: AnyFeatureSlot {
 
     func snapshot(settings: SessionSettings) -> any ViewModel {
         F.snapshot(of: state, settings: settings)
+    }
+
+    func snapshotMaker(settings: SessionSettings) -> @Sendable () -> any ViewModel {
+        let state = state
+        return { F.snapshot(of: state, settings: settings) }
     }
 
     func isEqual(to other: any AnyFeatureSlot) -> Bool {

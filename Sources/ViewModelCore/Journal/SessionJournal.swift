@@ -8,8 +8,8 @@ import Foundation
 /// - ``append(_:completion:)`` returns at once and calls `completion` exactly once, on any thread: `true` once
 ///   the entry is durable (committed), `false` when it could not be stored (disk full, I/O error, lost
 ///   ownership). Entries of one session are committed in the order they were appended, record numbers without
-///   gaps; once an entry of a session failed, every later entry of that session fails too, until the session is
-///   loaded again.
+///   gaps; once an entry of a session's copy failed, every later entry of that copy (and of any older copy)
+///   fails too; a copy loaded since (a higher ``JournalEntry/copy``) writes again.
 /// - Entries of many sessions that arrive together may share one transaction and one sync (group commit).
 public protocol SessionJournal: Sendable {
     /// Stores `entry`; calls `completion` once with whether it is durable.
@@ -31,11 +31,17 @@ public struct JournalEntry: Sendable {
     public let nextDueAt: Date?
     /// When the session was last used.
     public let lastAccess: Date
+    /// Which copy of the session made it: the ``StoredSession/copy`` it was loaded as (0 for a session made in this
+    /// process). A store refuses the entries of a copy whose entry failed, and of every older copy, so a copy
+    /// dropped after a failure never writes behind the one loaded since.
+    public let copy: Int
 
     /// Creates an entry (the session shell makes them; stores' tests too).
     public init(
-        session: SessionID, number: Int, input: SessionInput, snapshot: SessionCore?, nextDueAt: Date?, lastAccess: Date
+        session: SessionID, number: Int, input: SessionInput, snapshot: SessionCore?, nextDueAt: Date?, lastAccess: Date,
+        copy: Int = 0
     ) {
+        self.copy = copy
         self.session = session
         self.number = number
         self.input = input

@@ -10,8 +10,8 @@ import Foundation
 ///   a session's row exists before its first entry is stored, and nothing of it is stored after its removal.
 /// - ``load(_:)`` returns the newest durable value: the last snapshot with every later journal record replayed.
 ///   It may block briefly (a local read); callers keep it off hot paths (a session is loaded once per process).
-/// - Errors while serving never crash: a write that fails is reported to its completion, and ``isWritable`` is
-///   false until a write succeeds again.
+/// - Errors while serving never crash: a write that fails is reported to its completion, and ``health`` says
+///   why until a write succeeds again.
 /// - History (``SessionHistoryReading``): the store keeps, besides what ``load(_:)`` needs, the snapshots it took
 ///   as checkpoints and the journal records after the oldest, bounded by how many inputs it was told to keep
 ///   (``HistoryRetention``); with none, only what ``load(_:)`` needs.
@@ -39,11 +39,19 @@ public protocol SessionStorage: SessionJournal, SessionHistoryReading {
     /// The sessions that have pending timers (a restart loads them at once, so their timers fire).
     func sessionsWithTimers() throws(StorageError) -> [SessionID]
 
-    /// Whether the last write succeeded (false after a disk-full or I/O error, until a write succeeds again).
-    var isWritable: Bool { get }
+    /// How the store is doing: `failing` after a write failed (disk full, an I/O error), until one reaches the
+    /// disk again; `broken` once it cannot be used safely (a damaged file), until a restart.
+    var health: StorageHealth { get }
+
+    /// Calls `handler` whenever ``health`` changes (the app logs each change and answers `/readyz` from it).
+    func onHealthChange(_ handler: @escaping @Sendable (StorageHealth) -> Void)
 
     /// Transactions committed and writes they carried since start: writes per commit is what group commit saves.
     var commitCounts: (commits: Int, writes: Int) { get }
+
+    /// The bytes the stored sessions take, as of the last commit (the app refuses new sessions past its quota);
+    /// nil when the store does not say (a shared database).
+    var usedBytes: Int? { get }
 
     /// Writes what is queued and closes the storage (shutdown).
     func close()
@@ -54,6 +62,12 @@ public protocol SessionStorage: SessionJournal, SessionHistoryReading {
 }
 
 extension SessionStorage {
+    /// Whether writes succeed now.
+    public var isWritable: Bool { health.isHealthy }
+
+    /// A store that does not say how much it holds.
+    public var usedBytes: Int? { nil }
+
     /// A store of one node: nothing is ever taken over.
     public func onOwnershipLoss(_ handler: @escaping @Sendable (OwnershipLoss) -> Void) {}
 }
@@ -72,11 +86,16 @@ public struct StoredSession: Sendable {
     public let core: SessionCore
     /// The number of the last journal record `core` includes.
     public let journalNumber: Int
+    /// Which copy this is: each load hands out a higher number than every earlier one of the process (0: a session
+    /// made here). The copy's journal entries carry it (``JournalEntry/copy``).
+    public let copy: Int
 
     /// Creates a stored session.
     public init(
-        id: SessionID, token: SessionToken, createdAt: Date, lastAccess: Date, core: SessionCore, journalNumber: Int
+        id: SessionID, token: SessionToken, createdAt: Date, lastAccess: Date, core: SessionCore, journalNumber: Int,
+        copy: Int = 0
     ) {
+        self.copy = copy
         self.id = id
         self.token = token
         self.createdAt = createdAt
@@ -106,6 +125,12 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     case failed(reason: String)
     /// The database cannot be reached (exit 69 at start; 503 while serving).
     case unreachable(reason: String)
+    /// There is no store at `path` to read (`backup`, `check`: exit 66).
+    case noStore(path: String)
+    /// A file to write (a backup's output) cannot be made (exit 73).
+    case cannotWrite(path: String, reason: String)
+    /// Another server uses the data directory at `path` (exit 75).
+    case inUse(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -113,6 +138,9 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unusable(let path, let reason): "\(path): \(reason)"
         case .failed(let reason): "storage failed: \(reason)"
         case .unreachable(let reason): "database unreachable: \(reason)"
+        case .noStore(let path): "\(path): no store here (the server has not run with this --data-dir)"
+        case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
+        case .inUse(let path, let reason): "\(path): \(reason)"
         }
     }
 }

@@ -38,7 +38,7 @@ extension Session {
         if snapshot != nil { shell.inputsSinceSnapshot = 0 }
         let entry = JournalEntry(
             session: id, number: shell.appliedNumber, input: input(), snapshot: snapshot,
-            nextDueAt: shell.core.pendingTimers.map(\.dueAt).min(), lastAccess: lastAccess)
+            nextDueAt: shell.core.pendingTimers.map(\.dueAt).min(), lastAccess: lastAccess, copy: copy)
         let ticket = waited ? CommitTicket() : nil
         if let key { shell.keysInFlight.insert(key) }
         shell.handoff.append(entry)
@@ -100,7 +100,7 @@ extension Session {
             guard durable, !shell.closed else {
                 // What was applied is not kept: this value is no longer the session's; a later lookup loads the
                 // durable one from the store. Everything applied after it fails too (the journal's contract).
-                shell.closed = true
+                if shell.end == nil { shell.end = .unavailable }
                 closedFlag.store(true, ordering: .releasing)
                 let failed = Array(done) + shell.pending
                 shell.pending.removeAll()
@@ -111,12 +111,14 @@ extension Session {
             shell.committedNumber = number
             if shell.pending.isEmpty {
                 shell.uncommitted = [:]
+                shell.kept = [:]
             } else {
                 for commit in done {
                     for (feature, version) in commit.versions where shell.uncommitted[feature] != nil {
                         shell.uncommitted[feature] = version
                     }
                 }
+                shell.dropKeptVersionsOlderThanCommitted()
             }
             return (Array(done), [])
         }
@@ -134,12 +136,7 @@ extension Session {
     /// - Throws: ``SessionError/unavailable`` when the store could not keep it.
     public func committed() async throws(SessionError) {
         let ticket = shell.withLock { shell -> CommitTicket? in
-            guard let last = shell.pending.last else { return nil }
-            if let ticket = last.ticket { return ticket }
-            let ticket = CommitTicket()
-            shell.pending[shell.pending.count - 1] = PendingCommit(
-                number: last.number, effects: last.effects, versions: last.versions, key: last.key, ticket: ticket)
-            return ticket
+            shell.pending.isEmpty ? nil : shell.ticket(forPendingAt: shell.pending.count - 1)
         }
         try await ticket?.value()
     }
@@ -149,6 +146,18 @@ extension Session {
             timer.delay ?? .milliseconds(max(0, Int64(timer.dueAt.timeIntervalSince(environment.scheduler.now) * 1000)))
         let id = timer.id
         shell.timers[id] = environment.scheduler.schedule(after: delay) { [weak self] in self?.fireTimer(id) }
+    }
+}
+
+extension Session.Shell {
+    /// The ticket of the pending commit at `index`, made now when nobody waited on it yet.
+    mutating func ticket(forPendingAt index: Int) -> CommitTicket {
+        let commit = pending[index]
+        if let ticket = commit.ticket { return ticket }
+        let ticket = CommitTicket()
+        pending[index] = Session.PendingCommit(
+            number: commit.number, effects: commit.effects, versions: commit.versions, key: commit.key, ticket: ticket)
+        return ticket
     }
 }
 

@@ -40,12 +40,37 @@ extension Session {
     /// Whether ``close(_:)`` was called.
     public var isClosed: Bool { closedFlag.load(ordering: .acquiring) }
 
+    /// Marks the session as held by the durable store (its creation is committed).
+    public func markStored() {
+        storedFlag.store(true, ordering: .releasing)
+    }
+
+    /// Ends this copy if it is idle and everything of it is in the durable store, so memory can hold other
+    /// sessions: its creation committed, nothing applied and waiting for its commit, no pending timer or outside
+    /// request, no event stream or long poll. It ends as `unavailable`: the next request for it loads it again,
+    /// as it was.
+    /// - Returns: Whether it ended (false: it is in use, or not stored yet).
+    public func closeIfIdle() -> Bool {
+        guard storedFlag.load(ordering: .acquiring), !isHeld else { return false }
+        let sequence = shell.withLock { shell -> Int? in
+            guard shell.end == nil, shell.pending.isEmpty, shell.handoff.isEmpty, shell.timers.isEmpty,
+                shell.keysInFlight.isEmpty, shell.core.pendingRequests.isEmpty
+            else { return nil }
+            shell.end = .unavailable
+            closedFlag.store(true, ordering: .releasing)
+            return shell.core.sequence
+        }
+        guard let sequence else { return false }
+        stream.close(.unavailable, sequence: sequence)
+        return true
+    }
+
     /// Ends the session: cancels its timers, and its stream tells waiters and observers why, once; closing twice does
     /// nothing the second time.
     public func close(_ end: SessionEnd) {
         let closing = shell.withLock { shell -> (timers: [ScheduledTimer], sequence: Int)? in
             guard !shell.closed else { return nil }
-            shell.closed = true
+            shell.end = end
             closedFlag.store(true, ordering: .releasing)
             defer { shell.timers.removeAll() }
             return (Array(shell.timers.values), shell.core.sequence)

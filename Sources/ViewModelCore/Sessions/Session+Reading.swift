@@ -50,21 +50,31 @@ extension Session {
     /// The newest durable version's app-level representation of `feature` (such as its encoded JSON), made by
     /// `make` at most once per version; `make` runs outside the lock, so readers never hold up events.
     /// - Returns: The version, the sequence number of the step that produced it, and its representation; `pending`
-    ///   when the newest durable version was never made and the state has moved past it (wait for
-    ///   ``committed()`` and ask again); `missing` when there is no such feature.
+    ///   when the newest durable version was never made and the state has moved past it (then
+    ///   ``waitForRepresentation(of:make:)`` waits until it can be made); `missing` when there is no such feature.
     public func representation<Value: Sendable>(
         of feature: String, make: (Int, any ViewModel) -> Value
     ) -> Representation<Value> {
-        let current = shell.withLock { shell -> Representation<Value>? in
+        let found = shell.withLock { shell -> RepresentationSource<Value> in
             guard let committed = shell.committedVersion(of: feature), let version = shell.core.version(of: feature),
                 shell.core.lastChangeSequence(of: feature) != nil
-            else { return .missing }
+            else { return .done(.missing) }
             if let cached = shell.caches.representation(of: feature, version: committed, as: Value.self) {
-                return .ready(version: committed, sequence: cached.sequence, value: cached.value)
+                return .done(.ready(version: committed, sequence: cached.sequence, value: cached.value))
             }
-            return committed == version ? nil : .pending
+            if committed == version { return .current }
+            return shell.keptVersion(of: feature, version: committed).map(RepresentationSource.kept) ?? .done(.pending)
         }
-        if let current { return current }
+        switch found {
+        case .done(let representation):
+            return representation
+        case .kept(let kept):
+            let value = make(kept.version, kept.make())
+            shell.withLock { $0.caches.keep(value, of: feature, version: kept.version, sequence: kept.sequence) }
+            return .ready(version: kept.version, sequence: kept.sequence, value: value)
+        case .current:
+            break
+        }
         let made = shell.withLock { shell -> (Int, Int, any ViewModel)? in
             guard let version = shell.core.version(of: feature), shell.committedVersion(of: feature) == version,
                 let sequence = shell.core.lastChangeSequence(of: feature)
@@ -78,6 +88,50 @@ extension Session {
         let value = make(version, viewModel)
         shell.withLock { $0.caches.keep(value, of: feature, version: version, sequence: sequence) }
         return .ready(version: version, sequence: sequence, value: value)
+    }
+
+    /// ``representation(of:make:)`` once it can be made: when the newest durable version of `feature` was never
+    /// made and the core has moved past it (writes to the session follow each other), waits for the commit of the
+    /// feature's newest change. While a reader waits, each version of the feature is kept before an input changes
+    /// it, so after that one commit the newest durable version is the core's own or a kept one: a read waits for
+    /// one commit at most, however fast writes come, and never fails because of them.
+    /// - Returns: `ready`, or `missing` when there is no such feature; never `pending`.
+    /// - Throws: ``SessionError/unavailable`` when the store could not keep what the read waited for, and
+    ///   ``SessionError/ended(_:)`` when the session ended: this copy is gone (load the session again).
+    public func waitForRepresentation<Value: Sendable>(
+        of feature: String, make: (Int, any ViewModel) -> Value
+    ) async throws(SessionError) -> Representation<Value> {
+        shell.withLock { $0.readersWaiting[feature, default: 0] += 1 }
+        defer {
+            shell.withLock { shell in
+                shell.readersWaiting[feature, default: 1] -= 1
+                if shell.readersWaiting[feature] == 0 { shell.readersWaiting[feature] = nil }
+            }
+        }
+        while true {
+            let found = representation(of: feature, make: make)
+            guard case .pending = found else { return found }
+            let ticket = try shell.withLock { shell throws(SessionError) -> CommitTicket? in
+                if let end = shell.end { throw .ended(end) }
+                // Nil when the commit landed since the look above: look again.
+                guard let index = shell.pending.lastIndex(where: { $0.versions[feature] != nil }) else { return nil }
+                return shell.ticket(forPendingAt: index)
+            }
+            do throws(SessionError) {
+                try await ticket?.value()
+            } catch {
+                // The store could not keep a newer input and this copy closed itself; the newest durable version
+                // is still here if it was kept while this reader waited (it is durable: only commits move it).
+                let durable = representation(of: feature, make: make)
+                guard case .ready = durable else { throw error }
+                return durable
+            }
+        }
+    }
+
+    /// Whether a reader waits in ``waitForRepresentation(of:make:)`` for `feature` (tests).
+    package func isWaitedOn(_ feature: String) -> Bool {
+        shell.withLock { $0.readersWaiting[feature] != nil }
     }
 
     /// The features changed after session sequence `sequence`, oldest change first, with the sequence of their
@@ -110,6 +164,16 @@ extension Session {
             }
         }
     }
+}
+
+/// Where a representation comes from, as the session's lock finds it.
+private enum RepresentationSource<Value: Sendable> {
+    /// Cached, missing or pending: nothing to make.
+    case done(Representation<Value>)
+    /// The core's current version is the durable one: made from the core.
+    case current
+    /// A kept version is the durable one: made from it.
+    case kept(KeptVersion)
 }
 
 /// A feature's representation as a reader gets it.

@@ -26,7 +26,10 @@ public final class Session: Sendable {
         var timers: [Int: ScheduledTimer] = [:]
         var caches = SnapshotCaches()
         var recorders: [String: [@Sendable (Int, any ViewModel) -> Void]] = [:]
-        var closed = false
+        /// Why the session ended, once it has (deleted, expired, shutdown, or `unavailable`: this copy was
+        /// dropped after a storage failure or for another node, and the store holds the session).
+        var end: SessionEnd?
+        var closed: Bool { end != nil }
         /// The journal number of the last input applied, and of the last one known durable.
         var appliedNumber: Int
         var committedNumber: Int
@@ -40,6 +43,12 @@ public final class Session: Sendable {
             uncommitted[feature] ?? core.version(of: feature)
         }
         var pending: [PendingCommit] = []
+        /// Readers waiting for a feature's newest durable version to become readable (see
+        /// ``Session/waitForReadableVersion(of:)``), by feature.
+        var readersWaiting: [String: Int] = [:]
+        /// Versions of the features readers wait for, kept while newer inputs are applied, so the one that becomes
+        /// durable can still be built; oldest first.
+        var kept: [String: [KeptVersion]] = [:]
         /// Idempotency keys whose request is applied but not durable yet (a retry gets `409`).
         var keysInFlight: Set<String> = []
         var inputsSinceSnapshot = 0
@@ -81,6 +90,8 @@ public final class Session: Sendable {
     public let featureNames: [String]
     /// Time zone, locale, simulation speed, log size.
     public let settings: SessionSettings
+    /// Which copy of the session this is (``StoredSession/copy``): its journal entries carry it.
+    let copy: Int
     /// Wakes long polls and event streams on every durable change.
     public let stream = SnapshotStream()
     let environment: SessionEnvironment
@@ -92,6 +103,9 @@ public final class Session: Sendable {
     let holds = Atomic<Int>(0)
     /// `shell.closed`, readable without the lock (streams ask on every write).
     let closedFlag = Atomic<Bool>(false)
+    /// Whether the durable store holds the session: its creation is committed, or it was loaded from there (then
+    /// this copy may leave memory when idle, see ``closeIfIdle()``).
+    let storedFlag: Atomic<Bool>
 
     /// Wraps `core` in a shell, starts the timers it holds (a restored session's timers that fell due while the
     /// server was down fire at once, in order) and asks again for the requests it was waiting for.
@@ -102,15 +116,21 @@ public final class Session: Sendable {
     ///   - lastAccess: When it was last used (default: now).
     ///   - core: Its value.
     ///   - journalNumber: The number of the last journal record `core` includes (0 for a new session).
+    ///   - copy: Which copy it is (``StoredSession/copy``; 0 for a new session).
+    ///   - isStored: Whether the durable store holds it (loaded from there); a new session is marked stored by
+    ///     ``markStored()`` once its creation is committed.
     ///   - environment: Scheduler, request runner and journal.
     ///   - history: Its past, without a journal (an imported session's); by default it starts with `core`, when
     ///     the environment keeps history in memory.
     ///   - startsNow: Whether its timers start now; else ``start()`` starts them.
     public init(
         id: SessionID, token: SessionToken, createdAt: Date? = nil, lastAccess: Date? = nil, core: SessionCore,
-        journalNumber: Int = 0, environment: SessionEnvironment, history: HeldHistory? = nil, startsNow: Bool = true
+        journalNumber: Int = 0, copy: Int = 0, isStored: Bool = false, environment: SessionEnvironment,
+        history: HeldHistory? = nil, startsNow: Bool = true
     ) {
         self.id = id
+        self.copy = copy
+        self.storedFlag = Atomic(isStored)
         self.token = token
         self.createdAt = createdAt ?? environment.scheduler.now
         self.featureNames = core.featureNames
@@ -162,7 +182,8 @@ public final class Session: Sendable {
     ) throws(SessionError) -> SendReceipt {
         let now = environment.scheduler.now
         let (step, commit) = try shell.withLock { shell throws(SessionError) -> (SessionStep, Commit) in
-            guard !shell.closed else { throw .closed }
+            if let end = shell.end { throw .ended(end) }
+            shell.keepVersionsReadersWaitFor()
             let step = try Self.apply(events, to: key, source: source, now: now, shell: &shell)
             let input: @Sendable () -> SessionInput = {
                 .events(feature: key.name, at: now, source: source, events: Self.encoded(events, of: F.self))
@@ -184,13 +205,15 @@ public final class Session: Sendable {
     ) throws(SessionError) -> (outcome: SubmitOutcome, durable: CommitTicket?) {
         let now = environment.scheduler.now
         let (outcome, commit) = try shell.withLock { shell throws(SessionError) -> (SubmitOutcome, Commit?) in
-            guard !shell.closed else { throw .closed }
+            if let end = shell.end { throw .ended(end) }
             if let key = submission.idempotency?.key, shell.keysInFlight.contains(key) { throw .keyInFlight }
+            shell.keepVersionsReadersWaitFor()
             let (outcome, step, changed) = try shell.core.submit(submission, to: key, at: now, observe: shell.observer)
             guard changed else { return (outcome, nil) }
             let input: @Sendable () -> SessionInput = {
                 .submission(
-                    feature: key.name, at: now, events: Self.encoded(submission.events, of: F.self), eventIDs: submission.eventIDs,
+                    feature: key.name, at: now, events: Self.encoded(submission.events, of: F.self),
+                    eventIDs: submission.eventIDs,
                     key: submission.idempotency?.key, fingerprint: submission.idempotency?.fingerprint)
             }
             return (outcome, record(input, step: step, key: submission.idempotency?.key, waited: true, in: &shell))
@@ -219,6 +242,7 @@ public final class Session: Sendable {
         let commit = shell.withLock { shell -> Commit? in
             guard !shell.closed, shell.timers.removeValue(forKey: id) != nil else { return nil }
             if shell.timers.isEmpty { shell.timers = [:] }  // idle sessions keep no table
+            shell.keepVersionsReadersWaitFor()
             guard let step = shell.core.fireTimer(id, at: now, observe: shell.observer) else { return nil }
             return record({ .timer(id: id, at: now) }, step: step, key: nil, waited: false, in: &shell)
         }
@@ -229,7 +253,9 @@ public final class Session: Sendable {
     private func answer(_ event: any Sendable, feature: String, request: Int) {
         let now = environment.scheduler.now
         let commit = shell.withLock { shell -> Commit? in
-            guard !shell.closed, let step = shell.core.applyAnswer(event, toRequest: request, at: now, observe: shell.observer)
+            guard !shell.closed else { return nil }
+            shell.keepVersionsReadersWaitFor()
+            guard let step = shell.core.applyAnswer(event, toRequest: request, at: now, observe: shell.observer)
             else { return nil }
             let encode = shell.core.eventEncoder(of: feature)
             let input: @Sendable () -> SessionInput = {
@@ -285,22 +311,6 @@ public enum SubmitOutcome: Sendable, Equatable {
     case applied(IdempotencyLedger.Answer)
     /// The same request came with this key before: its first answer.
     case replayed(IdempotencyLedger.Answer)
-}
-
-/// Why a session did not apply events.
-public enum SessionError: Error, Equatable, Sendable {
-    /// The session has ended.
-    case closed
-    /// The session has no such feature.
-    case noSuchFeature(String)
-    /// The state cannot apply the event at `index`; nothing was applied.
-    case refused(EventRefusal, index: Int)
-    /// The idempotency key came before with a different request.
-    case keyReused
-    /// The idempotency key's first request is still being applied (not durable yet).
-    case keyInFlight
-    /// The store could not keep what was applied; it is not acknowledged, and the session reloads from the store.
-    case unavailable
 }
 
 extension Session.Shell {

@@ -55,6 +55,16 @@ public struct SessionCore: Sendable {
         slot(named: feature).map { (slots[$0].version, slots[$0].snapshot(settings: settings)) }
     }
 
+    /// `feature`'s current version as a value that outlives later changes: its version, the sequence of the step
+    /// that produced it, and a function that builds its snapshot (holding the state as it is now).
+    func keptVersion(of feature: String) -> KeptVersion? {
+        slot(named: feature).map {
+            KeptVersion(
+                version: slots[$0].version, sequence: slots[$0].lastChangeSequence,
+                make: slots[$0].snapshotMaker(settings: settings))
+        }
+    }
+
     /// Every pending timer, by number.
     public var pendingTimers: [TimerStart] { slots.flatMap(\.timerStarts).sorted { $0.id < $1.id } }
 

@@ -4,7 +4,8 @@ import ViewHostLocking
 
 /// All live sessions of the process, sharded by id so lookups on different sessions rarely contend.
 ///
-/// It enforces the cap on live sessions, the idle TTL (on every lookup and in ``expireIdle(now:)``; a session held
+/// It bounds the sessions in memory (with a durable store the least recently used idle ones leave memory, see
+/// ``Configuration/evictsIdleSessions``; without one, creation is refused at the cap), the idle TTL (on every lookup and in ``expireIdle(now:)``; a session held
 /// open by an event stream or a long poll does not expire), and
 /// remembers expired sessions for a while, so their own token gets `expired` (410) rather than `notFound`.
 /// Deleted sessions leave nothing behind: they are simply not found.
@@ -19,16 +20,20 @@ public final class SessionStore: Sendable {
         public var tombstoneTTL: Duration
         /// How many expired ids are remembered at most.
         public var maxTombstones: Int
+        /// Whether, at the cap, idle sessions leave memory to make room (a durable store keeps them: memory is a
+        /// cache); else creation is refused.
+        public var evictsIdleSessions: Bool
 
         /// Creates a configuration.
         public init(
             idleTTL: Duration = .seconds(1800), maxSessions: Int = 200_000, tombstoneTTL: Duration = .seconds(86_400),
-            maxTombstones: Int = 100_000
+            maxTombstones: Int = 100_000, evictsIdleSessions: Bool = false
         ) {
             self.idleTTL = idleTTL
             self.maxSessions = maxSessions
             self.tombstoneTTL = tombstoneTTL
             self.maxTombstones = maxTombstones
+            self.evictsIdleSessions = evictsIdleSessions
         }
     }
 
@@ -73,12 +78,11 @@ public final class SessionStore: Sendable {
     /// Live sessions.
     public var count: Int { liveCount.load(ordering: .relaxed) }
 
-    /// Adds a session made by `make`, unless the store is full.
-    /// - Returns: The session, or nil when the cap is reached (the caller answers 503).
+    /// Adds a session made by `make`, unless the store is full (at the cap, idle sessions leave memory first when
+    /// ``Configuration/evictsIdleSessions`` says so).
+    /// - Returns: The session, or nil when the cap is reached and nothing could leave (the caller answers 503).
     public func insert(_ make: () -> Session) -> Session? {
-        let claimed = liveCount.wrappingAdd(1, ordering: .relaxed).newValue
-        guard claimed <= configuration.maxSessions else {
-            liveCount.wrappingSubtract(1, ordering: .relaxed)
+        guard claimPlace() || (configuration.evictsIdleSessions && evictLeastRecentlyUsed() > 0 && claimPlace()) else {
             return nil
         }
         let session = make()
@@ -93,20 +97,29 @@ public final class SessionStore: Sendable {
     ///   - now: The current time (for the TTL).
     public func lookup(_ id: SessionID, token: String, now: Date) -> Lookup {
         let ttl = configuration.idleTTL
-        let (result, expired) = shard(for: id).state.withLock { shard -> (Lookup, Session?) in
+        let (result, expired, dropped) = shard(for: id).state.withLock { shard -> (Lookup, Session?, Bool) in
             if let session = shard.sessions[id] {
-                guard session.token.matches(token) else { return (.notFound, nil) }
+                guard session.token.matches(token) else { return (.notFound, nil, false) }
+                if session.isClosed {
+                    // A copy that closed itself (a storage failure) and is about to be dropped: the store keeps
+                    // the session, so it loads again rather than being answered as gone.
+                    shard.sessions[id] = nil
+                    return (.notLoaded, nil, true)
+                }
                 if !session.isHeld, session.lastAccess.addingTimeInterval(ttl.seconds) <= now {
                     shard.sessions[id] = nil
                     remember(id: id, token: session.token, at: now, in: &shard)
-                    return (.expired, session)
+                    return (.expired, session, false)
                 }
                 session.touch(at: now)
-                return (.found(session), nil)
+                return (.found(session), nil, false)
             }
-            if let tombstone = shard.tombstones[id] { return (tombstone.token.matches(token) ? .expired : .notFound, nil) }
-            return (.notLoaded, nil)
+            if let tombstone = shard.tombstones[id] {
+                return (tombstone.token.matches(token) ? .expired : .notFound, nil, false)
+            }
+            return (.notLoaded, nil, false)
         }
+        if dropped { liveCount.wrappingSubtract(1, ordering: .relaxed) }
         if let expired {
             liveCount.wrappingSubtract(1, ordering: .relaxed)
             expired.close(.expired)
@@ -157,7 +170,33 @@ public final class SessionStore: Sendable {
             return (session, true)
         }
         if added { liveCount.wrappingAdd(1, ordering: .relaxed) } else { session.close(.shutdown) }
+        // A loaded session is always taken (its request is waiting); past the cap, others make room.
+        if added, configuration.evictsIdleSessions, count > configuration.maxSessions { evictLeastRecentlyUsed() }
         return kept
+    }
+
+    /// Takes a place under the cap; false when there is none.
+    private func claimPlace() -> Bool {
+        guard liveCount.wrappingAdd(1, ordering: .relaxed).newValue <= configuration.maxSessions else {
+            liveCount.wrappingSubtract(1, ordering: .relaxed)
+            return false
+        }
+        return true
+    }
+
+    /// Makes room: the least recently used sessions that can leave memory (``Session/closeIfIdle()``) leave, a
+    /// sixty-fourth of the cap at a time, so one look over all sessions serves many creations.
+    /// - Returns: How many left.
+    @discardableResult
+    private func evictLeastRecentlyUsed() -> Int {
+        var candidates: [Session] = []
+        forEachSession { if !$0.isHeld && !$0.isClosed { candidates.append($0) } }
+        let wanted = max(1, configuration.maxSessions / 64) + max(0, count - configuration.maxSessions)
+        let oldest = candidates.count <= wanted
+            ? candidates : Array(candidates.sorted { $0.lastAccess < $1.lastAccess }.prefix(wanted))
+        var evicted = 0
+        for session in oldest where session.closeIfIdle() && drop(session) { evicted += 1 }
+        return evicted
     }
 
     /// Whether session `id` is in memory.

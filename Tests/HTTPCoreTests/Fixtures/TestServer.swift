@@ -13,7 +13,12 @@ final class TestServer {
 
     init(
         eventLoops: Int = 2, limits: HTTPLimits = HTTPLimits(),
-        timeouts: HTTPTimeouts = HTTPTimeouts(lingeringClose: .milliseconds(100)),
+        // Generous read, idle and write timeouts: a test's next step can wait long for a thread on a busy machine
+        // (the tests of the timeouts set their own).
+        timeouts: HTTPTimeouts = HTTPTimeouts(
+            headerRead: TestDeadline.scaled(.seconds(120)), bodyRead: TestDeadline.scaled(.seconds(120)),
+            idle: TestDeadline.scaled(.seconds(120)), write: TestDeadline.scaled(.seconds(120)),
+            lingeringClose: .milliseconds(100)),
         maxConnections: Int = 10_000, compression: HTTPCompressionSettings = HTTPCompressionSettings(),
         routes: ((inout Router) -> Void)? = nil
     ) throws {
@@ -41,17 +46,17 @@ final class TestServer {
     }
 
     /// Waits (polling, bounded) until the server has `count` open connections.
-    func waitForOpenConnections(_ count: Int, timeout: Duration = .seconds(5)) async -> Bool {
+    func waitForOpenConnections(_ count: Int, timeout: Duration = .seconds(60)) async -> Bool {
         await eventually(timeout: timeout) { server.openConnectionCount == count }
     }
 
     /// Waits (polling, bounded) until `count` `/slow/:ms` handlers have started.
-    func waitForSlowHandlers(_ count: Int, timeout: Duration = .seconds(5)) async -> Bool {
+    func waitForSlowHandlers(_ count: Int, timeout: Duration = .seconds(60)) async -> Bool {
         await eventually(timeout: timeout) { slowHandlersStarted.withLock { $0 } >= count }
     }
 
     /// Waits (polling, bounded) until `count` accepted connections have been closed by either side.
-    func waitForClosedConnections(_ count: Int, timeout: Duration = .seconds(20)) async -> Bool {
+    func waitForClosedConnections(_ count: Int, timeout: Duration = .seconds(60)) async -> Bool {
         await eventually(timeout: timeout) { server.closedConnectionCount >= count }
     }
 

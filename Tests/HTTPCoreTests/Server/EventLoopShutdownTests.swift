@@ -7,7 +7,7 @@ import Testing
 
 /// A connection accepted by one loop and handed to another that has already stopped (it drained first, during a
 /// shutdown) must be closed, not left in a queue that no thread reads, with its descriptor open.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct EventLoopShutdownTests {
     @Test func connectionHandedToAStoppedLoopIsClosed() async throws {
         var logger = Logger(label: "loop-test")

@@ -89,7 +89,7 @@ import TestSupport
         let client = try server.client()
         try client.send("GET /events HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n")
         var firstEvent = ""
-        let deadline = TestDeadline.after(.seconds(10))
+        let deadline = TestDeadline.after(.seconds(60))
         while firstEvent != "data: one\n\n", ContinuousClock.now < deadline {
             _ = try? await client.readResponse(timeout: .milliseconds(50))  // only fills: the body is not complete
             let received = client.pendingBytes

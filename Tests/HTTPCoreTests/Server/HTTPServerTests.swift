@@ -2,7 +2,7 @@ import HTTPCore
 import Testing
 import TestSupport
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct HTTPServerTests {
     @Test func getAnswersWithDateRequestIDAndLength() async throws {
         let server = try TestServer()

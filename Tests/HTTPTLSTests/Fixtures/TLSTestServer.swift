@@ -18,10 +18,12 @@ final class TLSTestServer: Sendable {
     init(
         // The write timeout counts from the server's last write that made progress; with megabytes of socket
         // buffer and a client slowed to ~10 KB/s (ThreadSanitizer, the whole suite on 2 cores: 475 KB of /big in
-        // 52 s), the kernel can take longer than 30 s to free room, so it stretches like the handshake bound.
+        // 52 s), the kernel can take longer than 30 s to free room, so it stretches like the handshake bound. The
+        // read and idle timeouts are as generous: a test's next step can wait long for a thread on a busy machine.
         timeouts: HTTPTimeouts = HTTPTimeouts(
-            write: TestDeadline.scaled(.seconds(30)), lingeringClose: .milliseconds(100),
-            handshake: TestDeadline.scaled(.seconds(10))),
+            headerRead: TestDeadline.scaled(.seconds(120)), bodyRead: TestDeadline.scaled(.seconds(120)),
+            idle: TestDeadline.scaled(.seconds(120)), write: TestDeadline.scaled(.seconds(120)),
+            lingeringClose: .milliseconds(100), handshake: TestDeadline.scaled(.seconds(120))),
         maxConnections: Int = 20_000
     ) async throws {
         certificates = try await TestCertificates()
@@ -49,7 +51,7 @@ final class TLSTestServer: Sendable {
     }
 
     /// Waits (polling, bounded) until the server has `count` open connections.
-    func waitForOpenConnections(_ count: Int, timeout: Duration = .seconds(5)) async -> Bool {
+    func waitForOpenConnections(_ count: Int, timeout: Duration = .seconds(60)) async -> Bool {
         await eventually(timeout: timeout) { server.openConnectionCount == count }
     }
 }

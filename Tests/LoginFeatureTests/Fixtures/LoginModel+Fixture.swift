@@ -8,7 +8,7 @@ extension LoginModel {
     static func make(username: String = "maruko", password: String = "123456", loginSucceeded: Bool = false)
         -> LoginModel
     {
-        var model = LoginModel(username: username, password: password)
+        var model = LoginModel(username: username, password: PasswordLength(password))
         if loginSucceeded { model.loginTouched() }
         return model
     }

@@ -18,10 +18,10 @@ struct LoginModelTests {
         #expect(model.username == "Maruko")
     }
 
-    @Test func passwordDidChangeSetsThePassword() {
+    @Test func passwordDidChangeKeepsOnlyTheLength() {
         var model = LoginModel.initial
-        model.passwordDidChange("secret99")
-        #expect(model.password == "secret99")
+        model.passwordDidChange(PasswordLength("secret99"))
+        #expect(model.passwordLength.units == 8)
     }
 
     @Test func loginTouchedWhileEnabledSucceeds() {

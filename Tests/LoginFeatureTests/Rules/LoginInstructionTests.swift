@@ -18,12 +18,12 @@ struct LoginInstructionTests {
         ("maruko", String(repeating: "1", count: 25), .passwordTooLong),
     ])
     func usernameErrorsWinOverPasswordErrors(username: String, password: String, expected: LoginInstruction) {
-        #expect(LoginInstruction.firstFailingRule(username: username, password: password) == expected)
+        #expect(LoginInstruction.firstFailingRule(username: username, password: PasswordLength(password)) == expected)
     }
 
     @Test func bothValidHaveNoFailingRule() {
         #expect(LoginInstruction.firstFailingRule(username: "maruko", password: "123456") == nil)
-        #expect(LoginInstruction.firstFailingRule(username: letters(24), password: letters(24)) == nil)
+        #expect(LoginInstruction.firstFailingRule(username: letters(24), password: PasswordLength(letters(24))) == nil)
     }
 
     @Test func keysAreStable() {

@@ -6,7 +6,7 @@ import TestSupport
 enum ProcessHTTP {
     static func request(
         _ port: Int, _ method: String, _ path: String, token: String? = nil, body: String? = nil,
-        headers: [String: String] = [:], timeout: Duration = .seconds(10)
+        headers: [String: String] = [:], timeout: Duration = .seconds(60)
     ) async throws -> TestResponse {
         let client = try HTTPTestClient(port: port)
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"

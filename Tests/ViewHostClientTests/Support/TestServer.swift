@@ -46,7 +46,7 @@ enum TestServer {
 
     /// Asks `condition` until it holds (at most `timeout`); whether it did.
     static func eventually(
-        timeout: Duration = .seconds(10), _ condition: () async throws -> Bool
+        timeout: Duration = .seconds(30), _ condition: () async throws -> Bool
     ) async rethrows -> Bool {
         let deadline = TestDeadline.after(timeout)
         while ContinuousClock.now < deadline {

@@ -60,12 +60,12 @@ final class SSEReader: @unchecked Sendable {
     }
 
     /// The response head. A non-streamed answer (an error) is read whole and returned with its body.
-    func head(timeout: Duration = .seconds(5)) async throws -> TestResponse {
+    func head(timeout: Duration = .seconds(60)) async throws -> TestResponse {
         try await offThread { try self.headBlocking(timeout: timeout) }
     }
 
     /// The next frame; throws `timedOut` when none completes within `timeout`, `endOfStream` when the body ended.
-    func next(timeout: Duration = .seconds(5)) async throws -> Frame {
+    func next(timeout: Duration = .seconds(60)) async throws -> Frame {
         try await offThread { try self.nextBlocking(timeout: timeout) }
     }
 
@@ -81,7 +81,7 @@ final class SSEReader: @unchecked Sendable {
     }
 
     /// Frames until one satisfies `predicate` (included), within `timeout` overall.
-    func frames(until predicate: (Frame) -> Bool, timeout: Duration = .seconds(5)) async throws -> [Frame] {
+    func frames(until predicate: (Frame) -> Bool, timeout: Duration = .seconds(60)) async throws -> [Frame] {
         let deadline = TestDeadline.after(timeout)
         var frames: [Frame] = []
         while true {
@@ -92,7 +92,7 @@ final class SSEReader: @unchecked Sendable {
     }
 
     /// Every frame until the body ends, then (when `waitForClose`) whether the server closed the connection too.
-    func readToEnd(timeout: Duration = .seconds(5), waitForClose: Bool = true) async throws -> (frames: [Frame], closed: Bool) {
+    func readToEnd(timeout: Duration = .seconds(60), waitForClose: Bool = true) async throws -> (frames: [Frame], closed: Bool) {
         let deadline = TestDeadline.after(timeout)
         var frames: [Frame] = []
         do {

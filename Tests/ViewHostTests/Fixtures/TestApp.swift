@@ -26,19 +26,26 @@ import WeatherFeature
 /// ```
 final class TestApp: Sendable {
     let server: HTTPServer
+    /// The app with its durable store, when the test gave it one (``init(_:logger:scheduler:storeDirectory:)``).
+    let app: ViewHostApp?
     let port: Int
     let scheduler: ManualScheduler
     /// The rate limits' time: it moves only with ``advance(by:)``.
     let limitsClock = ManualClock()
+    /// How long a request may take before the test fails. With a store, an answer waits for its commit, which resumes
+    /// on Swift's cooperative pool (two threads here), and tests that keep those threads busy run alongside: the
+    /// bound is generous, to fail instead of hanging, not to measure.
+    let requestTimeout: Duration
     let configuration: AppConfiguration
 
     /// Starts an app, configured by `configure`, runs `body` with it, and stops it (also when `body` throws).
     /// `logger` receives the app's log (the access log included); by default nothing is logged.
     static func run<Result>(
         _ configure: (inout AppConfiguration) -> Void = { _ in }, logger: Logger? = nil,
+        scheduler: ManualScheduler = ManualScheduler(), storeDirectory: String? = nil,
         _ body: (TestApp) async throws -> Result
     ) async throws -> Result {
-        let app = try TestApp(configure, logger: logger)
+        let app = try TestApp(configure, logger: logger, scheduler: scheduler, storeDirectory: storeDirectory)
         do {
             let result = try await body(app)
             await app.stop()
@@ -49,11 +56,23 @@ final class TestApp: Sendable {
         }
     }
 
-    init(_ configure: (inout AppConfiguration) -> Void = { _ in }, logger custom: Logger? = nil) throws {
+    /// - Parameters:
+    ///   - scheduler: The app's clock; a test that restarts the app passes the same one to the next.
+    ///   - storeDirectory: Keeps sessions in an SQLite store there (as `viewhost serve` does); nil keeps them in
+    ///     memory.
+    init(
+        _ configure: (inout AppConfiguration) -> Void = { _ in }, logger custom: Logger? = nil,
+        scheduler: ManualScheduler = ManualScheduler(), storeDirectory: String? = nil
+    ) throws {
         var configuration = AppConfiguration()
         configuration.http = HTTPServerConfiguration(
             host: "127.0.0.1", port: 0, eventLoopCount: 2,
-            timeouts: HTTPTimeouts(drain: .seconds(2), lingeringClose: .milliseconds(100)))
+            // Generous read, idle and write timeouts: a test's next step can wait long for a thread on a busy
+            // machine (the suites that test the timeouts set their own).
+            timeouts: HTTPTimeouts(
+                headerRead: TestDeadline.scaled(.seconds(120)), bodyRead: TestDeadline.scaled(.seconds(120)),
+                idle: TestDeadline.scaled(.seconds(120)), write: TestDeadline.scaled(.seconds(120)), drain: .seconds(2),
+                lingeringClose: .milliseconds(100)))
         configuration.logLevel = .critical
         // No rate limits unless a test sets them (RateLimitHTTPTests): tests post hundreds of events to one
         // session, and the limits' clock moves only with advance(by:).
@@ -67,9 +86,23 @@ final class TestApp: Sendable {
         var logger = Logger(label: "app-e2e")
         logger.logLevel = .critical
         if let custom { logger = custom }
-        scheduler = ManualScheduler()
+        self.scheduler = scheduler
         self.configuration = configuration
-        server = makeServer(configuration: configuration, logger: logger, scheduler: scheduler, limitsClock: limitsClock)
+        // A bound to fail instead of hanging, not a measure: on a busy machine a request may wait long for a thread.
+        requestTimeout = .seconds(60)
+        if let storeDirectory {
+            configuration.store.kind = .sqlite
+            configuration.store.dataDirectory = storeDirectory
+            let app = makeApp(
+                configuration: configuration, logger: logger, scheduler: scheduler, security: nil,
+                storage: try makeStorage(configuration.store, features: configuration.features.types),
+                limitsClock: limitsClock)
+            self.app = app
+            server = app.server
+        } else {
+            app = nil
+            server = makeServer(configuration: configuration, logger: logger, scheduler: scheduler, limitsClock: limitsClock)
+        }
         try server.start()
         port = server.localAddress!.port
     }
@@ -77,9 +110,12 @@ final class TestApp: Sendable {
     /// The features the `viewhost` executable serves, in its order.
     static let seedFeatures: [FeatureRegistration] = [.chat, .weather, .login, .person]
 
+    /// Stops the server, then (with a store) ends the sessions and closes the store, as `viewhost serve` does
+    /// after a drain.
     func stop() async {
         server.shutdown()
         await server.waitUntilStopped()
+        app?.close()
     }
 
     /// Moves the app's time forward, running the timers that fall due (and refilling the rate limits).
@@ -110,12 +146,12 @@ final class TestApp: Sendable {
     /// Sends one request on a connection of its own and reads the answer.
     func request(
         _ method: String = "GET", _ path: String, token: String? = nil, headers: [(String, String)] = [],
-        body: String? = nil, contentType: String? = "application/json", timeout: Duration = .seconds(5)
+        body: String? = nil, contentType: String? = "application/json", timeout: Duration? = nil
     ) async throws -> TestResponse {
         let client = try HTTPTestClient(port: port)
         try client.send(
             Self.requestBytes(method, path, token: token, headers: headers, body: body, contentType: contentType))
-        return try await client.readResponse(timeout: timeout, headRequest: method == "HEAD")
+        return try await client.readResponse(timeout: timeout ?? requestTimeout, headRequest: method == "HEAD")
     }
 
     /// A connection with `request` sent and its answer not read yet (long polls, held requests).

@@ -88,7 +88,7 @@ struct SessionWalk {
 
     private mutating func applyEvents<F: Feature>(_ events: [F.Event], to key: FeatureKey<F>) throws {
         let step = try core.apply(events, to: key, source: .view, at: now)
-        record(.events(feature: key.name, at: now, source: .view, events: try JSONEncoder().encode(events)), step: step)
+        record(.events(feature: key.name, at: now, source: .view, events: try core.encodeEvents(events, of: key.name)), step: step)
     }
 
     private mutating func postIntent() throws {
@@ -119,7 +119,7 @@ struct SessionWalk {
             guard changed else { return }
             record(
                 .submission(
-                    feature: key.name, at: now, events: try JSONEncoder().encode(events), eventIDs: ids, key: claim?.key,
+                    feature: key.name, at: now, events: try core.encodeEvents(events, of: key.name), eventIDs: ids, key: claim?.key,
                     fingerprint: claim?.fingerprint),
                 step: step)
         } catch let error as SessionError {

@@ -13,10 +13,29 @@ struct ClientActions: AsyncParsableCommand {
     @Argument(help: "The feature, such as chat (a session's features are the names of its links).")
     var feature: String
 
+    @Option(
+        name: .customLong("wait-for"),
+        help: "Wait until the snapshot offers this action (a path as listed, such as chatList.chats[0].itemTapped).")
+    var waitFor: String?
+
+    @Option(name: .customLong("wait-seconds"), help: "How long --wait-for waits before exiting 75.")
+    var waitSeconds: Double = 30
+
+    func validate() throws {
+        if !(waitSeconds > 0) { throw ValidationError("--wait-seconds must be more than 0") }
+    }
+
     func run() async throws {
         try await ClientFailure.reporting {
-            let snapshot = try await options.openSession().snapshot(feature: feature)
-            let offered = try OfferedAction.all(in: snapshot.json)
+            let session = try options.openSession()
+            let name = try ClientOptions.feature(feature)
+            let json =
+                if let waitFor {
+                    try await Self.snapshot(of: name, offering: waitFor, in: session, within: waitSeconds)
+                } else {
+                    try await session.snapshot(feature: name).json
+                }
+            let offered = try OfferedAction.all(in: json)
             if options.json {
                 let list = offered.map { offer -> [String: JSONDocument] in
                     var body = offer.action.fields.mapValues(JSONDocument.string)
@@ -41,5 +60,33 @@ struct ClientActions: AsyncParsableCommand {
                 print(line.joined(separator: "  "))
             }
         }
+    }
+
+    /// The first snapshot of `feature` (the current one, then each change) that offers the action at `path`: a
+    /// chat's list loads half a second of simulated time after the session is made, so a script pasted at once
+    /// waits for it instead of failing on what is not there yet.
+    static func snapshot(
+        of feature: String, offering path: String, in session: ViewHostSession, within seconds: Double
+    ) async throws -> Data {
+        let found = try await withThrowingTaskGroup(of: Data?.self) { group in
+            group.addTask {
+                for try await change in session.changes(features: [feature])
+                where try OfferedAction.all(in: change.json).contains(where: { $0.path == path }) {
+                    return change.json
+                }
+                return nil
+            }
+            group.addTask {
+                try await Task.sleep(for: .milliseconds(Int64((seconds * 1000).rounded())))
+                return nil
+            }
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        guard let found else {
+            throw ClientFailure.notYet("the \(feature) snapshot did not offer \(path) within \(seconds.formatted()) s")
+        }
+        return found
     }
 }

@@ -6,6 +6,8 @@ import ViewHostClient
 enum ClientFailure: Error {
     /// A usage error the parser cannot see (no session, a malformed `key=value`): exit 64.
     case usage(String)
+    /// What the command waited for did not come in time: exit 75.
+    case notYet(String)
 
     /// Runs `body`; a failure prints one line (`viewhost: 409 Conflict: …`) and exits with its status.
     static func reporting(_ body: () async throws -> Void) async throws {
@@ -24,6 +26,9 @@ enum ClientFailure: Error {
         } catch ClientFailure.usage(let message) {
             printError("viewhost: \(message)")
             throw ExitCode(64)
+        } catch ClientFailure.notYet(let message) {
+            printError("viewhost: \(message)")
+            throw ExitCode(75)
         }
     }
 
@@ -35,7 +40,9 @@ enum ClientFailure: Error {
             case 400, 413, 415, 422: 65  // EX_DATAERR: the input was refused
             case 401, 403: 77  // EX_NOPERM
             case 404, 410: 67  // EX_NOUSER: no such session (or it expired)
-            case 409, 429, 503: 75  // EX_TEMPFAIL: the state or the server may allow it later
+            // A 409 that says to retry (its request is still in flight) is transient; one the state refuses is not.
+            case 409 where error.retryAfter == nil: 65  // EX_DATAERR: refused in this state (the allowed are listed)
+            case 409, 429, 503: 75  // EX_TEMPFAIL: the server may allow it later
             default: 69  // EX_UNAVAILABLE
             }
         case .transport: 69  // EX_UNAVAILABLE
@@ -43,6 +50,13 @@ enum ClientFailure: Error {
         case .invalidRequest: 64  // EX_USAGE
         case .sessionEnded, .cancelled: 0
         }
+    }
+
+    /// A command group run without its subcommand: its help on stderr and exit 64, as any usage error (not the
+    /// help on stdout and exit 0 a script would take for success).
+    static func helpAsUsageError(_ command: any ParsableCommand.Type) throws -> Never {
+        FileHandle.standardError.write(Data((command.helpMessage(columns: nil) + "\n").utf8))
+        throw ExitCode(64)
     }
 
     /// Writes `line` and a newline to stderr.

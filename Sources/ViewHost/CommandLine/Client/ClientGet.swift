@@ -14,7 +14,7 @@ struct ClientGet: AsyncParsableCommand {
 
     func run() async throws {
         try await ClientFailure.reporting {
-            let snapshot = try await options.openSession().snapshot(feature: feature)
+            let snapshot = try await options.openSession().snapshot(feature: try ClientOptions.feature(feature))
             if options.json {
                 FileHandle.standardOutput.write(snapshot.json + Data("\n".utf8))
                 return

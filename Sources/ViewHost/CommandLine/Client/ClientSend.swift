@@ -29,9 +29,11 @@ struct ClientSend: AsyncParsableCommand {
                 guard key != "type" else {
                     throw ClientFailure.usage("the event type is the EVENT argument, not type=")
                 }
-                body[key] = String(field[field.index(after: equals)...])
+                guard body.updateValue(String(field[field.index(after: equals)...]), forKey: key) == nil else {
+                    throw ClientFailure.usage("'\(key)' is given twice; an event has one value per field")
+                }
             }
-            let receipt = try await options.openSession().send(feature: feature, event: body)
+            let receipt = try await options.openSession().send(feature: try ClientOptions.feature(feature), event: body)
             if options.json {
                 print(String(decoding: try JSONEncoder.sorted.encode(receipt), as: UTF8.self))
             } else {

@@ -5,4 +5,9 @@ import Foundation
 struct ClientSessionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "session", abstract: "Create sessions.", subcommands: [ClientSessionNew.self])
+
+    /// Without a subcommand: the help, on stderr, as a usage error.
+    func run() async throws {
+        try ClientFailure.helpAsUsageError(Self.self)
+    }
 }

@@ -18,7 +18,7 @@ struct ClientSessionNew: AsyncParsableCommand {
     func run() async throws {
         try await ClientFailure.reporting {
             let session = try await options.client().createSession(
-                features: features.isEmpty ? nil : features, timeZone: timeZone)
+                features: features.isEmpty ? nil : try features.map(ClientOptions.feature), timeZone: timeZone)
             if options.json {
                 let fields = ["expiresAt": session.expiresAt ?? "", "id": session.id, "token": session.token]
                 print(String(decoding: try JSONEncoder.sorted.encode(fields), as: UTF8.self))

@@ -1,0 +1,19 @@
+/// Why a session did not apply events.
+public enum SessionError: Error, Equatable, Sendable {
+    /// The session has ended (no longer thrown: ``ended(_:)`` says why).
+    @available(*, deprecated, renamed: "ended", message: "thrown as ended(_:), which says why the session ended")
+    case closed
+    /// The session has ended, for this reason: deleted or expired, the server stops, or (`unavailable`) this copy
+    /// was dropped while the store keeps the session, so loading it again goes on where it left off.
+    case ended(SessionEnd)
+    /// The session has no such feature.
+    case noSuchFeature(String)
+    /// The state cannot apply the event at `index`; nothing was applied.
+    case refused(EventRefusal, index: Int)
+    /// The idempotency key came before with a different request.
+    case keyReused
+    /// The idempotency key's first request is still being applied (not durable yet).
+    case keyInFlight
+    /// The store could not keep what was applied; it is not acknowledged, and the session reloads from the store.
+    case unavailable
+}
