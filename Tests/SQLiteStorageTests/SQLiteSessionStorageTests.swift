@@ -312,27 +312,33 @@ struct SQLiteHistoryTests {
         session.record(Tally.key) { version, snapshot in seen.withLock { $0[version] = snapshot } }
         for amount in 1...300 { try session.send(amount % 3 == 0 ? [.add(amount), .add(1)] : [.add(amount)], to: Tally.key) }
         try await session.committed()
-        for reopened in [storage, try { storage.close(); return try open(history: 100) }()] {
-            let checkpoints = try reopened.checkpoints(of: session.id)
-            let oldest = try #require(checkpoints.first)
-            #expect(checkpoints.map(\.number) == Array(stride(from: oldest.number, through: 256, by: 64)))
-            #expect((100..<(100 + 2 * Session.snapshotInterval)).contains(300 - oldest.number), "\(oldest.number)")
-            let (versions, records) = try HistoryWalk.versions(of: "tally", session: session.id, in: reopened)
-            #expect(records == Array((oldest.number + 1)...300))
-            let expected = seen.withLock { $0 }
-            let latest = try #require(session.version(of: "tally"))
-            #expect(Set(versions.keys) == Set((try #require(oldest.versions["tally"]))...latest))
-            for (version, viewModel) in versions where expected[version] != nil {
-                #expect(viewModel as? Tally.Snapshot == expected[version], "version \(version)")
-            }
-            // What a restart loads is untouched by the history kept beside it.
-            guard case .found(let stored) = try reopened.load(session.id) else {
-                Issue.record("the session is gone")
-                return
-            }
-            #expect(stored.core == session.core)
-            #expect(stored.journalNumber == 300)
+        // As written, then closed (which closes its connections and releases the directory) and opened again.
+        try check(storage, session: session, seen: seen.withLock { $0 })
+        storage.close()
+        let reopened = try open(history: 100)
+        defer { reopened.close() }
+        try check(reopened, session: session, seen: seen.withLock { $0 })
+    }
+
+    private func check(_ reopened: SQLiteSessionStorage, session: Session, seen expected: [Int: Tally.Snapshot]) throws {
+        let checkpoints = try reopened.checkpoints(of: session.id)
+        let oldest = try #require(checkpoints.first)
+        #expect(checkpoints.map(\.number) == Array(stride(from: oldest.number, through: 256, by: 64)))
+        #expect((100..<(100 + 2 * Session.snapshotInterval)).contains(300 - oldest.number), "\(oldest.number)")
+        let (versions, records) = try HistoryWalk.versions(of: "tally", session: session.id, in: reopened)
+        #expect(records == Array((oldest.number + 1)...300))
+        let latest = try #require(session.version(of: "tally"))
+        #expect(Set(versions.keys) == Set((try #require(oldest.versions["tally"]))...latest))
+        for (version, viewModel) in versions where expected[version] != nil {
+            #expect(viewModel as? Tally.Snapshot == expected[version], "version \(version)")
         }
+        // What a restart loads is untouched by the history kept beside it.
+        guard case .found(let stored) = try reopened.load(session.id) else {
+            Issue.record("the session is gone")
+            return
+        }
+        #expect(stored.core == session.core)
+        #expect(stored.journalNumber == 300)
     }
 
     @Test func withoutHistoryOnlyWhatALoadNeedsIsKept() async throws {

@@ -330,22 +330,28 @@ extension FeatureSlot: AnyFeatureSlot {
     }
 }
 
+/// The stored shape of a journal record's events, written the same way every time: the array as it is at schema
+/// version 1, else `{"schema":N,"events":[…]}` in that order (a keyed container's order is JSONEncoder's to choose,
+/// and it varied; a journal export's import rebuilds these bytes exactly).
+enum StoredEventsShape {
+    static func data(array: Data, schema: Int) -> Data {
+        schema == 1 ? array : Data("{\"schema\":\(schema),\"events\":".utf8) + array + Data("}".utf8)
+    }
+}
+
 /// A journal record's events as stored: a bare array for schema version 1 (what every store before schema versions
-/// holds), else `{"schema":N,"events":[…]}`. Events of an older schema are migrated as they are read.
-struct StoredEvents<F: Feature>: Codable {
+/// holds), else `{"schema":N,"events":[…]}` (``StoredEventsShape``). Events of an older schema are migrated as they
+/// are read.
+struct StoredEvents<F: Feature>: Decodable {
     let events: [F.Event]
 
     private enum CodingKeys: String, CodingKey {
         case schema, events
     }
 
-    init(events: [F.Event]) {
-        self.events = events
-    }
-
     /// `events` as a journal records them: a bare array at schema version 1, else with the version.
     static func encoded(_ events: [F.Event], with encoder: JSONEncoder = JSONEncoder()) throws -> Data {
-        try F.schemaVersion == 1 ? encoder.encode(events) : encoder.encode(StoredEvents(events: events))
+        StoredEventsShape.data(array: try encoder.encode(events), schema: F.schemaVersion)
     }
 
     init(from decoder: any Decoder) throws {
@@ -366,12 +372,6 @@ struct StoredEvents<F: Feature>: Codable {
             while !list.isAtEnd { events.append(try F.migrate(event: list.superDecoder(), from: schema)) }
         }
         self.events = events
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(F.schemaVersion, forKey: .schema)
-        try container.encode(events, forKey: .events)
     }
 }
 

@@ -296,8 +296,7 @@ public enum JournalImport {
             }
             let schema = try fields.integer("schema")
             guard schema >= 1 else { throw fields.fail("'schema' must be 1 or more") }
-            let raw = Data(bytes[range])
-            return schema == 1 ? raw : Data("{\"schema\":\(schema),\"events\":".utf8) + raw + Data("}".utf8)
+            return StoredEventsShape.data(array: Data(bytes[range]), schema: schema)
         }
 
         static func sameEvents(_ held: Data, _ stated: Data) -> Bool {
