@@ -19,6 +19,13 @@ struct SQLiteSessionStorageTests {
 
     /// A session on `storage`, stored, with its secret.
     func makeSession(_ storage: SQLiteSessionStorage) async throws -> (Session, SessionSecret) {
+        try await Self.makeSession(storage, scheduler: scheduler)
+    }
+
+    /// A session on `storage` whose time is `scheduler`'s, stored, with its secret.
+    static func makeSession(
+        _ storage: SQLiteSessionStorage, scheduler: ManualScheduler
+    ) async throws -> (Session, SessionSecret) {
         let secret = SessionSecret.random()
         let session = Session(
             id: .random(), token: SessionToken(secret: secret),
@@ -290,18 +297,7 @@ struct SQLiteHistoryTests {
     }
 
     func makeSession(_ storage: SQLiteSessionStorage) async throws -> Session {
-        let session = Session(
-            id: .random(), token: SessionToken(secret: .random()),
-            environment: SessionEnvironment(scheduler: scheduler, journal: storage), random: .seeded(3),
-            features: [InitialFeature(Tally.key, state: Tally.State())])
-        let stored = CommitTicket()
-        storage.create(
-            StoredSession(
-                id: session.id, token: session.token, createdAt: session.createdAt, lastAccess: session.lastAccess,
-                core: session.core, journalNumber: 0)
-        ) { stored.resolve($0 ? .success(()) : .failure(.unavailable)) }
-        try await stored.value()
-        return session
+        try await SQLiteSessionStorageTests.makeSession(storage, scheduler: scheduler).0
     }
 
     @Test func everyVersionWithinTheBoundIsKeptAndReadsBackAsItWas() async throws {
