@@ -75,12 +75,13 @@ let package = Package(
         .target(name: "ViewHostAPI", swiftSettings: swiftSettings),
 
         // The Swift client: URLSession (FoundationNetworking on Linux) and the wire types, nothing of the server.
-        .target(name: "ViewHostClient", dependencies: ["ViewHostAPI", "ViewHostLocking"], swiftSettings: swiftSettings),
+        .target(
+            name: "ViewHostClient", dependencies: ["ViewHostAPI", "ViewHostJSON", "ViewHostLocking"], swiftSettings: swiftSettings),
 
         // MVVM plumbing: features as pure state machines, sessions as values and their thin shell. No HTTP.
         .target(
             name: "ViewModelCore",
-            dependencies: ["ViewHostAPI", "ViewHostCrypto", "ViewHostLocking"],
+            dependencies: ["ViewHostAPI", "ViewHostCrypto", "ViewHostJSON", "ViewHostLocking"],
             swiftSettings: swiftSettings
         ),
 
@@ -199,7 +200,8 @@ let package = Package(
         .testTarget(
             name: "ChatFeatureTests",
             dependencies: ["ViewHostAPI", "ChatAPI", "ChatFeature", "ViewModelCore", "TestSupport", "ViewHostTesting"],
-            swiftSettings: swiftSettings),
+            // Journal exports are read by path (#filePath), as fixtures of users' sessions.
+            exclude: ["Journals"], swiftSettings: swiftSettings),
         .testTarget(
             name: "LoginFeatureTests", dependencies: ["ViewHostAPI", "LoginAPI", "LoginFeature", "ViewModelCore", "TestSupport"],
             swiftSettings: swiftSettings),
@@ -242,8 +244,8 @@ let package = Package(
         .testTarget(
             name: "ViewHostClientTests",
             dependencies: [
-                "ViewHostClient", "ViewHostAPI", "Server", "TestSupport", "CSystemShim", "ViewHostLocking", "ChatAPI",
-                "LoginAPI", "PersonAPI", "WeatherAPI",
+                "ViewHostClient", "ViewHostAPI", "ViewHostJSON", "Server", "TestSupport", "CSystemShim", "ViewHostLocking",
+                "ChatAPI", "LoginAPI", "PersonAPI", "WeatherAPI",
             ],
             swiftSettings: swiftSettings
         ),
@@ -255,7 +257,7 @@ let package = Package(
         .testTarget(
             name: "ViewHostTests",
             dependencies: [
-                "ViewHostAPI", "ViewHost", "HTTPCore", "ViewModelCore", "TestSupport", "ChatAPI", "ChatFeature",
+                "ViewHostAPI", "ViewHost", "HTTPCore", "ViewHostJSON", "ViewModelCore", "TestSupport", "ChatAPI", "ChatFeature",
                 "LoginAPI", "LoginFeature", "PersonAPI", "PersonFeature", "WeatherAPI", "WeatherFeature",
             ],
             swiftSettings: swiftSettings

@@ -6,6 +6,8 @@ import ViewModelCore
 struct PostgresEncoded {
     let input: String?
     let snapshot: String?
+    /// Each feature's version in the snapshot (JSON), for its history checkpoint.
+    let versions: String?
 
     init(_ operation: PostgresWriter.Operation) {
         let encoder = JSONEncoder()
@@ -13,12 +15,15 @@ struct PostgresEncoded {
         case .create(let session):
             input = nil
             snapshot = (try? encoder.encode(session.core)).map { String(decoding: $0, as: UTF8.self) }
+            versions = HistoryCheckpoint(number: session.journalNumber, core: session.core).versionsJSON
         case .append(let entry, _):
             input = (try? encoder.encode(entry.input)).map { String(decoding: $0, as: UTF8.self) }
             snapshot = entry.snapshot.flatMap { try? encoder.encode($0) }.map { String(decoding: $0, as: UTF8.self) }
+            versions = entry.snapshot.map { HistoryCheckpoint(number: entry.number, core: $0).versionsJSON }
         case .remove, .access:
             input = nil
             snapshot = nil
+            versions = nil
         }
     }
 

@@ -10,6 +10,9 @@
 /// - `journal`: the inputs after the snapshot, by session and number.
 /// - `feature_schemas` (since 2): the oldest and newest schema version of each feature the sessions may hold
 ///   (`StoredSchemas`), checked when a node starts.
+/// - `checkpoints` (since 3): a session's history, when history is kept (`sessions.historyVersions`): every
+///   snapshot taken while within it, by session and number, with each feature's version there (JSON); the
+///   journal then keeps the records after the oldest. A load still reads `sessions.snapshot`.
 enum PostgresSchema {
     /// The advisory lock key migrations run under ("VHST").
     static let migrationLock = "1447580500"
@@ -58,6 +61,18 @@ enum PostgresSchema {
                     max(coalesce((f->'slot'->>'schema')::integer, 1))
                 FROM sessions, json_array_elements(snapshot::json->'features') AS f
                 WHERE snapshot IS NOT NULL GROUP BY 1;
+            """
+        ),
+        (
+            3,
+            """
+            CREATE TABLE checkpoints (
+                session_id text NOT NULL,
+                number bigint NOT NULL,
+                versions text NOT NULL,
+                core text NOT NULL,
+                PRIMARY KEY (session_id, number)
+            );
             """
         ),
     ]

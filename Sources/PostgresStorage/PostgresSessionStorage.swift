@@ -37,7 +37,9 @@ public final class PostgresSessionStorage: SessionStorage {
     ///   ``StorageError/unusable(path:reason:)`` when its schema is newer than this version's, or when its sessions
     ///   hold feature data `features` cannot read (a feature not registered, or a schema version it does not
     ///   migrate from).
-    public init(url: String, node: String, features: FeatureTypes) throws(StorageError) {
+    /// - Parameter historyInputs: How many of each session's latest inputs are kept, with the snapshots they need,
+    ///   so its past versions can be rebuilt (0: only what a load needs).
+    public init(url: String, node: String, features: FeatureTypes, historyInputs: Int = 0) throws(StorageError) {
         self.node = node
         self.features = features
         redactedURL = PasswordRedaction.redacted(url)
@@ -69,7 +71,7 @@ public final class PostgresSessionStorage: SessionStorage {
             throw .unreachable(reason: "\(redactedURL): \(Self.redact(error))")
         }
         pool = PostgresPool(url: url, size: 4)
-        writer = PostgresWriter(url: url, node: node)
+        writer = PostgresWriter(url: url, node: node, historyInputs: max(0, historyInputs))
         listener = PostgresReleaseListener(url: url, node: node, leases: leases)
         do {
             try listener.start()
@@ -179,7 +181,7 @@ public final class PostgresSessionStorage: SessionStorage {
         }
     }
 
-    private func decoder() -> JSONDecoder {
+    func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.userInfo[.featureTypes] = features
         return decoder
@@ -218,6 +220,7 @@ public final class PostgresSessionStorage: SessionStorage {
                     if !idle.isEmpty {
                         let ids = PostgresEncoded.array(idle)
                         try connection.query("DELETE FROM journal WHERE session_id = ANY($1::text[])", [ids])
+                        try connection.query("DELETE FROM checkpoints WHERE session_id = ANY($1::text[])", [ids])
                         try connection.query(
                             """
                             UPDATE sessions SET expired_at = last_access, snapshot = NULL, next_due_at = NULL

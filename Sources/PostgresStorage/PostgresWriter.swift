@@ -39,14 +39,17 @@ final class PostgresWriter: Sendable {
     private let node: String
     private let state = Locked(State())
     private let intake = GroupCommitQueue<Pending>(label: "viewhost.postgres.writer")
+    /// How many of each session's latest inputs its history keeps (0: none, and no checkpoints).
+    let historyInputs: Int
     /// The store's health: failing after a write failed, healthy after one reached the database.
     let monitor = StorageHealthMonitor()
     /// The database's URL without its password, for the reasons the health gives.
     private let redactedURL: String
 
-    init(url: String, node: String) {
+    init(url: String, node: String, historyInputs: Int) {
         self.url = url
         self.node = node
+        self.historyInputs = historyInputs
         redactedURL = PasswordRedaction.redacted(url)
     }
 
@@ -132,7 +135,9 @@ final class PostgresWriter: Sendable {
                     encoded.snapshot, String(session.journalNumber),
                     session.core.pendingTimers.map(\.dueAt).min().map { String($0.timeIntervalSince1970) }, node,
                 ])
-            return result.affected == 1
+            guard result.affected == 1 else { return false }
+            try keepCheckpoint(of: session.id, number: session.journalNumber, encoded, connection: connection)
+            return true
         case .append(let entry, let epoch):
             guard entry.copy > poisoned[entry.session] ?? -1, let epoch else {
                 operation.poison(&poisoned)
@@ -153,26 +158,30 @@ final class PostgresWriter: Sendable {
                     RETURNING id
                 ), kept AS (
                     INSERT INTO journal (session_id, number, input)
-                    SELECT id, $1::bigint, $8::text FROM updated WHERE $4::text IS NULL
+                    SELECT id, $1::bigint, $8::text FROM updated WHERE $4::text IS NULL OR $9::boolean
                 ), trimmed AS (
                     DELETE FROM journal WHERE session_id = (SELECT id FROM updated) AND number < $1::bigint
-                        AND $4::text IS NOT NULL
+                        AND $4::text IS NOT NULL AND NOT $9::boolean
                 )
                 SELECT count(*) FROM updated
                 """,
                 [
                     String(entry.number), String(entry.lastAccess.timeIntervalSince1970),
                     entry.nextDueAt.map { String($0.timeIntervalSince1970) }, encoded.snapshot,
-                    entry.session.rawValue, String(epoch), node, encoded.input,
+                    entry.session.rawValue, String(epoch), node, encoded.input, historyInputs > 0 ? "true" : "false",
                 ])
             guard updated.rows.first?.first == "1" else {
                 operation.poison(&poisoned)
                 return false
             }
+            if encoded.snapshot != nil {
+                try keepCheckpoint(of: entry.session, number: entry.number, encoded, connection: connection)
+            }
             return true
         case .remove(let id, let expiredAt):
             // Later writes of the session find no row to append to (or an expired one), and are refused.
             try connection.query("DELETE FROM journal WHERE session_id = $1", [id.rawValue])
+            try connection.query("DELETE FROM checkpoints WHERE session_id = $1", [id.rawValue])
             if let expiredAt {
                 try connection.query(
                     "UPDATE sessions SET expired_at = $1, snapshot = NULL, next_due_at = NULL WHERE id = $2",

@@ -14,6 +14,9 @@ import GRDB
 ///   whether the disk takes writes again after a failure.
 /// - `feature_schemas` (since v3): the oldest and newest schema version of each feature the sessions may hold
 ///   (`StoredSchemas`), checked when the store opens; filled by reading every session once when it is made.
+/// - Since v4, `snapshots` keeps a session's history: every snapshot taken while it is within the history kept
+///   (`sessions.historyVersions` inputs back), by session and number, with each feature's version there (JSON;
+///   null for a snapshot written before v4), and the journal records after the oldest. `load` reads the newest.
 enum SQLiteSchema {
     /// `PRAGMA application_id` of a ViewHost store ("VHST"): a file with another id is not ours.
     static let applicationID: Int32 = 0x5648_5354
@@ -72,6 +75,21 @@ enum SQLiteSchema {
                     """)
             // What the sessions stored so far hold, read once.
             try SQLiteSessionStorage.keep(SQLiteSessionStorage.scanSchemas(db), db)
+        }
+        migrator.registerMigration("v4: snapshots as history checkpoints") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE snapshots_v4 (
+                        session_id TEXT NOT NULL,
+                        number INTEGER NOT NULL,
+                        versions TEXT,
+                        core BLOB NOT NULL,
+                        PRIMARY KEY (session_id, number)
+                    );
+                    INSERT INTO snapshots_v4 (session_id, number, core) SELECT session_id, number, core FROM snapshots;
+                    DROP TABLE snapshots;
+                    ALTER TABLE snapshots_v4 RENAME TO snapshots;
+                    """)
         }
         return migrator
     }

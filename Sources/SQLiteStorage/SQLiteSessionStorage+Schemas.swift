@@ -53,17 +53,13 @@ extension SQLiteSessionStorage {
         }
     }
 
-    /// The exact versions: every session's stored value, and every journal record after it.
+    /// The exact versions: every session's stored values (its snapshots, past ones kept for its history too), and
+    /// every journal record kept.
     static func scanSchemas(_ db: Database) throws -> StoredSchemas {
         var stored = StoredSchemas()
         let values = try Row.fetchCursor(db, sql: "SELECT core FROM snapshots")
         while let row = try values.next() { try stored.add(storedValue: row["core"]) }
-        let inputs = try Row.fetchCursor(
-            db,
-            sql: """
-                SELECT journal.input FROM journal JOIN snapshots
-                    ON snapshots.session_id = journal.session_id AND journal.number > snapshots.number
-                """)
+        let inputs = try Row.fetchCursor(db, sql: "SELECT input FROM journal")
         let decoder = JSONDecoder()
         while let row = try inputs.next() { stored.add(input: try decoder.decode(SessionInput.self, from: row["input"] as Data)) }
         return stored

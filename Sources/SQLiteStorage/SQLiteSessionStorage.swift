@@ -32,6 +32,8 @@ public final class SQLiteSessionStorage: SessionStorage {
     let path: String
     let features: FeatureTypes
     let writer: SQLiteWriter
+    /// How many of each session's latest inputs are kept for its past versions (0: none).
+    public let historyInputs: Int
     let monitor = StorageHealthMonitor()
     /// This process's claim on the data directory, held while the store is open.
     private let lock: DataDirectoryLock
@@ -43,7 +45,9 @@ public final class SQLiteSessionStorage: SessionStorage {
     ///   ``StorageError/unusable(path:reason:)`` when the file is corrupt, not a ViewHost store, or newer, or when
     ///   its sessions hold feature data `features` cannot read (a feature not registered, or a schema version it
     ///   does not migrate from).
-    public init(directory: String, sync: Sync, features: FeatureTypes) throws(StorageError) {
+    /// - Parameter historyInputs: How many of each session's latest inputs are kept, with the snapshots they need,
+    ///   so its past versions can be rebuilt (0: only what a restart needs).
+    public init(directory: String, sync: Sync, features: FeatureTypes, historyInputs: Int = 0) throws(StorageError) {
         // A file-size limit (RLIMIT_FSIZE) must make a write fail, not kill the server: then the write's event gets
         // 503 and reads go on, as for a full disk.
         signal(SIGXFSZ, SIG_IGN)
@@ -80,8 +84,10 @@ public final class SQLiteSessionStorage: SessionStorage {
         if (try? pool.writeWithoutTransaction({ try $0.checkpoint(.truncate) })) != nil {
             ledger.reset(walGeneration: nil)
         }
+        self.historyInputs = max(0, historyInputs)
         writer = SQLiteWriter(
-            pool: pool, path: path, monitor: monitor, ledger: ledger, wal: WriteAheadLog(database: path))
+            pool: pool, path: path, monitor: monitor, ledger: ledger, wal: WriteAheadLog(database: path),
+            historyInputs: self.historyInputs)
         Self.checkPagesInBackground(pool, path: path, monitor: monitor)
         if let startFailure { writer.fail(startFailure) }
     }
@@ -96,7 +102,9 @@ public final class SQLiteSessionStorage: SessionStorage {
                     sql: """
                         SELECT token_digest, created_at, last_access, expired_at, last_number,
                             snapshots.core AS snapshot, snapshots.number AS snapshot_number
-                        FROM sessions LEFT JOIN snapshots ON snapshots.session_id = sessions.id WHERE id = ?
+                        FROM sessions LEFT JOIN snapshots ON snapshots.session_id = sessions.id
+                            AND snapshots.number = (SELECT max(number) FROM snapshots WHERE session_id = sessions.id)
+                        WHERE id = ?
                         """, arguments: [id.rawValue])
                 else { return .none }
                 let token = SessionToken(digest: [UInt8](row["token_digest"] as Data))
@@ -156,7 +164,7 @@ public final class SQLiteSessionStorage: SessionStorage {
         }
     }
 
-    private func decoder() -> JSONDecoder {
+    func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.userInfo[.featureTypes] = features
         return decoder

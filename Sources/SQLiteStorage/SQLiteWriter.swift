@@ -55,9 +55,15 @@ final class SQLiteWriter: Sendable {
     let wal: WriteAheadLog?
     let state = Locked(State())
     let intake: GroupCommitQueue<Pending>
+    /// How many of each session's latest inputs its history keeps (``HistoryRetention``).
+    let historyInputs: Int
 
-    init(pool: DatabasePool, path: String, monitor: StorageHealthMonitor, ledger: CommitLedger, wal: WriteAheadLog?) {
+    init(
+        pool: DatabasePool, path: String, monitor: StorageHealthMonitor, ledger: CommitLedger, wal: WriteAheadLog?,
+        historyInputs: Int
+    ) {
         self.pool = pool
+        self.historyInputs = historyInputs
         self.path = path
         self.monitor = monitor
         self.ledger = ledger
@@ -148,8 +154,7 @@ final class SQLiteWriter: Sendable {
                     session.core.pendingTimers.map(\.dueAt).min()?.timeIntervalSince1970,
                 ])
             guard db.changesCount == 1 else { return false }
-            try db.cachedStatement(sql: "INSERT OR REPLACE INTO snapshots (session_id, number, core) VALUES (?, ?, ?)")
-                .execute(arguments: [session.id.rawValue, session.journalNumber, encoded.snapshot])
+            try keepSnapshot(of: session.id, number: session.journalNumber, encoded, db: db)
             return true
         case .append(let entry):
             guard entry.copy > poisoned[entry.session] ?? -1 else { return false }
@@ -167,16 +172,14 @@ final class SQLiteWriter: Sendable {
                 operation.poison(&poisoned)
                 return false
             }
-            if let snapshot = encoded.snapshot {
-                // The snapshot holds everything up to this entry: the journal before it is no longer needed.
-                try db.cachedStatement(sql: "INSERT OR REPLACE INTO snapshots (session_id, number, core) VALUES (?, ?, ?)")
-                    .execute(arguments: [entry.session.rawValue, entry.number, snapshot])
-                try db.cachedStatement(sql: "DELETE FROM journal WHERE session_id = ? AND number < ?").execute(
-                    arguments: [entry.session.rawValue, entry.number])
-            } else {
+            if encoded.snapshot == nil || historyInputs > 0 {
                 try db.cachedStatement(
                     sql: "INSERT INTO journal (session_id, number, input) VALUES (?, ?, ?)").execute(
                     arguments: [entry.session.rawValue, entry.number, encoded.input])
+            }
+            if encoded.snapshot != nil {
+                try keepSnapshot(of: entry.session, number: entry.number, encoded, db: db)
+                try compactHistory(of: entry.session, last: entry.number, db: db)
             }
             return true
         case .remove(let id, let expiredAt):
@@ -243,6 +246,8 @@ final class SQLiteWriter: Sendable {
 struct Encoded: Sendable {
     let input: Data?
     let snapshot: Data?
+    /// Each feature's version in the snapshot (JSON), so a history read finds its checkpoint without the value.
+    let versions: String?
 
     init(_ operation: SQLiteWriter.Operation) {
         let encoder = JSONEncoder()
@@ -250,12 +255,15 @@ struct Encoded: Sendable {
         case .create(let session):
             input = nil
             snapshot = try? encoder.encode(session.core)
+            versions = HistoryCheckpoint(number: session.journalNumber, core: session.core).versionsJSON
         case .append(let entry):
             input = try? encoder.encode(entry.input)
             snapshot = entry.snapshot.flatMap { try? encoder.encode($0) }
+            versions = entry.snapshot.map { HistoryCheckpoint(number: entry.number, core: $0).versionsJSON }
         case .remove, .access:
             input = nil
             snapshot = nil
+            versions = nil
         }
     }
 }

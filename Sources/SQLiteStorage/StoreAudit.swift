@@ -102,7 +102,8 @@ enum StoreAudit {
         }
     }
 
-    /// Sessions whose journal does not run without a gap from their snapshot to their last record.
+    /// Sessions whose journal does not run without a gap from their newest snapshot (the one a load starts from) to
+    /// their last record.
     static func journalGaps(_ db: Database) throws -> [JournalGap] {
         let rows = try Row.fetchAll(
             db,
@@ -111,6 +112,7 @@ enum StoreAudit {
                     (SELECT count(*) FROM journal WHERE journal.session_id = sessions.id AND journal.number > snapshots.number
                         AND journal.number <= sessions.last_number)
                 FROM sessions LEFT JOIN snapshots ON snapshots.session_id = sessions.id
+                    AND snapshots.number = (SELECT max(number) FROM snapshots WHERE session_id = sessions.id)
                 WHERE sessions.expired_at IS NULL
                 """)
         var gaps: [JournalGap] = []

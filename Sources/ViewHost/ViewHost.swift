@@ -59,7 +59,7 @@ public struct ViewHostApp: Sendable {
 ///   - logger: Where errors are logged.
 ///   - scheduler: Runs the features' timers; the default runs in real time.
 ///   - security: TLS for every connection; nil for plain HTTP.
-///   - storage: Where sessions are kept beyond the process (see ``makeStorage(_:features:)``); nil keeps them in memory.
+///   - storage: Where sessions are kept beyond the process (see ``makeStorage(_:features:historyInputs:)``); nil keeps them in memory.
 /// - Returns: The app, its server not yet started.
 public func makeApp(
     configuration: AppConfiguration, logger: Logger, scheduler: (any TimerScheduling)? = nil,
@@ -80,11 +80,12 @@ public func makeApp<C: Clock>(
             store: SessionStore.Configuration(
                 idleTTL: configuration.sessions.idleTTL, maxSessions: configuration.sessions.max),
             seed: configuration.simulation.seed, logCapacity: configuration.sessions.logCapacity,
-            simulationSpeed: configuration.simulation.speed,
+            simulationSpeed: configuration.simulation.speed, historyInputs: configuration.sessions.historyVersions,
             maxStoreBytes: configuration.store.maxMegabytes > 0 ? configuration.store.maxMegabytes << 20 : nil),
         scheduler: scheduler ?? LiveTimerScheduler(), features: configuration.features, logger: logger,
         storage: storage)
     storage?.onHealthChange { health in log(health, to: logger) }
+    let archive = SessionArchive(storage: storage, logger: logger)
     let metrics = AppMetrics()
     let streams = StreamLimiter(maxPerSession: configuration.streams.maxPerSession, maxTotal: configuration.streams.max)
     let serverReference = MetricsRoutes.ServerReference()
@@ -99,7 +100,8 @@ public func makeApp<C: Clock>(
     // Literal routes before the `/v1/sessions/:id/:feature` pattern, which would match them too.
     StreamRoutes.register(on: &router, registry: registry, limiter: streams, heartbeat: configuration.streams.heartbeat)
     LogRoutes.register(on: &router, registry: registry)
-    SnapshotRoutes.register(on: &router, registry: registry)
+    HistoryRoutes.register(on: &router, registry: registry, archive: archive)
+    SnapshotRoutes.register(on: &router, registry: registry, archive: archive)
     let responder = CORSResponder(wrapped: router, allowedOrigins: Set(configuration.cors.allowedOrigins))
     let server = HTTPServer(
         configuration: configuration.http, responder: responder, logger: logger, security: security)
@@ -124,7 +126,9 @@ private func log(_ health: StorageHealth, to logger: Logger) {
 /// - Throws: `StorageError`: `cannotCreate` (exit 73) when the directory cannot be made or written, `unusable`
 ///   (exit 65) when the file is corrupt, not a ViewHost store, or written by a newer version; `unreachable`
 ///   (exit 69) when the database cannot be reached.
-public func makeStorage(_ store: AppConfiguration.Store, features: FeatureTypes) throws(StorageError)
+/// `historyInputs` is how many of each session's latest inputs the store keeps for its past versions
+/// (`sessions.historyVersions`).
+public func makeStorage(_ store: AppConfiguration.Store, features: FeatureTypes, historyInputs: Int = 0) throws(StorageError)
     -> (any SessionStorage)?
 {
     switch store.kind {
@@ -133,10 +137,11 @@ public func makeStorage(_ store: AppConfiguration.Store, features: FeatureTypes)
     case .sqlite:
         return try SQLiteSessionStorage(
             directory: store.dataDirectory, sync: SQLiteSessionStorage.Sync(rawValue: store.sync) ?? .full,
-            features: features)
+            features: features, historyInputs: historyInputs)
     case .postgres:
         let node = store.nodeID ?? "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
-        return try PostgresSessionStorage(url: store.databaseURL ?? "", node: node, features: features)
+        return try PostgresSessionStorage(
+            url: store.databaseURL ?? "", node: node, features: features, historyInputs: historyInputs)
     }
 }
 

@@ -62,27 +62,51 @@ public final class ViewHostSession: Sendable {
 
     /// One conditional read: the snapshot when newer than `known` (or when nothing is known), nil on `304`.
     /// With `wait`, a long poll: the server holds the request until a newer version exists or the wait ends.
+    /// Holding a snapshot with its JSON, the client accepts a patch from it (`application/json-patch+json`): the
+    /// newer version comes as the changes alone, applied here and checked against the version the server names;
+    /// on any mismatch the whole snapshot is read instead.
     func fetch(feature: String, ifNoneMatch known: RawSnapshot?, wait: Duration?) async throws(ViewHostError)
         -> RawSnapshot?
     {
         let query = wait.map { [URLQueryItem(name: "wait", value: String(Int($0.seconds.rounded(.up))))] } ?? []
         var request = transport.request("GET", try transport.url(path(feature: feature), query: query), token: token)
         if let known { request.setValue(known.etag, forHTTPHeaderField: "If-None-Match") }
+        if let known, !known.json.isEmpty {
+            request.setValue("\(SnapshotPatch.mediaType), application/json", forHTTPHeaderField: "Accept")
+        }
         if let wait { request.timeoutInterval = wait.seconds + transport.configuration.idleTimeout.seconds }
         let (data, response) = try await transport.expecting([200, 304], request)
         if response.statusCode == 304 {
             guard known != nil else { throw .invalidResponse("304 without a cached snapshot", status: 304) }
             return nil
         }
-        struct Envelope: Decodable { let version: Int }
-        let version = try transport.decode(Envelope.self, from: data, status: 200).version
-        let snapshot = RawSnapshot(
-            feature: feature, version: version,
-            etag: response.value(forHTTPHeaderField: "ETag") ?? "\"\(version)\"", json: data)
-        cache.withLock { cache in
-            if (cache[feature]?.version ?? -1) <= version { cache[feature] = snapshot }
+        let etag = response.value(forHTTPHeaderField: "ETag")
+        var json = data
+        if SnapshotPatch.isPatch(response.value(forHTTPHeaderField: "Content-Type")) {
+            guard let known, let version = etag.flatMap(Self.version(ofTag:)),
+                let patched = SnapshotPatch.apply(data, to: known.json, expecting: version)
+            else { return try await fetch(feature: feature, ifNoneMatch: nil, wait: nil) }
+            json = patched
         }
+        struct Envelope: Decodable { let version: Int }
+        let version = try transport.decode(Envelope.self, from: json, status: 200).version
+        let snapshot = RawSnapshot(feature: feature, version: version, etag: etag ?? "\"\(version)\"", json: json)
+        keep(snapshot)
         return snapshot
+    }
+
+    /// Keeps `snapshot` as the newest of its feature, unless a newer one is kept.
+    func keep(_ snapshot: RawSnapshot) {
+        cache.withLock { cache in
+            if (cache[snapshot.feature]?.version ?? -1) <= snapshot.version { cache[snapshot.feature] = snapshot }
+        }
+    }
+
+    /// The version an entity tag names (`"7"` or `W/"7"`).
+    static func version(ofTag tag: String) -> Int? {
+        let opaque = tag.hasPrefix("W/") ? tag.dropFirst(2) : Substring(tag)
+        guard opaque.count >= 3, opaque.first == "\"", opaque.last == "\"" else { return nil }
+        return Int(opaque.dropFirst().dropLast())
     }
 
     /// The session's features and their versions (`GET /v1/sessions/{id}`).

@@ -40,6 +40,63 @@ public struct JSONParser {
         return try result.get()
     }
 
+    /// The members of one JSON object text, in order, each parsed and with the byte range of its value in `bytes`:
+    /// what a caller needs to pass a member on exactly as written (numbers digit for digit, where the parsed
+    /// `Double` rounds integers past 2^53).
+    /// - Throws: ``Failure`` when `bytes` is not one JSON object.
+    public static func members(
+        ofObject bytes: [UInt8], maxDepth: Int = 32
+    ) throws(Failure) -> [(name: String, value: JSONValue, range: Range<Int>)] {
+        let result = bytes.withUnsafeBytes { raw -> Result<[(name: String, value: JSONValue, range: Range<Int>)], Failure> in
+            var parser = JSONParser(bytes: raw, maxDepth: maxDepth)
+            return Result { () throws(Failure) -> [(name: String, value: JSONValue, range: Range<Int>)] in
+                parser.skipWhitespace()
+                guard parser.index < raw.count, raw[parser.index] == UInt8(ascii: "{") else {
+                    throw parser.failure("expected an object")
+                }
+                parser.index += 1
+                var members: [(name: String, value: JSONValue, range: Range<Int>)] = []
+                parser.skipWhitespace()
+                if parser.index < raw.count, raw[parser.index] == UInt8(ascii: "}") {
+                    parser.index += 1
+                } else {
+                    while true {
+                        parser.skipWhitespace()
+                        guard parser.index < raw.count, raw[parser.index] == UInt8(ascii: "\"") else {
+                            throw parser.failure("expected a member name")
+                        }
+                        let name = try parser.parseString()
+                        guard !members.contains(where: { $0.name == name }) else {
+                            throw parser.failure("duplicate member \"\(name)\"")
+                        }
+                        parser.skipWhitespace()
+                        guard parser.index < raw.count, raw[parser.index] == UInt8(ascii: ":") else {
+                            throw parser.failure("expected ':'")
+                        }
+                        parser.index += 1
+                        parser.skipWhitespace()
+                        let start = parser.index
+                        let value = try parser.parseValue(depth: 1)
+                        members.append((name, value, start..<parser.index))
+                        parser.skipWhitespace()
+                        guard parser.index < raw.count else { throw parser.failure("unexpected end of input") }
+                        if raw[parser.index] == UInt8(ascii: ",") {
+                            parser.index += 1
+                            continue
+                        }
+                        guard raw[parser.index] == UInt8(ascii: "}") else { throw parser.failure("expected ',' or '}'") }
+                        parser.index += 1
+                        break
+                    }
+                }
+                parser.skipWhitespace()
+                guard parser.index == raw.count else { throw parser.failure("unexpected data after the JSON value") }
+                return members
+            }
+        }
+        return try result.get()
+    }
+
     private func failure(_ reason: String) -> Failure {
         Failure(reason: reason, offset: index)
     }

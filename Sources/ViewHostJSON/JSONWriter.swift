@@ -66,6 +66,12 @@ public struct JSONWriter {
         bytes.append(contentsOf: "null".utf8)
     }
 
+    /// A value that is JSON text already (an encoded document, a member cut out of one), written as it is.
+    public mutating func raw(_ json: some Collection<UInt8>) {
+        separate()
+        bytes.append(contentsOf: json)
+    }
+
     private mutating func separate() {
         guard let last = needsComma.last else { return }
         if last { bytes.append(UInt8(ascii: ",")) }

@@ -20,11 +20,11 @@ import ViewModelCore
 /// events do; nothing is journaled or served.
 public struct TestHost {
     /// The session's value (every feature's state, the log, the counters).
-    public private(set) var core: SessionCore
+    public internal(set) var core: SessionCore
     /// The clock: it moves only with ``advance(by:)`` and ``advance(to:)``.
-    public private(set) var now: Date
-    private var runners: [String: @Sendable (any Sendable) async -> (any Sendable)?]
-    private var recorded: [String: [(version: Int, snapshot: any ViewModel)]] = [:]
+    public internal(set) var now: Date
+    var runners: [String: @Sendable (any Sendable) async -> (any Sendable)?]
+    var recorded: [String: [(version: Int, snapshot: any ViewModel)]] = [:]
 
     /// The instant every host starts at unless told otherwise: 2026-01-01 00:00 UTC.
     public static let defaultStart = Date(timeIntervalSince1970: 1_767_225_600)
@@ -185,7 +185,7 @@ public struct TestHost {
     }
 
     /// Every snapshot `key`'s feature showed since the host started, with its version, oldest first (the first
-    /// version is not among them: it was never a change).
+    /// version is not among them: it was never a change; a host read from a journal has every version it holds).
     public func snapshots<F: Feature>(of key: FeatureKey<F>) -> [(version: Int, snapshot: F.Snapshot)] {
         (recorded[key.name] ?? []).compactMap { entry in (entry.snapshot as? F.Snapshot).map { (entry.version, $0) } }
     }
@@ -216,7 +216,7 @@ public struct TestHost {
         try send(events, to: H.Hosted.key, source: .view)
     }
 
-    private static func name<H: AnyFeatureHosting>(of hosting: H) -> String {
+    static func name<H: AnyFeatureHosting>(of hosting: H) -> String {
         H.Hosted.key.name
     }
 
@@ -224,7 +224,7 @@ public struct TestHost {
         InitialFeature(H.Hosted.key, state: hosting.hosting.initialState(settings))
     }
 
-    private static func runner<H: AnyFeatureHosting>(of hosting: H) -> (@Sendable (any Sendable) async -> (any Sendable)?)? {
+    static func runner<H: AnyFeatureHosting>(of hosting: H) -> (@Sendable (any Sendable) async -> (any Sendable)?)? {
         hosting.hosting.requests.map(erased)
     }
 

@@ -181,6 +181,41 @@ def todo_flow(page, out):
     page.screenshot(os.path.join(out, "todo-02-undone.png"))
 
 
+def history_flow(page, out):
+    """The chat's history slider: back to its second version (the list still loading, no Ann), read-only there (the
+    section is inert and an action of the past is not posted), then back to live. The stream brought patches."""
+    print("browser_test: the chat's history slider shows a past version, read-only, then live again")
+    slider = "document.getElementById('vh-history-chat')"
+    page.wait_for(f"!!{slider} && Number({slider}.max) >= 4", "the chat's history slider")
+    page.evaluate(f"{slider}.focus(), true")  # asks the server for the oldest version held
+    page.wait_for(f"Number({slider}.min) === 1", "the oldest version held")
+    # (The chat goes on by itself, its bot replying: what must not change is the events the page posted.)
+    added = ("fetch(`/v1/sessions/${viewhost.id}/log`).then(r => r.json())"
+             ".then(log => log.filter(e => e.event === 'addChat').length)")
+    before = page.evaluate(added)
+    page.evaluate(f"(() => {{ const s = {slider}; s.value = '2'; s.dispatchEvent(new Event('input', {{bubbles: true}})); return true; }})()")
+    page.wait_for("document.getElementById('chat').classList.contains('past')", "the past version drawn")
+    page.wait_for("document.getElementById('vh-history-chat-label').textContent.startsWith('Version 2 of')", "the label")
+    if "read-only" not in page.evaluate("document.getElementById('vh-history-chat-label').textContent"):
+        raise AssertionError("the past is not said to be read-only")
+    if page.evaluate("[...document.querySelectorAll('#chat .chats .contact')].some(e => e.textContent === 'Ann')"):
+        raise AssertionError("version 2 shows Ann's chat, made later")
+    if not page.evaluate("[...document.querySelectorAll('#chat > :not(.history)')].every(e => e.inert)"):
+        raise AssertionError("the past version's controls can be used")
+    posted = page.evaluate("ViewHost.post(viewhost.history.chat.viewing.snapshot.chatList.actions.addChat)")
+    if posted is not False or "read-only" not in page.evaluate("document.getElementById('status').textContent"):
+        raise AssertionError(f"an action of the past was posted ({posted})")
+    if page.evaluate(added) != before:
+        raise AssertionError("an event was posted while the chat's past was shown")
+    page.screenshot(os.path.join(out, "04-history.png"))
+    click(page, "#vh-history-chat-live")
+    page.wait_for("!document.getElementById('chat').classList.contains('past')", "live again")
+    page.wait_for("[...document.querySelectorAll('.chats .contact')].some(e => e.textContent === 'Ann')", "Ann back in the list")
+    page.wait_for(f"Number({slider}.value) === Number({slider}.max)", "the slider at the newest version")
+    if page.evaluate("viewhost.patches") < 1:
+        raise AssertionError(f"the stream brought no patch (refetched {page.evaluate('viewhost.refetched')})")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build/debug/viewhost"))
@@ -267,6 +302,8 @@ def main():
             # The icon is drawn (SVG), not an emoji that a machine without an emoji font shows as an empty box.
             page.wait_for("!!document.querySelector('#weather .weather-icon svg *')", "the weather icon drawn as SVG")
         page.screenshot(os.path.join(args.out, "03-overview.png"))
+
+        history_flow(page, args.out)
 
         if page.console_errors:
             raise AssertionError(f"the page logged errors: {page.console_errors}")

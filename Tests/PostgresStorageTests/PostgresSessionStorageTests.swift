@@ -148,6 +148,47 @@ final class PostgresSessionStorageTests {
         }
     }
 
+    @Test func historyKeepsCheckpointsAndRecordsWithinTheBoundAndReadsBackEveryVersion() async throws {
+        let storage = try PostgresSessionStorage(url: server.url, node: "a", features: types, historyInputs: 100)
+        defer { storage.close() }
+        var (id, core) = try await newSession(storage)
+        var seen: [Int: Tally.Snapshot] = [:]
+        for number in 1...300 {
+            #expect(try await add(number, number: number, to: &core, id: id, storage: storage, snapshot: number % 64 == 0))
+            if let (version, viewModel) = core.snapshot(of: "tally") { seen[version] = viewModel as? Tally.Snapshot }
+        }
+        let checkpoints = try storage.checkpoints(of: id)
+        let oldest = try #require(checkpoints.first)
+        #expect(checkpoints.map(\.number) == Array(stride(from: oldest.number, through: 256, by: 64)))
+        #expect((100..<228).contains(300 - oldest.number), "\(oldest.number)")
+        let (versions, records) = try HistoryWalk.versions(of: "tally", session: id, in: storage)
+        #expect(records == Array((oldest.number + 1)...300))
+        #expect(versions.count == 300 - oldest.number + 1)
+        for (version, viewModel) in versions { #expect(viewModel as? Tally.Snapshot == seen[version], "version \(version)") }
+        guard case .found(let loaded) = try storage.load(id) else {
+            Issue.record("session not found")
+            return
+        }
+        #expect(loaded.core == core)
+        let removed = await withCheckedContinuation { continuation in
+            storage.remove(id, expiredAt: nil) { continuation.resume(returning: $0) }
+        }
+        #expect(removed)
+        #expect(try storage.checkpoints(of: id).isEmpty)
+        #expect(try storage.records(of: id, after: 0, limit: 10).isEmpty)
+    }
+
+    @Test func withoutHistoryNoCheckpointIsKept() async throws {
+        let storage = try PostgresSessionStorage(url: server.url, node: "a", features: types)
+        defer { storage.close() }
+        var (id, core) = try await newSession(storage)
+        for number in 1...70 {
+            #expect(try await add(number, number: number, to: &core, id: id, storage: storage, snapshot: number == 64))
+        }
+        #expect(try storage.checkpoints(of: id).isEmpty)
+        #expect(try storage.records(of: id, after: 0, limit: 100).map(\.number) == Array(65...70))
+    }
+
     /// A password is masked where it stands as one, never as letters elsewhere in the message (a one-letter
     /// password turned "port 1 failed" into "***ort 1 failed"), and a `?password=` parameter is masked too.
     @Test(arguments: [

@@ -23,6 +23,9 @@ public struct ProblemDetails: Sendable, Equatable {
     /// Extension members whose values are lists of strings, such as `"allowed": ["send","back"]`; a name that
     /// clashes with a standard member is left out.
     public var lists: [String: [String]]
+    /// Extension members whose values are integers, such as `"oldestVersion": 12`; a name that clashes with a
+    /// standard member is left out.
+    public var integers: [String: Int]
 
     /// Creates a problem.
     /// - Parameters:
@@ -32,9 +35,10 @@ public struct ProblemDetails: Sendable, Equatable {
     ///   - detail: This occurrence, in a sentence.
     ///   - errors: Fields at fault.
     ///   - lists: Extension members with string-list values.
+    ///   - integers: Extension members with integer values.
     public init(
         type: String = "about:blank", status: HTTPStatus, title: String? = nil, detail: String? = nil,
-        errors: [FieldError] = [], lists: [String: [String]] = [:]
+        errors: [FieldError] = [], lists: [String: [String]] = [:], integers: [String: Int] = [:]
     ) {
         self.type = type
         self.title = title ?? status.reasonPhrase
@@ -42,6 +46,7 @@ public struct ProblemDetails: Sendable, Equatable {
         self.detail = detail
         self.errors = errors
         self.lists = lists
+        self.integers = integers
     }
 
     /// The document as JSON bytes, keys sorted.
@@ -58,6 +63,9 @@ public struct ProblemDetails: Sendable, Equatable {
         }
         for (key, values) in lists where !members.contains(where: { $0.0 == key }) {
             members.append((key, "[\(values.map(JSONText.quoted).joined(separator: ","))]"))
+        }
+        for (key, value) in integers where !members.contains(where: { $0.0 == key }) {
+            members.append((key, String(value)))
         }
         members.sort { $0.0 < $1.0 }
         let body = members.map { "\(JSONText.quoted($0.0)):\($0.1)" }.joined(separator: ",")

@@ -117,7 +117,9 @@ struct Serve: AsyncParsableCommand, FeatureHostingCommand {
         }
         let storage: (any SessionStorage)?
         do {
-            storage = try makeStorage(configuration.store, features: configuration.features.types)
+            storage = try makeStorage(
+                configuration.store, features: configuration.features.types,
+                historyInputs: configuration.sessions.historyVersions)
         } catch {
             Self.fail("viewhost: \(error)", code: error.exitCode, after: writer)
         }

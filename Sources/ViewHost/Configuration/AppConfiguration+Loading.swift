@@ -169,6 +169,8 @@ private struct ValueLoader: FeatureSettings {
         sessions.idleTTL = try seconds("sessions.idleTtlSeconds", default: sessions.idleTTL, atMost: 315_360_000)
         sessions.max = try integer("sessions.max", default: sessions.max, in: 1...10_000_000)
         sessions.logCapacity = try integer("sessions.logCapacity", default: sessions.logCapacity, in: 1...100_000)
+        sessions.historyVersions = try integer(
+            "sessions.historyVersions", default: sessions.historyVersions, in: 0...1_000_000)
         var simulation = AppConfiguration.Simulation()
         simulation.speed = try number("simulation.speed", default: simulation.speed, in: 0.001...1_000_000)
         if source(of: "simulation.seed") != nil {

@@ -96,6 +96,8 @@ public struct AppConfiguration: Sendable {
         public var max = 200_000
         /// Entries kept in each session's data-flow log.
         public var logCapacity = 256
+        /// How many of each session's latest inputs are kept for its past versions (0: none).
+        public var historyVersions = 1000
 
         /// The documented defaults.
         public init() {}
@@ -142,7 +144,7 @@ public struct AppConfiguration: Sendable {
     }
 
     /// The embedded defaults (the values documented in `Config/README.md`). The store is only opened by
-    /// ``makeStorage(_:features:)``: an app made in code (tests) keeps nothing on disk unless it passes a storage.
+    /// ``makeStorage(_:features:historyInputs:)``: an app made in code (tests) keeps nothing on disk unless it passes a storage.
     public init(
         http: HTTPServerConfiguration = HTTPServerConfiguration(), logLevel: Logger.Level = .info,
         sessions: Sessions = Sessions(), simulation: Simulation = Simulation(), streams: Streams = Streams(),

@@ -37,6 +37,7 @@ extension ConfigurationKey {
         .init(path: "sessions.idleTtlSeconds", kind: .number, defaultJSON: "1800", summary: "Sessions unused this long expire (their own token then gets 410)."),
         .init(path: "sessions.max", kind: .integer, defaultJSON: "200000", summary: "Sessions kept in memory: with a durable store the least recently used idle ones leave memory past it (they stay stored and load again when asked for); with the memory store, creating one more answers 503 with Retry-After."),
         .init(path: "sessions.logCapacity", kind: .integer, defaultJSON: "256", summary: "Entries each session's data-flow log keeps (a ring)."),
+        .init(path: "sessions.historyVersions", kind: .integer, defaultJSON: "1000", summary: "How many of each session's latest inputs are kept (with a snapshot every 64), so every version they made can be served again: ?version=N, patches, /versions and the journal export. 0 keeps none."),
         .init(path: "store.kind", kind: .string, defaultJSON: "\"sqlite\"", summary: "Where sessions are kept: sqlite (durable, the default) or memory (lost on exit; tests and benchmarks)."),
         .init(path: "store.dataDir", kind: .string, defaultJSON: "\"data\"", summary: "Directory of the SQLite store (made when missing); relative to the working directory."),
         .init(path: "store.sync", kind: .string, defaultJSON: "\"full\"", summary: "full: what got 202 survives power loss; normal: it survives a process crash (faster)."),

@@ -1,4 +1,5 @@
 import HTTPCore
+import ViewHostJSON
 import ViewHostLocking
 
 /// One version of a feature's snapshot, encoded once and shared by every reader of that version.
@@ -11,6 +12,12 @@ final class EncodedSnapshot: Sendable {
 
     /// The gzip of `body`, made by the first reader that accepts gzip and then shared (once per version).
     private let gzipCache = Locked<[UInt8]?>(nil)
+    /// Patches to this version, by the version they start from (every stream and poll of the session that holds
+    /// the same version shares one).
+    private let patches = Locked<[Int: [UInt8]]>([:])
+
+    /// Patches kept per version: most readers hold the version just before.
+    static let maxPatches = 4
 
     init(version: Int, body: [UInt8]) {
         self.version = version
@@ -26,5 +33,20 @@ final class EncodedSnapshot: Sendable {
             cached = made
             return made
         }
+    }
+
+    /// The JSON Patch (RFC 6902) that turns `base` (an earlier version of the same feature) into this version: a
+    /// `test` of the base's version first, so a client that applies it to another version fails instead of
+    /// going wrong. Made once per base version, from the two bodies; nil when they do not parse (never for bodies
+    /// this server encoded): then the whole snapshot goes instead.
+    func patch(from base: EncodedSnapshot) -> [UInt8]? {
+        if let made = patches.withLock({ $0[base.version] }) { return made }
+        guard let operations = try? JSONPatch.diff(from: base.body, to: body) else { return nil }
+        let made = JSONPatch.json([.test(path: "/version", value: .number(Double(base.version)))] + operations)
+        patches.withLock { patches in
+            if patches.count >= Self.maxPatches, let oldest = patches.keys.min() { patches[oldest] = nil }
+            patches[base.version] = made
+        }
+        return made
     }
 }

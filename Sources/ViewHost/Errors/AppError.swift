@@ -43,6 +43,12 @@ enum AppError: HTTPResponseError, Sendable {
     case sessionUnreadable
     /// A client or session is over its rate (``RequestRateLimits``); the request changed nothing.
     case rateLimited(String, retryAfter: Duration)
+    /// A feature has not reached the version asked for (yet).
+    case versionNotReached(feature: String, version: Int, latest: Int)
+    /// A feature's version is older than the history the session keeps.
+    case versionNotHeld(feature: String, version: Int, oldest: Int)
+    /// A journal export posted to be imported does not read back; nothing was kept.
+    case journalRejected(JournalImportError)
 
     /// The answer for a session's refusal to apply a request's events: an ended session is `404` only when it was
     /// deleted, `410` when it expired, and `503` while the store still keeps it (never `404` for a session that
@@ -65,12 +71,12 @@ enum AppError: HTTPResponseError, Sendable {
     var status: HTTPStatus {
         switch self {
         case .missingToken: .unauthorized
-        case .sessionNotFound, .featureNotFound: .notFound
-        case .sessionExpired: .gone
+        case .sessionNotFound, .featureNotFound, .versionNotReached: .notFound
+        case .sessionExpired, .versionNotHeld: .gone
         case .tooManySessions, .storeFull: .serviceUnavailable
         case .unsupportedMediaType: .unsupportedMediaType
         case .invalidJSON: .badRequest
-        case .invalidEvent: .unprocessableContent
+        case .invalidEvent, .journalRejected: .unprocessableContent
         case .invalidField(_, _, let status): status
         case .tooManyEvents: .contentTooLarge
         case .eventRefused, .idempotencyKeyInFlight: .conflict
@@ -161,6 +167,19 @@ enum AppError: HTTPResponseError, Sendable {
                 detail: "This session could not be read from the store, so nothing was applied; the server logged why. Retry later.")
         case .rateLimited(let detail, _):
             ProblemDetails(status: status, detail: detail)
+        case .versionNotReached(let feature, let version, let latest):
+            ProblemDetails(
+                status: status, detail: "'\(feature)' has not reached version \(version); it is at version \(latest).",
+                integers: ["latestVersion": latest])
+        case .versionNotHeld(let feature, let version, let oldest):
+            ProblemDetails(
+                status: status,
+                detail: "Version \(version) of '\(feature)' is no longer kept; the oldest version held is \(oldest).",
+                integers: ["oldestVersion": oldest])
+        case .journalRejected(let error):
+            ProblemDetails(
+                status: status, detail: "The journal was not imported, and nothing was kept: line \(error.line): \(error.reason).",
+                errors: [.init(field: "line \(error.line)", message: error.reason)], integers: ["line": error.line])
         }
     }
 

@@ -24,32 +24,35 @@ enum LogRoutes {
             let (entries, oldest) = session.log(after: since)
             var writer = JSONWriter()
             writer.beginArray()
-            for entry in entries {
-                writer.beginObject()
-                writer.key("at")
-                // RFC 3339 with milliseconds and `Z` (the style used to end in the seconds, without a zone).
-                writer.string(entry.at.formatted(Self.timestamp))
-                writer.key("causedBy")
-                if let causedBy = entry.causedBy { writer.integer(causedBy) } else { writer.null() }
-                writer.key("event")
-                writer.string(entry.event)
-                writer.key("feature")
-                writer.string(entry.feature)
-                writer.key("seq")
-                writer.integer(entry.seq)
-                writer.key("source")
-                writer.string(entry.source.rawValue)
-                writer.key("summary")
-                writer.string(entry.summary)
-                writer.key("versionAfter")
-                writer.integer(entry.versionAfter)
-                writer.endObject()
-            }
+            for entry in entries { write(entry, to: &writer) }
             writer.endArray()
             var headers: HTTPHeaders = [.cacheControl: "private, no-cache"]
             headers.add("X-Log-Latest-Seq", String(session.sequence))
             if let oldest { headers.add("X-Log-Oldest-Seq", String(oldest)) }
             return HTTPResponse(contentType: "application/json", bytes: writer.bytes, headers: headers)
         }
+    }
+
+    /// One entry as the log serves it (also what made a version, in `/versions`).
+    static func write(_ entry: LogEntry, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("at")
+        // RFC 3339 with milliseconds and `Z` (the style used to end in the seconds, without a zone).
+        writer.string(entry.at.formatted(Self.timestamp))
+        writer.key("causedBy")
+        if let causedBy = entry.causedBy { writer.integer(causedBy) } else { writer.null() }
+        writer.key("event")
+        writer.string(entry.event)
+        writer.key("feature")
+        writer.string(entry.feature)
+        writer.key("seq")
+        writer.integer(entry.seq)
+        writer.key("source")
+        writer.string(entry.source.rawValue)
+        writer.key("summary")
+        writer.string(entry.summary)
+        writer.key("versionAfter")
+        writer.integer(entry.versionAfter)
+        writer.endObject()
     }
 }

@@ -10,6 +10,7 @@ enum SessionRoutes {
     ) where C.Duration == Duration {
         router.on(.post, "/v1/sessions") { request, context in
             try limits.admitSessionCreation(from: context.clientAddress)
+            if SessionImport.isImport(request) { return SessionImport.handle(request, registry: registry) }
             let options = try SessionOptions.parse(request, catalog: registry.features.names)
             let created = try registry.create(
                 features: options.features, timeZone: options.timeZone, locale: options.locale)
@@ -71,7 +72,7 @@ enum SessionRoutes {
     }
 
     /// `201` with the session's id, its secret (given out this once), its expiry and its links.
-    private static func createdResponse(_ created: SessionRegistry.Created, registry: SessionRegistry) -> HTTPResponse {
+    static func createdResponse(_ created: SessionRegistry.Created, registry: SessionRegistry) -> HTTPResponse {
         let session = created.session
         var writer = JSONWriter()
         writer.beginObject()

@@ -4,21 +4,26 @@ import ViewHostAPI
 import ViewModelCore
 
 /// `GET /v1/sessions/{id}/{feature}`: the newest snapshot's cached bytes, `ETag`/`If-None-Match` → `304`, and
-/// long poll with `?wait=SECONDS` (API.md "Snapshots (read)").
+/// long poll with `?wait=SECONDS` (API.md "Snapshots (read)"); a past version with `?version=N`, and a patch from
+/// the version the client holds when it accepts one (``HistoryRoutes``).
 enum SnapshotRoutes {
     static let maxWait = 60.0
 
-    static func register(on router: inout MeteredRouter, registry: SessionRegistry) {
+    static func register(on router: inout MeteredRouter, registry: SessionRegistry, archive: SessionArchive) {
         router.on(.get, "/v1/sessions/:id/:feature") { request, context in
             let session = try registry.authenticate(request, id: context.parameters["id"] ?? "")
             let feature = context.parameters["feature"] ?? ""
             guard session.featureNames.contains(feature) else {
                 throw AppError.featureNotFound(feature, available: session.featureNames)
             }
+            if let version = try HistoryRoutes.requestedVersion(request) {
+                return HistoryRoutes.past(request, session: session, feature: feature, version: version, archive: archive)
+            }
             let wait = try waitDuration(request)
+            let reply = Reply(request: request, feature: feature, wait: wait, archive: archive)
             switch encodedSnapshot(of: session, feature: feature) {
             case .ready(_, _, let snapshot):
-                return answer(request, with: snapshot, session: session, feature: feature, wait: wait)
+                return reply.answer(with: snapshot, session: session)
             case .missing:
                 throw AppError.featureNotFound(feature, available: session.featureNames)
             case .pending:
@@ -28,7 +33,7 @@ enum SnapshotRoutes {
                 return .deferred {
                     let (snapshot, live) = try await readableSnapshot(
                         of: session, feature: feature, request: request, registry: registry)
-                    switch answer(request, with: snapshot, session: live, feature: feature, wait: wait) {
+                    switch reply.answer(with: snapshot, session: live) {
                     case .response(let response): return response
                     case .deferred(let work): return try await work()
                     }
@@ -37,20 +42,42 @@ enum SnapshotRoutes {
         }
     }
 
-    /// `200` with `snapshot`, or `304` when `If-None-Match` has it (after waiting for a newer version up to `wait`).
-    private static func answer(
-        _ request: HTTPRequest, with snapshot: EncodedSnapshot, session: Session, feature: String, wait: Duration?
-    ) -> HTTPHandlerResult {
-        guard ConditionalRequest.noneMatchFails(request, etag: snapshot.etag) else {
-            return .response(response(for: snapshot))
+    /// What a read of `feature` asked for: the answer to it once the snapshot to serve is known.
+    private struct Reply {
+        let request: HTTPRequest
+        let feature: String
+        /// `?wait=`: a long poll.
+        let wait: Duration?
+        let archive: SessionArchive
+        /// The version the client holds, when it accepts a patch from it.
+        var patchBase: Int? { HistoryRoutes.patchBase(request) }
+
+        /// `200` with `snapshot` (or the patch to it from the version the client holds), or `304` when
+        /// `If-None-Match` has it (after waiting for a newer version up to `wait`).
+        func answer(with snapshot: EncodedSnapshot, session: Session) -> HTTPHandlerResult {
+            guard ConditionalRequest.noneMatchFails(request, etag: snapshot.etag) else {
+                return changed(to: snapshot, session: session)
+            }
+            guard let wait else { return .response(notModified(snapshot)) }
+            return .deferred {
+                let newer = await session.waitForVersion(of: feature, after: snapshot.version, timeout: wait)
+                guard newer != nil, let latest = encodedSnapshot(of: session, feature: feature).ready?.value,
+                    !ConditionalRequest.noneMatchFails(request, etag: latest.etag)
+                else { return notModified(snapshot) }
+                switch changed(to: latest, session: session) {
+                case .response(let response): return response
+                case .deferred(let work): return try await work()
+                }
+            }
         }
-        guard let wait else { return .response(notModified(snapshot)) }
-        return .deferred {
-            let newer = await session.waitForVersion(of: feature, after: snapshot.version, timeout: wait)
-            guard newer != nil, let latest = encodedSnapshot(of: session, feature: feature).ready?.value,
-                !ConditionalRequest.noneMatchFails(request, etag: latest.etag)
-            else { return notModified(snapshot) }
-            return response(for: latest)
+
+        /// `snapshot` whole, or the patch to it from the version the client holds.
+        private func changed(to snapshot: EncodedSnapshot, session: Session) -> HTTPHandlerResult {
+            guard let patchBase else { return .response(response(for: snapshot)) }
+            return .deferred {
+                await HistoryRoutes.patched(
+                    from: patchBase, to: snapshot, session: session, feature: feature, archive: archive)
+            }
         }
     }
 

@@ -5,13 +5,15 @@ import ViewModelCore
 /// `GET /v1/sessions/{id}/stream`: server-sent events (the HTML standard's `text/event-stream`). Each change of a
 /// feature is one event: `id:` the session-wide sequence number of that change, `event:` the feature, `data:` its
 /// snapshot (the cached bytes). On connect it sends every feature's snapshot, or with `Last-Event-ID` only those
-/// changed since; `?features=chat,weather` filters (API.md, "Live updates").
+/// changed since; `?features=chat,weather` filters (API.md, "Live updates"); `?patches=1` sends each feature's
+/// later changes as patches from the version sent before (`event: chat.patch`, `data: {"base":…,"patch":[…]}`).
 enum StreamRoutes {
     static func register(on router: inout MeteredRouter, registry: SessionRegistry, limiter: StreamLimiter, heartbeat: Duration) {
         router.on(.get, "/v1/sessions/:id/stream") { request, context in
             let session = try registry.authenticate(request, id: context.parameters["id"] ?? "")
             let features = try selectedFeatures(request, session: session)
             let lastEventID = try lastEventID(request)
+            let patches = try patchMode(request)
             if let refusal = limiter.claim(session.id) {
                 switch refusal {
                 case .perSession:
@@ -29,7 +31,8 @@ enum StreamRoutes {
             // a HEAD with the head alone and never starts the body (the place's deinit gives it back then).
             let place = StreamLimiter.Place(limiter: limiter, session: session.id)
             let source = SessionEventSource(
-                session: session, features: features, lastEventID: lastEventID, heartbeat: heartbeat, place: place,
+                session: session, features: features, lastEventID: lastEventID, patches: patches, heartbeat: heartbeat,
+                place: place,
                 keepAlive: { registry.keepAlive(session) })
             return .response(
                 HTTPResponse(
@@ -38,6 +41,16 @@ enum StreamRoutes {
                         "X-Accel-Buffering": "no",
                     ],
                     body: .source(source)))
+        }
+    }
+
+    /// `?patches=1`: changes after each feature's first snapshot go as `FEATURE.patch` events, each with its
+    /// `base` version (`0`, or no parameter: whole snapshots).
+    private static func patchMode(_ request: HTTPRequest) throws(AppError) -> Bool {
+        switch request.queryValue("patches") {
+        case nil, "0": return false
+        case "1": return true
+        default: throw .invalidField("patches", reason: "must be 1 (patches) or 0 (whole snapshots)", status: .badRequest)
         }
     }
 

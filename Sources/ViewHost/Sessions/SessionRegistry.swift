@@ -19,6 +19,8 @@ final class SessionRegistry: Sendable {
         var simulationSpeed = 1.0
         /// How often last-access times are written to the durable store.
         var accessFlushInterval: Duration = .seconds(5)
+        /// How many of each session's latest inputs are kept for its past versions (in memory without a store).
+        var historyInputs = 0
         /// The durable store's size past which new sessions are refused (`store.maxMegabytes`); nil: no limit.
         var maxStoreBytes: Int?
     }
@@ -61,7 +63,8 @@ final class SessionRegistry: Sendable {
         // durable value.
         environment = SessionEnvironment(
             scheduler: scheduler, requests: requests ?? FeatureRequestRunners(features.definitions.compactMap(\.requestRunner)),
-            journal: storage, onStorageFailure: { id in store.drop(id: id) })
+            journal: storage, historyInputs: storage == nil ? settings.historyInputs : 0,
+            onStorageFailure: { id in store.drop(id: id) })
         // Another node took sessions over (a shared store): their copies here are stale, so they go, and their
         // streams end without a final event, so clients reconnect (through the balancer, to the new owner).
         storage?.onOwnershipLoss { loss in
@@ -78,9 +81,7 @@ final class SessionRegistry: Sendable {
     /// - Throws: `AppError.tooManySessions` at the cap (the memory store); `AppError.storeFull` past the durable
     ///   store's quota.
     func create(features names: [String]?, timeZone: TimeZone, locale: String) throws(AppError) -> Created {
-        if let limit = settings.maxStoreBytes, let used = storage?.usedBytes, used >= limit {
-            throw .storeFull(megabytes: limit >> 20)
-        }
+        try checkStoreRoom()
         let wanted = names.map { names in self.features.definitions.filter { names.contains($0.name) } }
             ?? self.features.definitions
         let number = ordinal.wrappingAdd(1, ordering: .relaxed).newValue
@@ -113,6 +114,14 @@ final class SessionRegistry: Sendable {
         }
         for definition in wanted { definition.start(session) }
         return Created(session: session, secret: secret, durable: durable)
+    }
+
+    /// Refuses a new session when the durable store is past its quota.
+    /// - Throws: `AppError.storeFull`.
+    func checkStoreRoom() throws(AppError) {
+        if let limit = settings.maxStoreBytes, let used = storage?.usedBytes, used >= limit {
+            throw .storeFull(megabytes: limit >> 20)
+        }
     }
 
     /// The session `id` names, if the request carries its token and it is in memory.

@@ -24,6 +24,8 @@ final class SessionEventSource: HTTPBodySource {
         var holding = false
         /// feature → sequence of the newest change written.
         var written: [String: Int] = [:]
+        /// feature → the newest snapshot written, in patch mode (the base of the next patch).
+        var sent: [String: EncodedSnapshot] = [:]
     }
 
     let idleInterval: Duration?
@@ -31,6 +33,8 @@ final class SessionEventSource: HTTPBodySource {
     /// The features this stream carries.
     let features: Set<String>
     private let lastEventID: Int
+    /// Whether changes after a feature's first snapshot go as patches (`?patches=1`).
+    private let patches: Bool
     private let place: StreamLimiter.Place
     private let keepAlive: @Sendable () -> Void
     private let state = Locked(State())
@@ -39,16 +43,18 @@ final class SessionEventSource: HTTPBodySource {
     ///   - session: The session whose changes to send.
     ///   - features: The features to carry.
     ///   - lastEventID: The client's `Last-Event-ID` (0: none): on start only the features changed since are sent.
+    ///   - patches: Whether a feature's changes after its first snapshot go as patches from the version sent last.
     ///   - heartbeat: After this long without a write, a comment line is sent.
     ///   - place: The stream's place in the limits, given back when the body ends (or when it never starts).
     ///   - keepAlive: Called after each write: the client is reading, so the session is in use.
     init(
-        session: Session, features: Set<String>, lastEventID: Int, heartbeat: Duration, place: StreamLimiter.Place,
-        keepAlive: @escaping @Sendable () -> Void
+        session: Session, features: Set<String>, lastEventID: Int, patches: Bool = false, heartbeat: Duration,
+        place: StreamLimiter.Place, keepAlive: @escaping @Sendable () -> Void
     ) {
         self.session = session
         self.features = features
         self.lastEventID = lastEventID
+        self.patches = patches
         self.idleInterval = heartbeat
         self.place = place
         self.keepAlive = keepAlive
@@ -145,32 +151,48 @@ final class SessionEventSource: HTTPBodySource {
         place.release()
     }
 
-    /// Appends the newest snapshot of each feature as one event, in the order they changed (features of one
-    /// sequence, such as the untouched ones at 0, in the session's order), skipping a feature whose newest change this
-    /// stream has already written. Without that check a change was sometimes sent twice: the stream may write a
-    /// version before the session's observer call for that same version arrives (observers run after the session's
-    /// lock is released), and that call marks it dirty again.
+    /// Appends the newest snapshot of each feature as one event (in patch mode, after the first, the patch from the
+    /// snapshot sent before as a `FEATURE.patch` event), in the order they changed (features of one sequence, such
+    /// as the untouched ones at 0, in the session's order), skipping a feature whose newest change this stream has
+    /// already written. Without that check a change was sometimes sent twice: the stream may write a version before
+    /// the session's observer call for that same version arrives (observers run after the session's lock is
+    /// released), and that call marks it dirty again.
     private func appendEvents(for features: Set<String>, to output: inout [UInt8]) {
         guard !features.isEmpty else { return }
-        var events: [(sequence: Int, feature: String, body: [UInt8])] = []
+        var events: [(sequence: Int, feature: String, snapshot: EncodedSnapshot)] = []
         // In the session's order, not the set's (which differs from process to process); the sort below is stable.
         for feature in session.featureNames where features.contains(feature) {
             // A change not durable yet is skipped here; its commit signals the stream again.
             guard let (_, sequence, snapshot) = SnapshotRoutes.encodedSnapshot(of: session, feature: feature).ready
             else { continue }
-            events.append((sequence, feature, snapshot.body))
+            events.append((sequence, feature, snapshot))
         }
         events.sort { $0.sequence < $1.sequence }
+        let patches = patches
         let toWrite = state.withLock { state in
-            events.filter { event in
-                if let last = state.written[event.feature], last >= event.sequence { return false }
+            events.compactMap { event -> (sequence: Int, feature: String, snapshot: EncodedSnapshot, base: EncodedSnapshot?)? in
+                if let last = state.written[event.feature], last >= event.sequence { return nil }
                 state.written[event.feature] = event.sequence
-                return true
+                guard patches else { return (event.sequence, event.feature, event.snapshot, nil) }
+                let base = state.sent[event.feature]
+                state.sent[event.feature] = event.snapshot
+                return (event.sequence, event.feature, event.snapshot, base)
             }
         }
         for event in toWrite {
+            if let base = event.base, base.version < event.snapshot.version {
+                // The patch from the version this stream sent last; its frame names both, so a client that holds
+                // another version sees the gap and reads the whole snapshot instead.
+                if let patch = event.snapshot.patch(from: base), patch.count < event.snapshot.body.count {
+                    output.append(contentsOf: "id: \(event.sequence)\nevent: \(event.feature).patch\ndata: ".utf8)
+                    output.append(contentsOf: "{\"base\":\(base.version),\"feature\":\"\(event.feature)\",\"patch\":".utf8)
+                    output.append(contentsOf: patch)
+                    output.append(contentsOf: ",\"version\":\(event.snapshot.version)}\n\n".utf8)
+                    continue
+                }
+            }
             output.append(contentsOf: "id: \(event.sequence)\nevent: \(event.feature)\ndata: ".utf8)
-            output.append(contentsOf: event.body)  // compact JSON: never a newline inside
+            output.append(contentsOf: event.snapshot.body)  // compact JSON: never a newline inside
             output.append(contentsOf: "\n\n".utf8)
         }
     }

@@ -4,12 +4,16 @@
 /// view models as a definition list, and each action it offers as a button, or as a small form when the action's
 /// body has `{param}` placeholders (titled by the action's `prompt`). It posts only the actions the snapshots carry,
 /// filling their placeholders from the user's input, and builds the DOM with `textContent` only (no HTML from
-/// data).
+/// data). The stream sends patches after each feature's first snapshot (`?patches=1`): each is applied to the
+/// snapshot held when it is the patch's base, checked against its version, and the whole snapshot read on any
+/// mismatch. Under each feature a history slider moves over the versions the server holds (`/versions`,
+/// `?version=N`); while it shows the past, the feature is read-only (inert, and nothing of it is posted) and says so.
 enum WebScript {
     static let javascript = #"""
         "use strict";
         (() => {
-          const state = { id: null, snapshots: {}, source: null };
+          // history[feature]: { oldest, viewing: { version, snapshot } | null, asked } (the slider's state).
+          const state = { id: null, snapshots: {}, source: null, history: {}, patches: 0, refetched: 0 };
           const $ = (id) => document.getElementById(id);
           const status = (text) => { $("status").textContent = text; };
 
@@ -30,6 +34,11 @@ enum WebScript {
           // server accepted it.
           async function post(action, params = {}) {
             if (!action || action.enabled === false) return false;
+            const target = /\/v1\/sessions\/[^/]+\/([^/]+)\/events$/.exec(action.href || "");
+            if (target && state.history[target[1]]?.viewing) {
+              status(`${words(target[1])} shows a past version: it is read-only. Go back to live to act.`);
+              return false;
+            }
             const body = {};
             for (const [key, value] of Object.entries(action.body)) {
               body[key] = typeof value === "string" ? value.replace(/\{(\w+)\}/g, (_, name) => params[name] ?? "") : value;
@@ -121,10 +130,18 @@ enum WebScript {
           const ViewHost = { renderers: {}, el, post, status, actionButton, actionForm, generic, banners, words };
           window.ViewHost = ViewHost;
 
+          // The newest snapshot of a feature: drawn, unless its slider shows the past (then only the slider moves on).
           function render(feature, snapshot) {
             const previous = state.snapshots[feature];
             if (previous && previous.version > snapshot.version) return;
             state.snapshots[feature] = snapshot;
+            if (history(feature).viewing) { updateBar(feature); return; }
+            draw(feature, snapshot);
+          }
+
+          // Draws `snapshot` in the feature's section above its history slider (which stays in place, so a drag
+          // goes on); a past one read-only.
+          function draw(feature, snapshot, past = false) {
             const section = $(feature);
             if (!section) return;
             const renderer = ViewHost.renderers[feature] || ((s, inputs, ui) => ui.generic(s, inputs));
@@ -133,20 +150,176 @@ enum WebScript {
             section.querySelectorAll("input[id]").forEach((input) => { inputs[input.id] = input.value; });
             const nodes = [renderer(snapshot, inputs, ViewHost)].flat(Infinity)
               .filter((node) => node !== null && node !== undefined && node !== false);
-            section.replaceChildren(...nodes);
+            const bar = section.querySelector(":scope > .history") || historyBar(feature);
+            for (const child of [...section.children]) if (child !== bar) child.remove();
+            section.prepend(...nodes);
+            if (!bar.parentNode) section.append(bar);
+            for (const node of nodes) if (node instanceof Element) node.inert = past;
+            section.classList.toggle("past", past);
+            updateBar(feature);
             section.hidden = false;
-            if (focused && $(focused)) $(focused).focus();
+            if (focused && $(focused) && !past) $(focused).focus();
+          }
+
+          // MARK: History
+
+          const history = (feature) => state.history[feature] || (state.history[feature] = { oldest: null, viewing: null, asked: 0 });
+
+          function historyBar(feature) {
+            const id = `vh-history-${feature}`;
+            let timer = null;
+            return el("div", { class: "history", role: "group", "aria-label": `History of ${words(feature)}` },
+              el("label", { for: id }, "History"),
+              el("input", { id, type: "range", min: 1, max: 1, step: 1, value: 1,
+                onfocus: loadHistory, onpointerdown: loadHistory,
+                oninput: (event) => {
+                  clearTimeout(timer);
+                  const version = Number(event.target.value);
+                  timer = setTimeout(() => seek(feature, version), 60);
+                } }),
+              el("output", { id: `${id}-label`, for: id }),
+              el("button", { class: "secondary", id: `${id}-live`, hidden: true, onclick: () => live(feature) }, "Back to live"));
+          }
+
+          // The slider's bounds, place and words from the state (without replacing it: a drag goes on).
+          function updateBar(feature) {
+            const id = `vh-history-${feature}`;
+            const slider = $(id);
+            if (!slider) return;
+            const h = history(feature);
+            const latest = state.snapshots[feature]?.version ?? 1;
+            const oldest = Math.min(h.oldest ?? latest, latest);
+            slider.min = String(oldest);
+            slider.max = String(latest);
+            if (!h.viewing) slider.value = String(latest);
+            slider.disabled = oldest >= latest && !h.viewing;
+            const text = h.viewing
+              ? `Version ${h.viewing.version} of ${latest}: the past, read-only`
+              : `Version ${latest} (live)`;
+            slider.setAttribute("aria-valuetext", text);
+            $(`${id}-label`).textContent = text;
+            $(`${id}-live`).hidden = !h.viewing;
+          }
+
+          // The oldest version the server holds of each feature (it moves on as history is compacted).
+          async function loadHistory() {
+            try {
+              const response = await fetch(`/v1/sessions/${state.id}/versions`, { credentials: "same-origin" });
+              if (!response.ok) return;
+              const list = await response.json();
+              for (const [feature, range] of Object.entries(list.features || {})) {
+                history(feature).oldest = range.oldest;
+                updateBar(feature);
+              }
+            } catch (error) { /* the slider keeps its bounds */ }
+          }
+
+          // Shows `version` of the feature: the live one at the newest, else the past as the server served it.
+          async function seek(feature, version) {
+            const h = history(feature);
+            const latest = state.snapshots[feature]?.version ?? 1;
+            if (version >= latest) { live(feature); return; }
+            const asked = ++h.asked;
+            const response = await fetch(`/v1/sessions/${state.id}/${feature}?version=${version}`, { credentials: "same-origin" })
+              .catch(() => null);
+            if (asked !== h.asked) return;  // the slider moved on meanwhile
+            if (!response || !response.ok) {
+              const problem = response ? await response.json().catch(() => ({})) : {};
+              if (problem.oldestVersion) h.oldest = problem.oldestVersion;
+              status(problem.detail || "That version cannot be read now.");
+              updateBar(feature);
+              return;
+            }
+            h.viewing = { version, snapshot: await response.json() };
+            draw(feature, h.viewing.snapshot, true);
+          }
+
+          function live(feature) {
+            const h = history(feature);
+            h.asked++;
+            h.viewing = null;
+            if (state.snapshots[feature]) draw(feature, state.snapshots[feature]);
+          }
+
+          // MARK: Patches (RFC 6902)
+
+          function applyPatch(document, operations) {
+            const tokens = (pointer) => pointer === "" ? []
+              : pointer.slice(1).split("/").map((token) => token.replace(/~1/g, "/").replace(/~0/g, "~"));
+            const parentOf = (root, pointer) => {
+              const path = tokens(pointer);
+              const last = path.pop();
+              let node = root;
+              for (const token of path) {
+                if (node === null || typeof node !== "object" || !(token in node)) throw new Error(`no ${pointer}`);
+                node = node[token];
+              }
+              if (node === null || typeof node !== "object") throw new Error(`no ${pointer}`);
+              return [node, last];
+            };
+            const get = (root, pointer) => {
+              if (pointer === "") return root;
+              const [parent, key] = parentOf(root, pointer);
+              if (!(key in parent)) throw new Error(`no ${pointer}`);
+              return parent[key];
+            };
+            const index = (array, key, end) => {
+              const at = key === "-" ? array.length : Number(key);
+              if (!/^(0|[1-9][0-9]*|-)$/.test(key) || at > array.length || (!end && at === array.length)) throw new Error(`bad index ${key}`);
+              return at;
+            };
+            const add = (root, pointer, value) => {
+              if (pointer === "") return value;
+              const [parent, key] = parentOf(root, pointer);
+              if (Array.isArray(parent)) parent.splice(index(parent, key, true), 0, value); else parent[key] = value;
+              return root;
+            };
+            const remove = (root, pointer) => {
+              const [parent, key] = parentOf(root, pointer);
+              if (Array.isArray(parent)) parent.splice(index(parent, key, false), 1);
+              else if (key in parent) delete parent[key]; else throw new Error(`no ${pointer}`);
+              return root;
+            };
+            let result = structuredClone(document);
+            for (const op of operations) {
+              switch (op.op) {
+                case "add": result = add(result, op.path, structuredClone(op.value)); break;
+                case "remove": result = remove(result, op.path); break;
+                case "replace": get(result, op.path); result = add(remove(result, op.path), op.path, structuredClone(op.value)); break;
+                case "move": { const value = get(result, op.from); result = add(remove(result, op.from), op.path, value); break; }
+                case "copy": result = add(result, op.path, structuredClone(get(result, op.from))); break;
+                case "test": if (JSON.stringify(get(result, op.path)) !== JSON.stringify(op.value)) throw new Error(`test ${op.path}`); break;
+                default: throw new Error(`op ${op.op}`);
+              }
+            }
+            return result;
+          }
+
+          // A `FEATURE.patch` event: applied to the snapshot held when that is its base and the result its version;
+          // otherwise (a version missed) the whole snapshot is read.
+          async function patched(feature, data) {
+            const held = state.snapshots[feature];
+            if (held && held.version === data.base) {
+              try {
+                const snapshot = applyPatch(held, data.patch);
+                if (snapshot.version === data.version) { state.patches++; render(feature, snapshot); return; }
+              } catch (error) { /* read the whole snapshot */ }
+            }
+            state.refetched++;
+            const response = await fetch(`/v1/sessions/${state.id}/${feature}`, { credentials: "same-origin" }).catch(() => null);
+            if (response && response.ok) render(feature, await response.json());
           }
 
           function connect() {
             if (state.source) state.source.close();
-            const source = new EventSource(`/v1/sessions/${state.id}/stream`);
+            const source = new EventSource(`/v1/sessions/${state.id}/stream?patches=1`);
             state.source = source;
             for (const section of document.querySelectorAll("#features > section")) {
               const feature = section.id;
               source.addEventListener(feature, (event) => render(feature, JSON.parse(event.data)));
+              source.addEventListener(`${feature}.patch`, (event) => patched(feature, JSON.parse(event.data)));
             }
-            source.onopen = () => status("Live");
+            source.onopen = () => { status("Live"); loadHistory(); };
             source.onerror = () => status("Reconnecting…");
           }
 

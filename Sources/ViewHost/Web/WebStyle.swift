@@ -40,6 +40,14 @@ enum WebStyle {
         fieldset.action { border: 1px solid rgba(127,127,127,.35); border-radius: .5rem; padding: .25rem .6rem .6rem;
           margin: 0; min-width: 12rem; }
         fieldset.action button { margin-top: .5rem; }
+        .history { display: grid; grid-template-columns: auto 1fr; gap: .25rem .75rem; align-items: center; margin-top: .75rem;
+          padding-top: .5rem; border-top: 1px solid rgba(127,127,127,.3); font-size: .875rem; }
+        .history label { margin: 0; }
+        .history input[type=range] { padding: 0; border: 0; accent-color: var(--accent); }
+        .history output { grid-column: 1 / -1; color: var(--muted); }
+        .history button { grid-column: 1 / -1; justify-self: start; }
+        .card.past > :not(.history) { opacity: .55; }
+        .card.past .history output { color: var(--error); font-weight: 600; }
         footer { color: var(--muted); font-size: .8rem; text-align: center; padding: 1rem; }
         [hidden] { display: none !important; }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ViewHostJSON
 import ViewHostLocking
 
 #if canImport(FoundationNetworking)
@@ -32,20 +33,25 @@ struct ChangeFeed: Sendable {
         let lastEventID = Locked<String?>(nil)
         /// The server's `retry:`, the least wait before reconnecting.
         let retry = Locked<Duration>(.zero)
-        /// feature → the newest version delivered.
-        private let delivered = Locked<[String: Int]>([:])
+        /// feature → the newest change delivered (a patch applies to its JSON).
+        private let delivered = Locked<[String: ViewHostChange]>([:])
 
         /// Whether `change` is newer than what was delivered of its feature; marks it delivered if so.
         func claim(_ change: ViewHostChange) -> Bool {
             delivered.withLock { delivered in
-                guard change.version > delivered[change.feature, default: -1] else { return false }
-                delivered[change.feature] = change.version
+                guard change.version > delivered[change.feature]?.version ?? -1 else { return false }
+                delivered[change.feature] = change
                 return true
             }
         }
 
         /// The newest version delivered of `feature`.
         func version(of feature: String) -> Int? {
+            delivered.withLock { $0[feature]?.version }
+        }
+
+        /// The newest change delivered of `feature`.
+        func change(of feature: String) -> ViewHostChange? {
             delivered.withLock { $0[feature] }
         }
     }
@@ -98,7 +104,9 @@ struct ChangeFeed: Sendable {
     private func stream(
         _ progress: Progress, _ continuation: AsyncThrowingStream<ViewHostChange, any Error>.Continuation
     ) async -> StreamEnd {
-        let query = features.map { [URLQueryItem(name: "features", value: $0.joined(separator: ","))] } ?? []
+        // Patches after each feature's first snapshot: the changes alone, applied to the JSON delivered before.
+        let query = (features.map { [URLQueryItem(name: "features", value: $0.joined(separator: ","))] } ?? [])
+            + [URLQueryItem(name: "patches", value: "1")]
         var request: URLRequest
         do {
             request = transport.request(
@@ -134,7 +142,13 @@ struct ChangeFeed: Sendable {
                     for event in parser.feed(data) {
                         if event.event == "ended" { return .ended(reason: Self.reason(of: event)) }
                         progress.lastEventID.withLock { $0 = event.id }
-                        guard let change = Self.change(from: event) else { continue }
+                        let change: ViewHostChange?
+                        if event.event?.hasSuffix(".patch") == true {
+                            change = await patched(event, progress)
+                        } else {
+                            change = Self.change(from: event)
+                        }
+                        guard let change else { continue }
                         delivered = true
                         if progress.claim(change) { continuation.yield(change) }
                     }
@@ -167,6 +181,27 @@ struct ChangeFeed: Sendable {
             let version = try? JSONDecoder().decode(Envelope.self, from: json).version
         else { return nil }
         return ViewHostChange(feature: feature, version: version, sequence: event.id.flatMap { Int($0) }, json: json)
+    }
+
+    /// The change a `FEATURE.patch` event makes: its patch applied to the feature's JSON delivered last when that
+    /// is the event's `base` version and the result is its `version`; otherwise (a gap: a version missed or not
+    /// held) the whole snapshot, read again. Nil when neither can be had (the stream goes on; a later change or
+    /// reconnect catches up).
+    private func patched(_ event: ServerSentEvent, _ progress: Progress) async -> ViewHostChange? {
+        guard let data = try? JSONParser.parse(Array(event.data.utf8), maxDepth: 256),
+            case .string(let feature)? = data["feature"], case .number(let number)? = data["version"]
+        else { return nil }
+        let version = Int(number)
+        let sequence = event.id.flatMap { Int($0) }
+        if let held = progress.change(of: feature), data["base"] == .number(Double(held.version)),
+            let patch = data["patch"], let operations = try? JSONPatch.operations(patch),
+            let base = try? JSONParser.parse(Array(held.json), maxDepth: 256),
+            let json = SnapshotPatch.apply(operations, to: base, expecting: version)
+        {
+            return ViewHostChange(feature: feature, version: version, sequence: sequence, json: json)
+        }
+        guard let whole = try? await session.fetch(feature: feature, ifNoneMatch: nil, wait: nil) else { return nil }
+        return ViewHostChange(feature: feature, version: whole.version, sequence: sequence, json: whole.json)
     }
 
     /// The reason of a final `ended` event (`{"reason":"deleted"}`).

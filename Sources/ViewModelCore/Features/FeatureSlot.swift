@@ -235,6 +235,11 @@ protocol AnyFeatureSlot: Sendable {
     func encodeEvents(_ events: [any Sendable]) throws -> Data
     /// Decodes events of this feature (for a replay).
     func decodeEvents(from data: Data, with decoder: JSONDecoder) throws -> [any Sendable]
+    /// Pending timer `id`'s source and event, encoded as a journal records events, if it is this feature's.
+    func encodedTimer(_ id: Int) -> (source: EventSource, events: Data)?
+    /// Encodes events of this feature as a journal records them, holding nothing of the slot (a record kept in
+    /// memory encodes its events when it is read).
+    var eventEncoder: @Sendable ([any Sendable]) -> Data { get }
 }
 
 extension FeatureSlot: AnyFeatureSlot {
@@ -303,6 +308,19 @@ extension FeatureSlot: AnyFeatureSlot {
         try decoder.decode(StoredEvents<F>.self, from: data).events
     }
 
+    var eventEncoder: @Sendable ([any Sendable]) -> Data {
+        // A feature's events are plain Codable values; failing to encode one is a programming error.
+        { events in (try? StoredEvents<F>.encoded(events.map(Self.typed))) ?? Data() }
+    }
+
+    func encodedTimer(_ id: Int) -> (source: EventSource, events: Data)? {
+        // Keys sorted: the event is written out (a journal export's timer line), and should read the same each time.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let timer = timers[id], let events = try? StoredEvents<F>.encoded([timer.event], with: encoder) else { return nil }
+        return (timer.source, events)
+    }
+
     /// `event` as this feature's event type; anything else is a programming error of the app layer.
     private static func typed(_ event: any Sendable) -> F.Event {
         guard let typed = event as? F.Event else {
@@ -312,23 +330,28 @@ extension FeatureSlot: AnyFeatureSlot {
     }
 }
 
+/// The stored shape of a journal record's events, written the same way every time: the array as it is at schema
+/// version 1, else `{"schema":N,"events":[…]}` in that order (a keyed container's order is JSONEncoder's to choose,
+/// and it varied; a journal export's import rebuilds these bytes exactly).
+enum StoredEventsShape {
+    static func data(array: Data, schema: Int) -> Data {
+        schema == 1 ? array : Data("{\"schema\":\(schema),\"events\":".utf8) + array + Data("}".utf8)
+    }
+}
+
 /// A journal record's events as stored: a bare array for schema version 1 (what every store before schema versions
-/// holds), else `{"schema":N,"events":[…]}`. Events of an older schema are migrated as they are read.
-struct StoredEvents<F: Feature>: Codable {
+/// holds), else `{"schema":N,"events":[…]}` (``StoredEventsShape``). Events of an older schema are migrated as they
+/// are read.
+struct StoredEvents<F: Feature>: Decodable {
     let events: [F.Event]
 
     private enum CodingKeys: String, CodingKey {
         case schema, events
     }
 
-    init(events: [F.Event]) {
-        self.events = events
-    }
-
     /// `events` as a journal records them: a bare array at schema version 1, else with the version.
-    static func encoded(_ events: [F.Event]) throws -> Data {
-        let encoder = JSONEncoder()
-        return try F.schemaVersion == 1 ? encoder.encode(events) : encoder.encode(StoredEvents(events: events))
+    static func encoded(_ events: [F.Event], with encoder: JSONEncoder = JSONEncoder()) throws -> Data {
+        StoredEventsShape.data(array: try encoder.encode(events), schema: F.schemaVersion)
     }
 
     init(from decoder: any Decoder) throws {
@@ -349,12 +372,6 @@ struct StoredEvents<F: Feature>: Codable {
             while !list.isAtEnd { events.append(try F.migrate(event: list.superDecoder(), from: schema)) }
         }
         self.events = events
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(F.schemaVersion, forKey: .schema)
-        try container.encode(events, forKey: .events)
     }
 }
 

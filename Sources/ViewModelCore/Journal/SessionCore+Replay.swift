@@ -4,22 +4,32 @@ import ViewHostAPI
 /// Applying a journal's inputs again, and writing events down for one.
 extension SessionCore {
     /// Applies `input` as it was applied when it was recorded.
+    /// - Parameters:
+    ///   - input: The recorded input.
+    ///   - observe: Told of each new version with a way to build its snapshot (nil: nobody asks), as
+    ///     ``apply(_:to:source:at:observe:)`` tells it: how a past version inside a batch is rebuilt.
+    /// - Returns: What changed, or nil when the input applied nothing (a timer that fired before a snapshot, a
+    ///   request answered already, a submission whose events were all applied before).
     /// - Throws: ``ReplayError`` when the input does not fit this session (another session's journal, or a
     ///   feature it does not have).
-    public mutating func replay(_ input: SessionInput) throws(ReplayError) {
-        let nobody: ((String, Int, () -> any ViewModel) -> Void)? = nil
+    @discardableResult
+    public mutating func replay(
+        _ input: SessionInput, observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)? = nil
+    ) throws(ReplayError) -> SessionStep? {
         switch input {
         case .timer(let id, let at):
             // A timer the journal names but the core does not hold fired or was cancelled before a snapshot.
-            _ = fireTimer(id, at: at)
+            return fireTimer(id, at: at, observe: observe)
         case .answer(let feature, let at, let request, let data):
             let events = try decodedEvents(data, of: feature)
-            for event in events { _ = applyAnswer(event, toRequest: request, at: at) }
+            var step: SessionStep?
+            for event in events { step = applyAnswer(event, toRequest: request, at: at, observe: observe) ?? step }
+            return step
         case .events(let feature, let at, let source, let data):
             let events = try decodedEvents(data, of: feature)
             let index = try slot(of: feature)
             do throws(SessionRefusal) {
-                _ = try applyEvents(events, slot: index, source: source, at: at, observe: nobody)
+                return try applyEvents(events, slot: index, source: source, at: at, observe: observe)
             } catch {
                 throw .refused("\(error)")
             }
@@ -28,7 +38,7 @@ extension SessionCore {
             let claim = key.map { (key: $0, fingerprint: fingerprint ?? "") }
             let index = try slot(of: feature)
             do throws(SessionError) {
-                _ = try submit(events, eventIDs: eventIDs, idempotency: claim, slot: index, at: at, observe: nobody)
+                return try submit(events, eventIDs: eventIDs, idempotency: claim, slot: index, at: at, observe: observe).step
             } catch {
                 throw .refused("\(error)")
             }
@@ -38,6 +48,11 @@ extension SessionCore {
     /// `events` of `feature`, JSON-encoded as a journal records them.
     public func encodeEvents(_ events: [any Sendable], of feature: String) throws -> Data {
         try slots[slot(of: feature)].encodeEvents(events)
+    }
+
+    /// What encodes events of `feature` as a journal records them, holding nothing of the session's value.
+    func eventEncoder(of feature: String) -> (@Sendable ([any Sendable]) -> Data)? {
+        slot(named: feature).map { slots[$0].eventEncoder }
     }
 
     private func slot(of feature: String) throws(ReplayError) -> Int {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One input a session applied, as its journal records it: everything ``SessionCore/replay(_:)`` needs to apply it
+/// One input a session applied, as its journal records it: everything ``SessionCore/replay(_:observe:)`` needs to apply it
 /// again and reach the same value, byte for byte (the instant, the events with their source, which timer fired,
 /// a provider's answer, a submission's event ids and idempotency key). Random draws need no record: the
 /// generator's state is part of the session's value. Refused inputs are never recorded: they changed nothing.

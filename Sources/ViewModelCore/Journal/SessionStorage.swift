@@ -12,7 +12,10 @@ import Foundation
 ///   It may block briefly (a local read); callers keep it off hot paths (a session is loaded once per process).
 /// - Errors while serving never crash: a write that fails is reported to its completion, and ``health`` says
 ///   why until a write succeeds again.
-public protocol SessionStorage: SessionJournal {
+/// - History (``SessionHistoryReading``): the store keeps, besides what ``load(_:)`` needs, the snapshots it took
+///   as checkpoints and the journal records after the oldest, bounded by how many inputs it was told to keep
+///   (``HistoryRetention``); with none, only what ``load(_:)`` needs.
+public protocol SessionStorage: SessionJournal, SessionHistoryReading {
     /// Stores a new session (its value before any journal entry); calls `completion` once with whether it is
     /// durable.
     func create(_ session: StoredSession, completion: @escaping @Sendable (Bool) -> Void)

@@ -48,6 +48,16 @@ public struct EventLog: Sendable, Equatable, Codable {
         return ordered.filter { $0.seq > since }
     }
 
+    /// The entry with sequence number `sequence`, if the ring still holds it (entries are numbered one after
+    /// another, so it is found without a search).
+    public func entry(sequence: Int) -> LogEntry? {
+        guard let oldest = oldestSequence else { return nil }
+        let offset = sequence - oldest
+        guard offset >= 0, offset < entries.count else { return nil }
+        let entry = entries[(start + offset) % entries.count]
+        return entry.seq == sequence ? entry : nil
+    }
+
     /// The oldest sequence number still held, or nil when empty.
     public var oldestSequence: Int? {
         entries.isEmpty ? nil : entries[start].seq

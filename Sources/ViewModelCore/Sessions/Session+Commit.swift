@@ -14,9 +14,10 @@ extension Session {
 
     /// Records an applied input (under the lock): with no journal it is durable at once; with one it becomes the
     /// next journal entry, and its effects wait for the commit. Timers start at once either way.
-    /// `input` is made only when a journal keeps it (encoding events costs more than applying them).
+    /// `input` is made only when a journal keeps it (encoding events costs more than applying them); a history
+    /// kept in memory keeps it unmade, until the record is read.
     func record(
-        _ input: () -> SessionInput, step: SessionStep?, key: String?, waited: Bool, in shell: inout Shell
+        _ input: @escaping @Sendable () -> SessionInput, step: SessionStep?, key: String?, waited: Bool, in shell: inout Shell
     ) -> Commit {
         for timer in step?.timersStarted ?? [] { startTimer(timer, in: &shell) }
         for id in step?.timersCancelled ?? [] { shell.timers.removeValue(forKey: id)?.cancel() }
@@ -24,7 +25,10 @@ extension Session {
         let effects = Effects(changes: step?.changes ?? [], requests: step?.requests ?? [])
         // A step changes one feature: its version after the step is the one readers may see once it is durable.
         let versions = step.flatMap { $0.changes.isEmpty ? nil : [$0.feature: $0.version] } ?? [:]
-        guard environment.journal != nil else { return Commit(effects: effects, entry: nil, ticket: nil) }
+        guard environment.journal != nil else {
+            if shell.history != nil { keep(input, in: &shell) }
+            return Commit(effects: effects, entry: nil, ticket: nil)
+        }
         if let step, let first = step.changes.first?.versions[step.feature], shell.uncommitted[step.feature] == nil {
             shell.uncommitted[step.feature] = first - 1  // each change bumps the version by one
         }
@@ -41,6 +45,17 @@ extension Session {
         shell.pending.append(
             PendingCommit(number: shell.appliedNumber, effects: effects, versions: versions, key: key, ticket: ticket))
         return Commit(effects: effects, entry: entry, ticket: ticket)
+    }
+
+    /// Keeps `input` in the session's own history (no journal keeps it), with a checkpoint of the value every
+    /// ``snapshotInterval`` inputs, as a store keeps its snapshots.
+    private func keep(_ input: @escaping @Sendable () -> SessionInput, in shell: inout Shell) {
+        shell.appliedNumber += 1
+        shell.committedNumber = shell.appliedNumber
+        shell.inputsSinceSnapshot += 1
+        let checkpoint = shell.inputsSinceSnapshot >= Self.snapshotInterval ? shell.core : nil
+        if checkpoint != nil { shell.inputsSinceSnapshot = 0 }
+        shell.history?.append(number: shell.appliedNumber, input: input, checkpoint: checkpoint)
     }
 
     /// Hands the entries made so far to the journal (outside the lock), or carries the effects out at once without

@@ -25,6 +25,16 @@ extension Session {
     /// The session's value as it is now (for storing it, or for tests).
     public var core: SessionCore { shell.withLock { $0.core } }
 
+    /// The past the session keeps itself (without a journal, when the environment keeps history in memory), as it
+    /// is now; nil when a store keeps it, or nothing does.
+    public var heldHistory: HeldHistory? { shell.withLock { $0.history } }
+
+    /// The number of the last input that is durable (with a journal) or applied (without), and the value then
+    /// when that is the current one (nil while later inputs wait for their commit).
+    public var committedPoint: (number: Int, core: SessionCore?) {
+        shell.withLock { shell in (shell.committedNumber, shell.pending.isEmpty ? shell.core : nil) }
+    }
+
     /// The newest snapshot of `key`'s feature with its version.
     public func viewModel<F: Feature>(of key: FeatureKey<F>) -> (version: Int, value: F.Snapshot)? {
         shell.withLock { shell in

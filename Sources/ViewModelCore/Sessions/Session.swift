@@ -56,6 +56,8 @@ public final class Session: Sendable {
         /// thread is handing them over (see ``Session/complete(_:)``).
         var handoff: [JournalEntry] = []
         var handingOff = false
+        /// The inputs and checkpoints kept for past versions when no journal keeps them (the memory store).
+        var history: HeldHistory?
 
         /// Tells the recorders of each new version, building its snapshot only when a recorder listens.
         var observer: ((String, Int, () -> any ViewModel) -> Void)? {
@@ -118,11 +120,13 @@ public final class Session: Sendable {
     ///   - isStored: Whether the durable store holds it (loaded from there); a new session is marked stored by
     ///     ``markStored()`` once its creation is committed.
     ///   - environment: Scheduler, request runner and journal.
+    ///   - history: Its past, without a journal (an imported session's); by default it starts with `core`, when
+    ///     the environment keeps history in memory.
     ///   - startsNow: Whether its timers start now; else ``start()`` starts them.
     public init(
         id: SessionID, token: SessionToken, createdAt: Date? = nil, lastAccess: Date? = nil, core: SessionCore,
         journalNumber: Int = 0, copy: Int = 0, isStored: Bool = false, environment: SessionEnvironment,
-        startsNow: Bool = true
+        history: HeldHistory? = nil, startsNow: Bool = true
     ) {
         self.id = id
         self.copy = copy
@@ -132,7 +136,11 @@ public final class Session: Sendable {
         self.featureNames = core.featureNames
         self.settings = core.settings
         self.environment = environment
-        self.shell = Locked(Shell(core: core, appliedNumber: journalNumber, committedNumber: journalNumber))
+        var shell = Shell(core: core, appliedNumber: journalNumber, committedNumber: journalNumber)
+        if environment.journal == nil, environment.historyInputs > 0 {
+            shell.history = history ?? HeldHistory(limit: environment.historyInputs, base: core, number: journalNumber)
+        }
+        self.shell = Locked(shell)
         let access = Int64((lastAccess ?? environment.scheduler.now).timeIntervalSince1970 * 1000)
         self.lastAccessMilliseconds = Atomic(access)
         self.persistedAccessMilliseconds = Atomic(access)
@@ -177,8 +185,8 @@ public final class Session: Sendable {
             if let end = shell.end { throw .ended(end) }
             shell.keepVersionsReadersWaitFor()
             let step = try Self.apply(events, to: key, source: source, now: now, shell: &shell)
-            let input = {
-                SessionInput.events(feature: key.name, at: now, source: source, events: Self.encoded(events, of: F.self))
+            let input: @Sendable () -> SessionInput = {
+                .events(feature: key.name, at: now, source: source, events: Self.encoded(events, of: F.self))
             }
             return (step, record(input, step: step, key: nil, waited: false, in: &shell))
         }
@@ -202,8 +210,8 @@ public final class Session: Sendable {
             shell.keepVersionsReadersWaitFor()
             let (outcome, step, changed) = try shell.core.submit(submission, to: key, at: now, observe: shell.observer)
             guard changed else { return (outcome, nil) }
-            let input = {
-                SessionInput.submission(
+            let input: @Sendable () -> SessionInput = {
+                .submission(
                     feature: key.name, at: now, events: Self.encoded(submission.events, of: F.self),
                     eventIDs: submission.eventIDs,
                     key: submission.idempotency?.key, fingerprint: submission.idempotency?.fingerprint)
@@ -249,11 +257,9 @@ public final class Session: Sendable {
             shell.keepVersionsReadersWaitFor()
             guard let step = shell.core.applyAnswer(event, toRequest: request, at: now, observe: shell.observer)
             else { return nil }
-            let core = shell.core
-            let input = {
-                SessionInput.answer(
-                    feature: feature, at: now, request: request,
-                    events: (try? core.encodeEvents([event], of: feature)) ?? Data())
+            let encode = shell.core.eventEncoder(of: feature)
+            let input: @Sendable () -> SessionInput = {
+                .answer(feature: feature, at: now, request: request, events: encode?([event]) ?? Data())
             }
             return record(input, step: step, key: nil, waited: false, in: &shell)
         }

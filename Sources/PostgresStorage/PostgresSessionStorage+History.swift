@@ -1,0 +1,88 @@
+import Foundation
+import ViewModelCore
+
+/// A session's past (``SessionHistoryReading``): its snapshots kept as checkpoints and the journal records after
+/// the oldest, as many as the writer's `historyInputs` says (``HistoryRetention``). Reads need no lease: any node
+/// may read a session's past, as it is durable.
+extension PostgresSessionStorage {
+    public func checkpoints(of id: SessionID) throws(StorageError) -> [HistoryCheckpoint] {
+        let result: PostgresResult
+        do {
+            result = try pool.withConnection { connection throws(PostgresError) in
+                try connection.query(
+                    "SELECT number, versions FROM checkpoints WHERE session_id = $1 ORDER BY number", [id.rawValue])
+            }
+        } catch {
+            throw .failed(reason: "reading session \(id)'s history: \(error)")
+        }
+        return try result.rows.map { row throws(StorageError) in
+            guard let number = row[0].flatMap({ Int($0) }), let text = row[1],
+                let checkpoint = HistoryCheckpoint(number: number, versionsJSON: text)
+            else { throw .failed(reason: "session \(id) has a checkpoint without its versions") }
+            return checkpoint
+        }
+    }
+
+    public func checkpoint(of id: SessionID, at number: Int) throws(StorageError) -> SessionCore? {
+        let result: PostgresResult
+        do {
+            result = try pool.withConnection { connection throws(PostgresError) in
+                try connection.query(
+                    "SELECT core FROM checkpoints WHERE session_id = $1 AND number = $2", [id.rawValue, String(number)])
+            }
+        } catch {
+            throw .failed(reason: "reading session \(id)'s checkpoint \(number): \(error)")
+        }
+        guard let text = result.rows.first?.first ?? nil else { return nil }
+        do {
+            return try decoder().decode(SessionCore.self, from: Data(text.utf8))
+        } catch {
+            throw .failed(reason: "session \(id)'s checkpoint \(number) cannot be read: \(error)")
+        }
+    }
+
+    public func records(of id: SessionID, after number: Int, limit: Int) throws(StorageError) -> [JournalRecord] {
+        let result: PostgresResult
+        do {
+            result = try pool.withConnection { connection throws(PostgresError) in
+                try connection.query(
+                    "SELECT number, input FROM journal WHERE session_id = $1 AND number > $2 ORDER BY number LIMIT $3",
+                    [id.rawValue, String(number), String(max(0, limit))])
+            }
+        } catch {
+            throw .failed(reason: "reading session \(id)'s journal: \(error)")
+        }
+        let decoder = JSONDecoder()
+        return try result.rows.map { row throws(StorageError) in
+            guard let number = row[0].flatMap({ Int($0) }), let text = row[1],
+                let input = try? decoder.decode(SessionInput.self, from: Data(text.utf8))
+            else { throw .failed(reason: "session \(id)'s journal has a record that cannot be read") }
+            return JournalRecord(number: number, input: input)
+        }
+    }
+}
+
+extension PostgresWriter {
+    /// With history kept: stores the snapshot of session `id` after record `number` as a checkpoint, then drops the
+    /// checkpoints older than the newest one at or before `historyInputs` records back and the journal records it
+    /// includes (``HistoryRetention``).
+    func keepCheckpoint(
+        of id: SessionID, number: Int, _ encoded: PostgresEncoded, connection: PostgresConnection
+    ) throws(PostgresError) {
+        guard historyInputs > 0, let snapshot = encoded.snapshot, let versions = encoded.versions else { return }
+        try connection.query(
+            prepared: "checkpoint",
+            """
+            WITH kept AS (
+                INSERT INTO checkpoints (session_id, number, versions, core) VALUES ($1, $2::bigint, $3, $4)
+                ON CONFLICT (session_id, number) DO UPDATE SET versions = excluded.versions, core = excluded.core
+            ), base AS (
+                SELECT max(number) AS number FROM checkpoints WHERE session_id = $1 AND number <= $2::bigint - $5::bigint
+            ), dropped AS (
+                DELETE FROM checkpoints WHERE session_id = $1 AND number < (SELECT number FROM base)
+            )
+            DELETE FROM journal WHERE session_id = $1 AND number <= (SELECT number FROM base)
+            """,
+            [id.rawValue, String(number), versions, snapshot, String(historyInputs)])
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import GRDB
+import ViewModelCore
+
+/// A session's past (``SessionHistoryReading``): its snapshots kept as checkpoints and the journal records after
+/// the oldest, as many as ``SQLiteSessionStorage/historyInputs`` says (``HistoryRetention``).
+extension SQLiteSessionStorage {
+    public func checkpoints(of id: SessionID) throws(StorageError) -> [HistoryCheckpoint] {
+        do {
+            return try pool.read { db in
+                try Row.fetchAll(
+                    db, sql: "SELECT number, versions FROM snapshots WHERE session_id = ? ORDER BY number",
+                    arguments: [id.rawValue]
+                ).map { row in
+                    let number: Int = row["number"]
+                    if let text = row["versions"] as String?, let checkpoint = HistoryCheckpoint(number: number, versionsJSON: text) {
+                        return checkpoint
+                    }
+                    // A snapshot written before versions were kept with it: read off its value.
+                    let core = try Data.fetchOne(
+                        db, sql: "SELECT core FROM snapshots WHERE session_id = ? AND number = ?",
+                        arguments: [id.rawValue, number])
+                    return HistoryCheckpoint(number: number, versions: try decoder().decode(SessionCore.self, from: core ?? Data()).versions)
+                }
+            }
+        } catch {
+            throw .failed(reason: "reading session \(id)'s history: \(Self.describe(error))")
+        }
+    }
+
+    public func checkpoint(of id: SessionID, at number: Int) throws(StorageError) -> SessionCore? {
+        do {
+            return try pool.read { db in
+                try Data.fetchOne(
+                    db, sql: "SELECT core FROM snapshots WHERE session_id = ? AND number = ?", arguments: [id.rawValue, number]
+                ).map { try decoder().decode(SessionCore.self, from: $0) }
+            }
+        } catch {
+            throw .failed(reason: "reading session \(id)'s snapshot \(number): \(Self.describe(error))")
+        }
+    }
+
+    public func records(of id: SessionID, after number: Int, limit: Int) throws(StorageError) -> [JournalRecord] {
+        do {
+            return try pool.read { db in
+                let decoder = JSONDecoder()
+                return try Row.fetchAll(
+                    db, sql: "SELECT number, input FROM journal WHERE session_id = ? AND number > ? ORDER BY number LIMIT ?",
+                    arguments: [id.rawValue, number, max(0, limit)]
+                ).map { row in
+                    JournalRecord(number: row["number"], input: try decoder.decode(SessionInput.self, from: row["input"] as Data))
+                }
+            }
+        } catch {
+            throw .failed(reason: "reading session \(id)'s journal: \(Self.describe(error))")
+        }
+    }
+
+}
+
+extension SQLiteWriter {
+    /// Stores the snapshot of session `id` after record `number`: the newest one a load starts from, and a
+    /// checkpoint of its history.
+    func keepSnapshot(of id: SessionID, number: Int, _ encoded: Encoded, db: Database) throws {
+        try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO snapshots (session_id, number, versions, core) VALUES (?, ?, ?, ?)"
+        ).execute(arguments: [id.rawValue, number, encoded.versions, encoded.snapshot])
+    }
+
+    /// After a snapshot at record `last`: the snapshots older than the newest one at or before `historyInputs`
+    /// records back go, and the journal records it includes (``HistoryRetention``). With no history kept, that is
+    /// every older snapshot and every record up to this one.
+    func compactHistory(of id: SessionID, last: Int, db: Database) throws {
+        try db.cachedStatement(
+            sql: """
+                DELETE FROM snapshots WHERE session_id = ?1
+                    AND number < (SELECT max(number) FROM snapshots WHERE session_id = ?1 AND number <= ?2)
+                """
+        ).execute(arguments: [id.rawValue, last - historyInputs])
+        try db.cachedStatement(
+            sql: """
+                DELETE FROM journal WHERE session_id = ?1
+                    AND number <= (SELECT min(number) FROM snapshots WHERE session_id = ?1)
+                """
+        ).execute(arguments: [id.rawValue])
+    }
+}

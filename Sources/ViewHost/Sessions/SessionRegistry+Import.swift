@@ -1,0 +1,60 @@
+import Foundation
+import ViewModelCore
+
+extension SessionRegistry {
+    /// A new session (a new id and token) from an export read back: its value is the export's last, and its
+    /// history the export's records, so every version the export holds is served again, byte for byte (its
+    /// action links name the new id). With a durable store the value at the export's start and every record are
+    /// stored, in order, with a snapshot every ``Session/snapshotInterval`` records; the ticket resolves once the
+    /// last is durable. Its timers start now: any that fell due since the export fire at once, as after a restart.
+    /// - Throws: `AppError.tooManySessions` at the cap, `AppError.storeFull` past the store's size limit.
+    func importSession(_ imported: ImportedJournal) throws(AppError) -> Created {
+        try checkStoreRoom()
+        let secret = SessionSecret.random()
+        let id = SessionID.random()
+        let token = SessionToken(secret: secret)
+        let now = scheduler.now
+        var history: HeldHistory?
+        if storage == nil, settings.historyInputs > 0 {
+            var held = HeldHistory(limit: settings.historyInputs, base: imported.base, number: imported.baseNumber)
+            for record in imported.records { held.append(record, checkpoint: imported.checkpoints[record.number]) }
+            history = held
+        }
+        // Refused before anything is stored where the cap refuses (without a store, idle sessions do not leave).
+        guard storage != nil || store.count < settings.store.maxSessions else { throw .tooManySessions }
+        var durable: CommitTicket?
+        if let storage {
+            let ticket = CommitTicket()
+            let resolve: @Sendable (Bool) -> Void = { stored in ticket.resolve(stored ? .success(()) : .failure(.unavailable)) }
+            let ignore: @Sendable (Bool) -> Void = { _ in }
+            let nextDue = imported.final.pendingTimers.map(\.dueAt).min()
+            storage.create(
+                StoredSession(
+                    id: id, token: token, createdAt: now, lastAccess: now, core: imported.base,
+                    journalNumber: imported.baseNumber),
+                completion: imported.records.isEmpty ? resolve : ignore)
+            // The store writes a session's entries in order and fails every one after a failure: the last answers
+            // for all.
+            for record in imported.records {
+                storage.append(
+                    JournalEntry(
+                        session: id, number: record.number, input: record.input,
+                        snapshot: imported.checkpoints[record.number], nextDueAt: nextDue, lastAccess: now),
+                    completion: record.number == imported.lastNumber ? resolve : ignore)
+            }
+            durable = ticket
+        }
+        let environment = environment
+        guard
+            let session = store.insert({
+                Session(
+                    id: id, token: token, createdAt: now, lastAccess: now, core: imported.final,
+                    journalNumber: imported.lastNumber, environment: environment, history: history)
+            })
+        else {
+            storage?.remove(id, expiredAt: nil) { _ in }
+            throw .tooManySessions
+        }
+        return Created(session: session, secret: secret, durable: durable)
+    }
+}

@@ -1,0 +1,449 @@
+/// JSON Patch (RFC 6902): the operations that turn one JSON document into another, made from the two documents
+/// (``diff(from:to:)``) and applied to the first (``apply(_:to:)``). Paths are JSON Pointers (RFC 6901).
+///
+/// The server sends a client the patch from the version it holds to the newest one instead of the whole snapshot;
+/// the client applies it and checks the result's version. Numbers are IEEE doubles here, as in JavaScript: an
+/// integer past 2^53 in magnitude would not come through a patch exactly.
+public enum JSONPatch {
+    /// One operation.
+    public enum Operation: Equatable, Sendable {
+        case add(path: String, value: JSONValue)
+        case remove(path: String)
+        case replace(path: String, value: JSONValue)
+        case move(from: String, path: String)
+        case copy(from: String, path: String)
+        case test(path: String, value: JSONValue)
+    }
+
+    /// Why a patch could not be read or applied; `index` is the operation's place in the patch.
+    public struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
+        public let index: Int
+        public let reason: String
+
+        public var description: String { "operation \(index): \(reason)" }
+    }
+
+    // MARK: - Making a patch
+
+    /// The operations that turn `old` into `new`: nothing when they are equivalent; members added, removed or
+    /// changed (recursively) in objects; in arrays, the elements before and after a changed stretch are kept, and
+    /// the stretch is changed element by element where its elements line up (the longest common subsequence,
+    /// when it is small enough to find cheaply), else replaced.
+    public static func diff(from old: JSONValue, to new: JSONValue) -> [Operation] {
+        // Written out, both are valid JSON: the text diff cannot fail on them.
+        (try? diff(from: old.json, to: new.json)) ?? [.replace(path: "", value: new)]
+    }
+
+    /// ``diff(from:to:)-(JSONValue,JSONValue)`` of two JSON texts, comparing their parts byte for byte before
+    /// parsing any: only what changed is read into values. For two snapshots, whose text is canonical (keys
+    /// sorted, one encoding per value), equal parts are equal bytes, so the patch is as small as the tree diff's,
+    /// for the cost of a scan over both texts.
+    /// - Throws: ``JSONParser/Failure`` when either is not JSON.
+    public static func diff(from old: [UInt8], to new: [UInt8]) throws(JSONParser.Failure) -> [Operation] {
+        let before = try JSONText(old)
+        let after = try JSONText(new)
+        var operations: [Operation] = []
+        try diff(before, before.root, after, after.root, path: "", into: &operations)
+        return operations
+    }
+
+    /// The longest stretch of changed array elements, old times new, matched element by element (beyond it a
+    /// stretch is replaced by its new elements).
+    static let matchingBudget = 40_000
+
+    private static func diff(
+        _ old: JSONText, _ oldNode: Int, _ new: JSONText, _ newNode: Int, path: String, into operations: inout [Operation]
+    ) throws(JSONParser.Failure) {
+        if old.same(oldNode, as: newNode, in: new) { return }
+        let oldKind = old.kind(oldNode)
+        let newKind = new.kind(newNode)
+        if oldKind == UInt8(ascii: "{"), newKind == UInt8(ascii: "{") {
+            let before = try old.members(of: oldNode)
+            let after = try new.members(of: newNode)
+            for member in before where !after.contains(where: { $0.name == member.name }) {
+                operations.append(.remove(path: path + "/" + escaped(member.name)))
+            }
+            for member in after {
+                let pointer = path + "/" + escaped(member.name)
+                if let previous = before.first(where: { $0.name == member.name }) {
+                    try diff(old, previous.node, new, member.node, path: pointer, into: &operations)
+                } else {
+                    operations.append(.add(path: pointer, value: try new.value(member.node)))
+                }
+            }
+        } else if oldKind == UInt8(ascii: "["), newKind == UInt8(ascii: "[") {
+            try diffArrays(old, old.children(of: oldNode), new, new.children(of: newNode), path: path, into: &operations)
+        } else {
+            let value = try new.value(newNode)
+            if !(try old.value(oldNode)).isEquivalent(to: value) { operations.append(.replace(path: path, value: value)) }
+        }
+    }
+
+    private static func diffArrays(
+        _ old: JSONText, _ oldElements: [Int], _ new: JSONText, _ newElements: [Int], path: String,
+        into operations: inout [Operation]
+    ) throws(JSONParser.Failure) {
+        func same(_ i: Int, _ j: Int) -> Bool { old.same(oldElements[i], as: newElements[j], in: new) }
+        var prefix = 0
+        while prefix < oldElements.count, prefix < newElements.count, same(prefix, prefix) { prefix += 1 }
+        var suffix = 0
+        while suffix < oldElements.count - prefix, suffix < newElements.count - prefix,
+            same(oldElements.count - 1 - suffix, newElements.count - 1 - suffix)
+        {
+            suffix += 1
+        }
+        let oldMiddle = Array(oldElements[prefix..<(oldElements.count - suffix)])
+        let newMiddle = Array(newElements[prefix..<(newElements.count - suffix)])
+        guard !oldMiddle.isEmpty || !newMiddle.isEmpty else { return }
+        let steps: [ArrayStep]
+        if oldMiddle.isEmpty || newMiddle.isEmpty || oldMiddle.count * newMiddle.count > matchingBudget {
+            steps = Array(repeating: .change, count: min(oldMiddle.count, newMiddle.count))
+                + Array(repeating: oldMiddle.count > newMiddle.count ? .remove : .insert, count: abs(oldMiddle.count - newMiddle.count))
+        } else {
+            steps = alignment(oldMiddle.map { old.bytes[old.range($0)] }, newMiddle.map { new.bytes[new.range($0)] })
+        }
+        // Applied left to right, the array is the new elements so far followed by the old ones not yet visited.
+        var position = prefix
+        var oldIndex = 0
+        var newIndex = 0
+        for step in steps {
+            switch step {
+            case .keep:
+                position += 1
+                oldIndex += 1
+                newIndex += 1
+            case .change:
+                try diff(old, oldMiddle[oldIndex], new, newMiddle[newIndex], path: path + "/\(position)", into: &operations)
+                position += 1
+                oldIndex += 1
+                newIndex += 1
+            case .remove:
+                operations.append(.remove(path: path + "/\(position)"))
+                oldIndex += 1
+            case .insert:
+                operations.append(.add(path: path + "/\(position)", value: try new.value(newMiddle[newIndex])))
+                position += 1
+                newIndex += 1
+            }
+        }
+    }
+
+    private enum ArrayStep {
+        case keep, change, remove, insert
+    }
+
+    /// Steps from `old` to `new` (elements' texts) along their longest common subsequence; a removal next to an
+    /// insertion becomes a change (the element changed in place, diffed member by member).
+    private static func alignment(_ old: [ArraySlice<UInt8>], _ new: [ArraySlice<UInt8>]) -> [ArrayStep] {
+        let columns = new.count + 1
+        // Elements are compared by a hash of their text first: most pairs differ.
+        let oldHashes = old.map(hash)
+        let newHashes = new.map(hash)
+        func same(_ i: Int, _ j: Int) -> Bool { oldHashes[i] == newHashes[j] && old[i].elementsEqual(new[j]) }
+        var lengths = [Int](repeating: 0, count: (old.count + 1) * columns)
+        for i in stride(from: old.count - 1, through: 0, by: -1) {
+            for j in stride(from: new.count - 1, through: 0, by: -1) {
+                lengths[i * columns + j] =
+                    same(i, j)
+                    ? lengths[(i + 1) * columns + j + 1] + 1
+                    : max(lengths[(i + 1) * columns + j], lengths[i * columns + j + 1])
+            }
+        }
+        var steps: [ArrayStep] = []
+        var removals = 0
+        var insertions = 0
+        func flush() {
+            let changes = min(removals, insertions)
+            steps += Array(repeating: .change, count: changes)
+            steps += Array(repeating: .remove, count: removals - changes)
+            steps += Array(repeating: .insert, count: insertions - changes)
+            removals = 0
+            insertions = 0
+        }
+        var i = 0
+        var j = 0
+        while i < old.count || j < new.count {
+            if i < old.count, j < new.count, same(i, j) {
+                flush()
+                steps.append(.keep)
+                i += 1
+                j += 1
+            } else if j < new.count, i == old.count || lengths[i * columns + j + 1] >= lengths[(i + 1) * columns + j] {
+                insertions += 1
+                j += 1
+            } else {
+                removals += 1
+                i += 1
+            }
+        }
+        flush()
+        return steps
+    }
+
+    private static func hash(_ bytes: ArraySlice<UInt8>) -> Int {
+        var hasher = Hasher()
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        return hasher.finalize()
+    }
+
+    // MARK: - Applying a patch
+
+    /// `document` with `operations` applied in order, all or nothing.
+    /// - Throws: ``Failure`` naming the first operation that cannot be applied (a path that does not exist, a
+    ///   failed `test`, an index out of range).
+    public static func apply(_ operations: [Operation], to document: JSONValue) throws(Failure) -> JSONValue {
+        var result = document
+        for (index, operation) in operations.enumerated() {
+            do throws(PointerFailure) {
+                result = try apply(operation, to: result)
+            } catch {
+                throw Failure(index: index, reason: error.reason)
+            }
+        }
+        return result
+    }
+
+    private struct PointerFailure: Error {
+        let reason: String
+    }
+
+    private static func apply(_ operation: Operation, to document: JSONValue) throws(PointerFailure) -> JSONValue {
+        switch operation {
+        case .add(let path, let value):
+            return try add(value, at: tokens(path), in: document)
+        case .remove(let path):
+            return try remove(at: tokens(path), in: document).document
+        case .replace(let path, let value):
+            let pointer = try tokens(path)
+            _ = try member(at: pointer, in: document)
+            return try changed(document, at: pointer[...]) { _ throws(PointerFailure) in value }
+        case .move(let from, let path):
+            guard from != path else { return document }
+            guard !path.hasPrefix(from + "/") else {
+                throw PointerFailure(reason: "cannot move '\(from)' into its own child '\(path)'")
+            }
+            let (rest, moved) = try remove(at: tokens(from), in: document)
+            return try add(moved, at: tokens(path), in: rest)
+        case .copy(let from, let path):
+            return try add(member(at: tokens(from), in: document), at: tokens(path), in: document)
+        case .test(let path, let expected):
+            guard try member(at: tokens(path), in: document).isEquivalent(to: expected) else {
+                throw PointerFailure(reason: "test failed at '\(path)'")
+            }
+            return document
+        }
+    }
+
+    /// The reference tokens of a JSON Pointer (`/a~1b/0` → `a/b`, `0`).
+    private static func tokens(_ pointer: String) throws(PointerFailure) -> [String] {
+        guard !pointer.isEmpty else { return [] }
+        guard pointer.hasPrefix("/") else { throw PointerFailure(reason: "'\(pointer)' is not a JSON Pointer") }
+        var tokens: [String] = []
+        for part in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+            // `~1` is `/` and `~0` is `~`, in that order (RFC 6901 §4): `~01` is `~1`.
+            var token = ""
+            var escape = false
+            for character in part {
+                if escape {
+                    guard character == "0" || character == "1" else {
+                        throw PointerFailure(reason: "'\(pointer)' has '~' not followed by 0 or 1")
+                    }
+                    token.append(character == "0" ? "~" : "/")
+                    escape = false
+                } else if character == "~" {
+                    escape = true
+                } else {
+                    token.append(character)
+                }
+            }
+            guard !escape else { throw PointerFailure(reason: "'\(pointer)' ends in '~'") }
+            tokens.append(token)
+        }
+        return tokens
+    }
+
+    /// A member name as a pointer token (`~` → `~0`, `/` → `~1`).
+    static func escaped(_ name: String) -> String {
+        guard name.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return name }
+        var token = ""
+        for character in name {
+            switch character {
+            case "~": token += "~0"
+            case "/": token += "~1"
+            default: token.append(character)
+            }
+        }
+        return token
+    }
+
+    private static func member(at pointer: [String], in document: JSONValue) throws(PointerFailure) -> JSONValue {
+        var current = document
+        for token in pointer {
+            switch current {
+            case .object(let members):
+                guard let member = members.first(where: { $0.0 == token }) else {
+                    throw PointerFailure(reason: "no member '\(token)'")
+                }
+                current = member.1
+            case .array(let elements):
+                let index = try arrayIndex(token, count: elements.count, allowingEnd: false)
+                current = elements[index]
+            default:
+                throw PointerFailure(reason: "'\(token)' goes into a value that is neither an object nor an array")
+            }
+        }
+        return current
+    }
+
+    /// `document` with the value at `pointer` replaced by `transform(old value)`.
+    private static func changed(
+        _ document: JSONValue, at pointer: ArraySlice<String>, _ transform: (JSONValue) throws(PointerFailure) -> JSONValue
+    ) throws(PointerFailure) -> JSONValue {
+        guard let token = pointer.first else { return try transform(document) }
+        switch document {
+        case .object(var members):
+            guard let index = members.firstIndex(where: { $0.0 == token }) else {
+                throw PointerFailure(reason: "no member '\(token)'")
+            }
+            members[index].1 = try changed(members[index].1, at: pointer.dropFirst(), transform)
+            return .object(members)
+        case .array(var elements):
+            let index = try arrayIndex(token, count: elements.count, allowingEnd: false)
+            elements[index] = try changed(elements[index], at: pointer.dropFirst(), transform)
+            return .array(elements)
+        default:
+            throw PointerFailure(reason: "'\(token)' goes into a value that is neither an object nor an array")
+        }
+    }
+
+    private static func add(_ value: JSONValue, at pointer: [String], in document: JSONValue) throws(PointerFailure) -> JSONValue {
+        guard let last = pointer.last else { return value }
+        return try changed(document, at: pointer.dropLast()[...]) { parent throws(PointerFailure) in
+            switch parent {
+            case .object(var members):
+                if let index = members.firstIndex(where: { $0.0 == last }) {
+                    members[index].1 = value
+                } else {
+                    members.append((last, value))
+                }
+                return .object(members)
+            case .array(var elements):
+                elements.insert(value, at: try arrayIndex(last, count: elements.count, allowingEnd: true))
+                return .array(elements)
+            default:
+                throw PointerFailure(reason: "cannot add '\(last)' to a value that is neither an object nor an array")
+            }
+        }
+    }
+
+    private static func remove(at pointer: [String], in document: JSONValue) throws(PointerFailure) -> (document: JSONValue, removed: JSONValue) {
+        guard let last = pointer.last else { throw PointerFailure(reason: "cannot remove the whole document") }
+        var removed = JSONValue.null
+        let result = try changed(document, at: pointer.dropLast()[...]) { parent throws(PointerFailure) in
+            switch parent {
+            case .object(var members):
+                guard let index = members.firstIndex(where: { $0.0 == last }) else {
+                    throw PointerFailure(reason: "no member '\(last)'")
+                }
+                removed = members.remove(at: index).1
+                return .object(members)
+            case .array(var elements):
+                removed = elements.remove(at: try arrayIndex(last, count: elements.count, allowingEnd: false))
+                return .array(elements)
+            default:
+                throw PointerFailure(reason: "cannot remove '\(last)' from a value that is neither an object nor an array")
+            }
+        }
+        return (result, removed)
+    }
+
+    /// An array index token: digits without a leading zero, within the array (or `-` and the end, for `add`).
+    private static func arrayIndex(_ token: String, count: Int, allowingEnd: Bool) throws(PointerFailure) -> Int {
+        if token == "-", allowingEnd { return count }
+        guard let first = token.utf8.first, token.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+            first != UInt8(ascii: "0") || token.utf8.count == 1, token.utf8.count <= 18, let index = Int(token)
+        else { throw PointerFailure(reason: "'\(token)' is not an array index") }
+        guard index < count || (allowingEnd && index == count) else {
+            throw PointerFailure(reason: "index \(index) is out of range (the array has \(count) elements)")
+        }
+        return index
+    }
+
+    // MARK: - As JSON
+
+    /// The patch as a JSON array of operation objects (members sorted: `from`, `op`, `path`, `value`).
+    public static func json(_ operations: [Operation]) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.beginArray()
+        for operation in operations {
+            writer.beginObject()
+            switch operation {
+            case .add(let path, let value), .replace(let path, let value), .test(let path, let value):
+                writer.key("op")
+                writer.string(operation.name)
+                writer.key("path")
+                writer.string(path)
+                writer.key("value")
+                writer.value(value)
+            case .remove(let path):
+                writer.key("op")
+                writer.string(operation.name)
+                writer.key("path")
+                writer.string(path)
+            case .move(let from, let path), .copy(let from, let path):
+                writer.key("from")
+                writer.string(from)
+                writer.key("op")
+                writer.string(operation.name)
+                writer.key("path")
+                writer.string(path)
+            }
+            writer.endObject()
+        }
+        writer.endArray()
+        return writer.bytes
+    }
+
+    /// The operations of a patch document (a JSON array of operation objects).
+    /// - Throws: ``Failure`` naming the first operation that is not one.
+    public static func operations(_ document: JSONValue) throws(Failure) -> [Operation] {
+        guard case .array(let items) = document else { throw Failure(index: 0, reason: "a patch is a JSON array") }
+        var operations: [Operation] = []
+        for (index, item) in items.enumerated() {
+            func string(_ name: String) throws(Failure) -> String {
+                guard case .string(let text)? = item[name] else {
+                    throw Failure(index: index, reason: "'\(name)' must be a string")
+                }
+                return text
+            }
+            func value() throws(Failure) -> JSONValue {
+                guard let value = item["value"] else { throw Failure(index: index, reason: "'value' is missing") }
+                return value
+            }
+            switch try string("op") {
+            case "add": operations.append(.add(path: try string("path"), value: try value()))
+            case "remove": operations.append(.remove(path: try string("path")))
+            case "replace": operations.append(.replace(path: try string("path"), value: try value()))
+            case "move": operations.append(.move(from: try string("from"), path: try string("path")))
+            case "copy": operations.append(.copy(from: try string("from"), path: try string("path")))
+            case "test": operations.append(.test(path: try string("path"), value: try value()))
+            case let other: throw Failure(index: index, reason: "'\(other)' is not an operation")
+            }
+        }
+        return operations
+    }
+}
+
+extension JSONPatch.Operation {
+    /// The operation's `op`.
+    public var name: String {
+        switch self {
+        case .add: "add"
+        case .remove: "remove"
+        case .replace: "replace"
+        case .move: "move"
+        case .copy: "copy"
+        case .test: "test"
+        }
+    }
+}

@@ -1,0 +1,70 @@
+/// A session's history kept in memory, for the memory store (durable stores keep theirs with the journal): the
+/// value at its checkpoints and the inputs after the oldest, bounded as a store bounds it
+/// (``HistoryRetention``). An input is kept as the way to make it (its events as the feature's own values), and
+/// encoded only when it is read: most are never read, and encoding on every event cost the event path a quarter
+/// of its requests per second. A copy is a snapshot of it, read without the session's lock.
+public struct HeldHistory: Sendable, SessionHistoryReading {
+    /// An input kept, with its number.
+    private struct Held: Sendable {
+        let number: Int
+        let make: @Sendable () -> SessionInput
+    }
+
+    /// How many of the latest inputs are kept at least.
+    public let limit: Int
+    private var held: [(checkpoint: HistoryCheckpoint, core: SessionCore)]
+    private var inputs: [Held] = []
+
+    /// A history that starts with `base`, the value after journal record `number` (0: a new session).
+    public init(limit: Int, base: SessionCore, number: Int) {
+        self.limit = max(0, limit)
+        held = [(HistoryCheckpoint(number: number, core: base), base)]
+    }
+
+    /// Adds `record`, applied last; with `core` (its value after the record), a checkpoint there, and then the
+    /// checkpoints and records older than the retention bound go.
+    public mutating func append(_ record: JournalRecord, checkpoint core: SessionCore?) {
+        let input = record.input
+        append(number: record.number, input: { input }, checkpoint: core)
+    }
+
+    /// Adds input `number`, applied last, made by `input` when it is read; with `core`, a checkpoint there.
+    mutating func append(number: Int, input: @escaping @Sendable () -> SessionInput, checkpoint core: SessionCore?) {
+        inputs.append(Held(number: number, make: input))
+        guard let core else { return }
+        held.append((HistoryCheckpoint(number: number, core: core), core))
+        guard let base = HistoryRetention.base(of: held.map(\.checkpoint.number), last: number, keeping: limit),
+            let kept = held.firstIndex(where: { $0.checkpoint.number == base })
+        else { return }
+        held.removeFirst(kept)
+        inputs.removeFirst(inputs.prefix { $0.number <= base }.count)
+    }
+
+    /// The number of the last record held (the base checkpoint's when none is).
+    public var lastNumber: Int { inputs.last?.number ?? held[held.count - 1].checkpoint.number }
+
+    public func checkpoints(of id: SessionID) -> [HistoryCheckpoint] {
+        held.map(\.checkpoint)
+    }
+
+    public func checkpoint(of id: SessionID, at number: Int) -> SessionCore? {
+        held.first { $0.checkpoint.number == number }?.core
+    }
+
+    public func records(of id: SessionID, after number: Int, limit: Int) -> [JournalRecord] {
+        let start = inputs.firstIndex { $0.number > number } ?? inputs.endIndex
+        return inputs[start..<min(inputs.endIndex, start + max(0, limit))].map { JournalRecord(number: $0.number, input: $0.make()) }
+    }
+}
+
+/// How much of a session's past is kept: from the newest checkpoint at or before the `keeping`-th input back from
+/// the last, so at least `keeping` inputs, and fewer than two checkpoint intervals more (a checkpoint interval
+/// before the bound, and the inputs since the last checkpoint, which compaction waits for). Every store applies it
+/// when it takes a checkpoint (SQLite and PostgreSQL in SQL, the memory store in ``HeldHistory``).
+public enum HistoryRetention {
+    /// The checkpoint the kept history starts at: the newest of `checkpoints` numbered at most `last - keeping`;
+    /// nil when there is none (then nothing goes yet).
+    public static func base(of checkpoints: [Int], last: Int, keeping: Int) -> Int? {
+        checkpoints.filter { $0 <= last - keeping }.max()
+    }
+}

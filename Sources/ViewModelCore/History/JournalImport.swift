@@ -1,0 +1,382 @@
+import Foundation
+import ViewHostAPI
+import ViewHostCrypto
+import ViewHostJSON
+
+/// Reads a journal export (``JournalExport``) back, replaying every input on the header's value and checking each
+/// line against what the replay did: its number follows the one before, and the sequence number, version, cause
+/// and source it states are the ones the replay reached; the end line's counts, versions and snapshot digest too,
+/// and its digest of every line before it (so a change anywhere, even one the replay cannot see, is found).
+/// So an export that was cut short, reordered, repeated or edited by hand is refused, naming the line, and one
+/// that reads back reaches every version the session served, byte for byte.
+public enum JournalImport {
+    /// The deepest nesting of arrays and objects a line may have.
+    public static let maxDepth = 256
+
+    /// Reads `bytes`, an export, with the feature types it is decoded with.
+    /// - Parameters:
+    ///   - bytes: The export, as `GET /v1/sessions/{id}/journal` wrote it.
+    ///   - types: The types of the features it holds (the app's).
+    ///   - checkpointEvery: The value after every this many records is kept in the result's `checkpoints` (the
+    ///     snapshots a store keeps with them).
+    ///   - observe: Told of every version of each feature, as it is made: the record's number, the feature, its
+    ///     version and its view model (nil: nobody asks); first of each feature's version in the header's value
+    ///     (with the header's record number).
+    /// - Throws: ``JournalImportError`` naming the line.
+    public static func read(
+        _ bytes: [UInt8], types: FeatureTypes, checkpointEvery: Int = Session.snapshotInterval,
+        observe: ((_ number: Int, _ feature: String, _ version: Int, _ viewModel: any ViewModel) -> Void)? = nil
+    ) throws(JournalImportError) -> ImportedJournal {
+        var lines = Lines(bytes)
+        guard let first = lines.next() else { throw JournalImportError(line: 1, reason: "the journal is empty") }
+        let header = try Header.read(first.bytes, line: first.number, types: types)
+        if let observe {
+            for name in header.base.featureNames {
+                guard let (version, viewModel) = header.base.snapshot(of: name) else { continue }
+                observe(header.baseNumber, name, version, viewModel)
+            }
+        }
+        var reader = Reader(
+            cursor: HistoryCursor(core: header.base, number: header.baseNumber), checkpointEvery: checkpointEvery,
+            observe: observe, digest: JournalExport.chained([], first.bytes))
+        while let line = lines.next() {
+            let members: [(name: String, value: JSONValue, range: Range<Int>)]
+            do {
+                members = try JSONParser.members(ofObject: line.bytes, maxDepth: maxDepth)
+            } catch {
+                throw JournalImportError(line: line.number, reason: "not a JSON object: \(error)")
+            }
+            if members.contains(where: { $0.name == "end" }) {
+                try reader.end(Fields(members, line: line.number))
+                guard lines.next() == nil else {
+                    throw JournalImportError(line: line.number + 1, reason: "nothing may follow the end line")
+                }
+                return ImportedJournal(
+                    exportedSession: header.session, createdAt: header.createdAt, baseNumber: header.baseNumber,
+                    base: header.base, records: reader.records, checkpoints: reader.checkpoints, final: reader.cursor.core)
+            }
+            try reader.apply(Fields(members, line: line.number), bytes: line.bytes)
+            reader.digest = JournalExport.chained(reader.digest, line.bytes)
+        }
+        throw JournalImportError(
+            line: lines.lastNumber, reason: "the journal ends without its end line: it was cut short")
+    }
+
+    /// The id of the session an export was made from, as its header names it (nil when the first line does not).
+    public static func exportedSession(of bytes: [UInt8]) -> String? {
+        var lines = Lines(bytes)
+        guard let first = lines.next(), let members = try? JSONParser.members(ofObject: first.bytes, maxDepth: maxDepth),
+            case .string(let id)? = members.first(where: { $0.name == "session" })?.value
+        else { return nil }
+        return id
+    }
+
+    /// The header line.
+    private struct Header: Decodable {
+        let format: String
+        let formatVersion: Int
+        let session: String
+        let createdAt: String?
+        let features: [String]
+        let baseNumber: Int
+        let base: SessionCore
+
+        var createdAtDate: Date? { createdAt.flatMap { try? Date($0, strategy: JournalExport.timeStyle) } }
+
+        static func read(_ bytes: [UInt8], line: Int, types: FeatureTypes) throws(JournalImportError) -> (
+            session: String, createdAt: Date?, baseNumber: Int, base: SessionCore
+        ) {
+            // Foundation's decoder: the value holds 64-bit random state, which a Double would round.
+            struct Probe: Decodable {
+                let format: String?
+                let formatVersion: Int?
+            }
+            let probe = try? JSONDecoder().decode(Probe.self, from: Data(bytes))
+            guard probe?.format == JournalExport.format else {
+                throw JournalImportError(line: line, reason: "not the header of a ViewHost journal export (format \"\(JournalExport.format)\")")
+            }
+            guard probe?.formatVersion == JournalExport.formatVersion else {
+                throw JournalImportError(
+                    line: line,
+                    reason: "format version \(probe?.formatVersion.map(String.init) ?? "?") is not one this server reads (\(JournalExport.formatVersion))")
+            }
+            let decoder = JSONDecoder()
+            decoder.userInfo[.featureTypes] = types
+            let header: Header
+            do {
+                header = try decoder.decode(Header.self, from: Data(bytes))
+            } catch {
+                throw JournalImportError(line: line, reason: "the header does not decode: \(JournalImportError.describe(error))")
+            }
+            guard header.features == header.base.featureNames else {
+                throw JournalImportError(
+                    line: line, reason: "its features (\(header.features.joined(separator: ", "))) are not its value's")
+            }
+            guard header.baseNumber >= 0 else { throw JournalImportError(line: line, reason: "baseNumber must be 0 or more") }
+            return (header.session, header.createdAtDate, header.baseNumber, header.base)
+        }
+    }
+
+    /// One line's members, read with the line's number for errors.
+    private struct Fields {
+        let members: [(name: String, value: JSONValue, range: Range<Int>)]
+        let line: Int
+
+        init(_ members: [(name: String, value: JSONValue, range: Range<Int>)], line: Int) {
+            self.members = members
+            self.line = line
+        }
+
+        func fail(_ reason: String) -> JournalImportError {
+            JournalImportError(line: line, reason: reason)
+        }
+
+        func value(_ name: String) -> JSONValue? {
+            members.first { $0.name == name }?.value
+        }
+
+        func range(_ name: String) -> Range<Int>? {
+            members.first { $0.name == name }?.range
+        }
+
+        func integer(_ name: String) throws(JournalImportError) -> Int {
+            guard let value = try optionalInteger(name) else { throw fail("'\(name)' must be an integer") }
+            return value
+        }
+
+        func optionalInteger(_ name: String) throws(JournalImportError) -> Int? {
+            switch value(name) {
+            case nil, .null?: return nil
+            case .number(let number)? where number == number.rounded() && abs(number) < 9e15: return Int(number)
+            default: throw fail("'\(name)' must be an integer")
+            }
+        }
+
+        func string(_ name: String) throws(JournalImportError) -> String {
+            guard let value = try optionalString(name) else { throw fail("'\(name)' must be a string") }
+            return value
+        }
+
+        func optionalString(_ name: String) throws(JournalImportError) -> String? {
+            switch value(name) {
+            case nil, .null?: return nil
+            case .string(let text)?: return text
+            default: throw fail("'\(name)' must be a string")
+            }
+        }
+    }
+
+    /// Replays the lines in order, checking each.
+    private struct Reader {
+        var cursor: HistoryCursor
+        let checkpointEvery: Int
+        let observe: ((Int, String, Int, any ViewModel) -> Void)?
+        /// The digest of the lines read so far, chained as the writer chains it.
+        var digest: [UInt8]
+        var records: [JournalRecord] = []
+        var checkpoints: [Int: SessionCore] = [:]
+
+        mutating func apply(_ fields: Fields, bytes: [UInt8]) throws(JournalImportError) {
+            let number = try fields.integer("number")
+            guard number == cursor.number + 1 else {
+                throw fields.fail(
+                    "record \(number) where record \(cursor.number + 1) belongs: records are in order, each once, none missing")
+            }
+            guard case .number(let seconds)? = fields.value("at"), seconds.isFinite else {
+                throw fields.fail("'at' must be a number of seconds")
+            }
+            let at = Date(timeIntervalSinceReferenceDate: seconds)
+            guard try fields.string("time") == at.formatted(JournalExport.timeStyle) else {
+                throw fields.fail("'time' is not the instant 'at' names")
+            }
+            let kind = try fields.string("kind")
+            let feature = try fields.optionalString("feature")
+            let source = try fields.string("source")
+            let events = try Self.eventsData(fields, bytes: bytes)
+            // Scalars of the value before, not a copy of it: a copy kept across the replay would make the replay copy
+            // the log ring and the states it changes, every line.
+            let sequenceBefore = cursor.core.sequence
+            let input: SessionInput
+            switch kind {
+            case "submission":
+                let name = try named(feature, fields)
+                guard case .array(let ids)? = fields.value("eventIds") else { throw fields.fail("'eventIds' must be an array") }
+                var eventIDs: [String?] = []
+                for id in ids {
+                    switch id {
+                    case .null: eventIDs.append(nil)
+                    case .string(let text): eventIDs.append(text)
+                    default: throw fields.fail("'eventIds' holds strings and nulls")
+                    }
+                }
+                guard source == EventSource.client.rawValue else { throw fields.fail("a submission's source is client") }
+                input = .submission(
+                    feature: name, at: at, events: events, eventIDs: eventIDs, key: try fields.optionalString("idempotencyKey"),
+                    fingerprint: try fields.optionalString("fingerprint"))
+            case "events":
+                guard let from = EventSource(rawValue: source) else { throw fields.fail("'\(source)' is not a source") }
+                input = .events(feature: try named(feature, fields), at: at, source: from, events: events)
+            case "timer":
+                let id = try fields.integer("timer")
+                guard let held = cursor.core.pendingTimer(id) else { throw fields.fail("timer \(id) is not pending in the session") }
+                guard held.feature == feature, held.source.rawValue == source else {
+                    throw fields.fail("timer \(id) is \(held.feature)'s, source \(held.source.rawValue)")
+                }
+                guard Self.sameEvents(held.events, events) else {
+                    throw fields.fail("timer \(id)'s event is not the one the session holds")
+                }
+                input = .timer(id: id, at: at)
+            case "answer":
+                guard source == EventSource.provider.rawValue else { throw fields.fail("an answer's source is provider") }
+                input = .answer(feature: try named(feature, fields), at: at, request: try fields.integer("request"), events: events)
+            default:
+                throw fields.fail("'\(kind)' is not a kind of input (submission, events, timer, answer)")
+            }
+            let record = JournalRecord(number: number, input: input)
+            do throws(HistoryError) {
+                if let observe {
+                    try cursor.apply(record) { feature, version, snapshot in observe(number, feature, version, snapshot()) }
+                } else {
+                    try cursor.apply(record, collecting: nil)
+                }
+            } catch {
+                throw fields.fail("it does not apply: \(error)")
+            }
+            let after = cursor.core
+            let sequence = try fields.integer("sequence")
+            guard after.sequence == sequence else {
+                throw fields.fail("replayed, it reaches sequence \(after.sequence), not the \(sequence) it states")
+            }
+            let version = feature.flatMap(after.version(of:))
+            guard version == (try fields.optionalInteger("versionAfter")) else {
+                throw fields.fail(
+                    "replayed, it leaves \(feature ?? "no feature") at version \(version.map(String.init) ?? "none"), not the one it states")
+            }
+            let cause = after.log.entry(sequence: sequenceBefore + 1)?.causedBy
+            guard cause == (try fields.optionalInteger("causedBy")) else {
+                throw fields.fail("replayed, its cause is \(cause.map(String.init) ?? "none"), not the one it states")
+            }
+            records.append(record)
+            if (records.count % max(1, checkpointEvery)) == 0 { checkpoints[number] = after }
+        }
+
+        mutating func end(_ fields: Fields) throws(JournalImportError) {
+            guard fields.value("end") == .bool(true) else { throw fields.fail("'end' must be true") }
+            guard try fields.string("digest") == Digest.hex(digest) else {
+                throw fields.fail("the lines before it are not the ones exported (its digest differs): the journal was changed")
+            }
+            let core = cursor.core
+            guard try fields.integer("records") == records.count, try fields.integer("number") == cursor.number else {
+                throw fields.fail("the end line counts \(try fields.integer("records")) records, the journal has \(records.count)")
+            }
+            guard try fields.integer("sequence") == core.sequence else {
+                throw fields.fail("the end line's sequence is not the one the replay reached (\(core.sequence))")
+            }
+            guard case .object(let members)? = fields.value("versions"),
+                Dictionary(members.map { ($0.0, $0.1) }, uniquingKeysWith: { $1 }) == core.versions.mapValues({ JSONValue.number(Double($0)) })
+            else { throw fields.fail("the end line's versions are not the ones the replay reached") }
+            guard try fields.string("snapshots") == JournalExport.snapshotDigest(of: core) else {
+                throw fields.fail("the replayed snapshots differ from the exported ones: the journal was changed")
+            }
+        }
+
+        private func named(_ feature: String?, _ fields: Fields) throws(JournalImportError) -> String {
+            guard let feature else { throw fields.fail("'feature' must be a string") }
+            guard cursor.core.version(of: feature) != nil else {
+                throw fields.fail("the session has no feature '\(feature)'")
+            }
+            return feature
+        }
+
+        /// The line's `schema` and `events` as a journal records events: the array's own text (numbers digit for
+        /// digit), wrapped with its schema version when that is not 1.
+        private static func eventsData(_ fields: Fields, bytes: [UInt8]) throws(JournalImportError) -> Data {
+            guard let range = fields.range("events"), case .array? = fields.value("events") else {
+                throw fields.fail("'events' must be an array")
+            }
+            let schema = try fields.integer("schema")
+            guard schema >= 1 else { throw fields.fail("'schema' must be 1 or more") }
+            return StoredEventsShape.data(array: Data(bytes[range]), schema: schema)
+        }
+
+        static func sameEvents(_ held: Data, _ stated: Data) -> Bool {
+            guard let left = try? JSONParser.parse([UInt8](held), maxDepth: JournalImport.maxDepth),
+                let right = try? JSONParser.parse([UInt8](stated), maxDepth: JournalImport.maxDepth)
+            else { return false }
+            return left.isEquivalent(to: right)
+        }
+    }
+}
+
+/// A journal export read back and replayed.
+public struct ImportedJournal: Sendable {
+    /// The id of the session it was exported from.
+    public let exportedSession: String
+    /// When that session was made, if the header says.
+    public let createdAt: Date?
+    /// The number of the record the header's value includes.
+    public let baseNumber: Int
+    /// The header's value.
+    public let base: SessionCore
+    /// The records, in order.
+    public let records: [JournalRecord]
+    /// The value after every `checkpointEvery`-th record, by the record's number.
+    public let checkpoints: [Int: SessionCore]
+    /// The value after the last record.
+    public let final: SessionCore
+
+    /// The number of the last record (the base's when there is none).
+    public var lastNumber: Int { records.last?.number ?? baseNumber }
+}
+
+/// Why an export could not be read: the line, and what is wrong with it.
+public struct JournalImportError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The line (1 is the header).
+    public let line: Int
+    /// What is wrong.
+    public let reason: String
+
+    /// Creates an error.
+    public init(line: Int, reason: String) {
+        self.line = line
+        self.reason = reason
+    }
+
+    public var description: String { "line \(line): \(reason)" }
+
+    /// A decoding error in a sentence: where and what.
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        let (context, what): (DecodingError.Context, String) =
+            switch error {
+            case .keyNotFound(let key, let context): (context, "'\(key.stringValue)' is missing")
+            case .typeMismatch(_, let context): (context, "a value has the wrong type")
+            case .valueNotFound(_, let context): (context, "a value is missing")
+            case .dataCorrupted(let context): (context, context.debugDescription)
+            @unknown default: (DecodingError.Context(codingPath: [], debugDescription: ""), "\(error)")
+            }
+        let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        return path.isEmpty ? what : "\(what) at \(path.hasPrefix(".") ? String(path.dropFirst()) : path)"
+    }
+}
+
+/// The lines of an export, numbered from 1: split at `\n` (a `\r` before it is dropped), a final newline allowed.
+private struct Lines {
+    private let bytes: [UInt8]
+    private var position = 0
+    private(set) var lastNumber = 0
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    mutating func next() -> (number: Int, bytes: [UInt8])? {
+        guard position < bytes.count else { return nil }
+        let end = bytes[position...].firstIndex(of: 0x0A) ?? bytes.count
+        var line = Array(bytes[position..<end])
+        if line.last == 0x0D { line.removeLast() }
+        position = end + 1
+        lastNumber += 1
+        return (lastNumber, line)
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// History on the real binary and its SQLite store: a session exported from one server, imported into another,
+/// serves every version byte for byte (action links aside), and still does after that server is killed with
+/// SIGKILL and started again; `viewhost replay` prints the export's snapshots, or one, and refuses a broken file.
+@Suite(.timeLimit(.minutes(3)))
+struct HistoryProcessTests {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("viewhost-history-\(UUID().uuidString)").path
+
+    func start(_ name: String) async throws -> ServerProcess {
+        try await ServerProcess(
+            arguments: ["serve", "--port", "0", "--store", "sqlite", "--data-dir", root + "/" + name, "--simulation-speed", "50"])
+    }
+
+    static func person(_ name: String) -> String {
+        #"{"type":"setPerson","firstName":"\#(name)","lastName":"History","birthdate":"1990-01-01"}"#
+    }
+
+    /// `POST /v1/sessions` with an export as its body.
+    static func importJournal(_ port: Int, _ export: [UInt8]) async throws -> TestResponse {
+        let client = try HTTPTestClient(port: port)
+        try client.send(
+            Array("POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/x-ndjson\r\nContent-Length: \(export.count)\r\n\r\n".utf8)
+                + export)
+        return try await client.readResponse(timeout: .seconds(30))
+    }
+
+    /// Every version of `features` held, by feature and version: the bodies `?version=N` serves.
+    static func versions(
+        _ port: Int, _ session: (id: String, token: String), features: [String]
+    ) async throws -> [String: [Int: [UInt8]]] {
+        let list = try await ProcessHTTP.request(port, "GET", "/v1/sessions/\(session.id)/versions", token: session.token)
+        let ranges = try #require(ProcessHTTP.json(list)?["features"] as? [String: [String: Int]])
+        var bodies: [String: [Int: [UInt8]]] = [:]
+        for feature in features {
+            let range = try #require(ranges[feature])
+            for version in try #require(range["oldest"])...(try #require(range["latest"])) {
+                let response = try await ProcessHTTP.request(
+                    port, "GET", "/v1/sessions/\(session.id)/\(feature)?version=\(version)", token: session.token)
+                #expect(response.status == 200, "\(feature) \(version): \(response)")
+                bodies[feature, default: [:]][version] = response.body
+            }
+        }
+        return bodies
+    }
+
+    @Test func anExportImportedIntoAnotherServerServesEveryVersionAcrossARestart() async throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let source = try await start("a")
+        let session = try await ProcessHTTP.createSession(source.port, features: ["chat", "person"])
+        // Past one snapshot (64 inputs): the history starts at the session's creation and runs through a checkpoint.
+        for number in 0..<70 {
+            let response = try await ProcessHTTP.request(
+                source.port, "POST", "/v1/sessions/\(session.id)/person/events", token: session.token, body: Self.person("n\(number)"))
+            #expect(response.status == 202)
+        }
+        let openChat = try await ProcessHTTP.request(
+            source.port, "POST", "/v1/sessions/\(session.id)/chat/events", token: session.token,
+            body: #"{"type":"openChat","contact":"John"}"#)
+        #expect(openChat.status == 202)
+        let exported = try await ProcessHTTP.request(source.port, "GET", "/v1/sessions/\(session.id)/journal", token: session.token)
+        try #require(exported.status == 200)
+        let original = try await Self.versions(source.port, session, features: ["chat", "person"])
+        #expect(original["person"]?.count ?? 0 >= 71)
+        source.send(signal: SIGTERM)
+        _ = try await source.waitForExit()
+
+        var target = try await start("b")
+        let response = try await Self.importJournal(target.port, exported.body)
+        try #require(response.status == 201, "\(response)")
+        let json = try #require(ProcessHTTP.json(response))
+        let copy = (id: try #require(json["id"] as? String), token: try #require(json["token"] as? String))
+        for round in ["imported", "after kill -9"] {
+            let served = try await Self.versions(target.port, copy, features: ["chat", "person"])
+            for (feature, bodies) in original {
+                #expect(served[feature]?.keys.sorted() == bodies.keys.sorted(), "\(round): \(feature)")
+                for (version, body) in bodies {
+                    let expected = String(decoding: body, as: UTF8.self).replacingOccurrences(of: session.id, with: copy.id)
+                    #expect(served[feature]?[version].map { String(decoding: $0, as: UTF8.self) } == expected,
+                        "\(round): \(feature) \(version)")
+                }
+            }
+            guard round == "imported" else { break }
+            target.send(signal: SIGKILL)
+            _ = try await target.waitForExit()
+            target = try await start("b")
+        }
+        target.send(signal: SIGTERM)
+        _ = try await target.waitForExit()
+    }
+
+    @Test func replayPrintsAnExportsSnapshotsOrOneAndRefusesABrokenFile() async throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let server = try await start("a")
+        let session = try await ProcessHTTP.createSession(server.port, features: ["person"])
+        for number in 0..<3 {
+            _ = try await ProcessHTTP.request(
+                server.port, "POST", "/v1/sessions/\(session.id)/person/events", token: session.token, body: Self.person("r\(number)"))
+        }
+        let exported = try await ProcessHTTP.request(server.port, "GET", "/v1/sessions/\(session.id)/journal", token: session.token)
+        let second = try await ProcessHTTP.request(server.port, "GET", "/v1/sessions/\(session.id)/person?version=2", token: session.token)
+        server.send(signal: SIGTERM)
+        _ = try await server.waitForExit()
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let file = root + "/export.ndjson"
+        try Data(exported.body).write(to: URL(fileURLWithPath: file))
+
+        let all = try await ServerProcess.run(["replay", file])
+        #expect(all.status == 0, "\(all.stderr)")
+        let lines = all.stdout.split(separator: "\n")
+        #expect(lines.count == 4, "versions 1 to 4 of person")
+        #expect(lines.last?.contains("\"firstName\":\"r2\"") == true || lines.last?.contains("r2") == true)
+        let one = try await ServerProcess.run(["replay", file, "--feature", "person", "--version", "2"])
+        #expect(one.status == 0, "\(one.stderr)")
+        #expect(one.stdout == String(decoding: second.body, as: UTF8.self) + "\n")
+
+        let missing = try await ServerProcess.run(["replay", root + "/nothing.ndjson"])
+        #expect(missing.status == 66)
+        #expect(missing.stderr.hasPrefix("viewhost: cannot read"))
+        let usage = try await ServerProcess.run(["replay", file, "--version", "2"])
+        #expect(usage.status == 64)
+        let notThere = try await ServerProcess.run(["replay", file, "--feature", "person", "--version", "99"])
+        #expect(notThere.status == 65)
+        #expect(notThere.stderr.contains("versions 1 to 4"), "\(notThere.stderr)")
+        let cut = root + "/cut.ndjson"
+        try Data(exported.body.dropLast(20)).write(to: URL(fileURLWithPath: cut))
+        let broken = try await ServerProcess.run(["replay", cut])
+        #expect(broken.status == 65)
+        #expect(broken.stderr.contains("line 5"), "\(broken.stderr)")
+        #expect(broken.stderr.split(separator: "\n").count == 1)
+    }
+}

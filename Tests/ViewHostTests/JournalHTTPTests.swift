@@ -1,0 +1,174 @@
+import Foundation
+import HTTPCore
+import Testing
+import TestSupport
+import ViewHost
+
+/// The journal export and its import, over loopback between two servers: a session exported from one and imported
+/// into the other serves every version, byte for byte (its action links name its new id), and lists the same
+/// history; an export needs its session's token; an import that is cut short, reordered, repeated, edited by hand,
+/// of the wrong type or too large is refused, and nothing is kept.
+@Suite(.timeLimit(.minutes(3)))
+struct JournalHTTPTests {
+    /// A session of every feature that went through a bit of everything: start events, timers, provider answers,
+    /// client events in batches, with ids and an idempotency key.
+    static func busySession(_ app: TestApp) async throws -> TestSession {
+        let session = try await app.createSession()
+        app.advance(by: .seconds(1))
+        try await app.send(session, "chat", #"{"type":"openChat","contact":"John"}"#)
+        for number in 0..<6 {
+            try await app.send(session, "chat", #"[{"type":"send","text":"hello \#(number)","id":"m\#(number)"}]"#)
+            app.advance(by: .seconds(3))
+        }
+        try await app.send(session, "weather", #"{"type":"changeLocation","location":"Tallinn"}"#)
+        app.advance(by: .seconds(1))
+        let keyed = try await app.post(
+            session, "person", #"{"type":"setPerson","firstName":"Ada","lastName":"Byron","birthdate":"1815-12-10"}"#,
+            headers: [("Idempotency-Key", "person-1")])
+        #expect(keyed.status == 202)
+        try await app.send(session, "login", #"[{"type":"setUsername","value":"maruko"},{"type":"setPassword","value":"secret"}]"#)
+        return session
+    }
+
+    static func export(_ app: TestApp, _ session: TestSession) async throws -> [UInt8] {
+        let response = try await app.request("GET", session.path("journal"), token: session.token, timeout: .seconds(30))
+        try #require(response.status == 200, "\(response)")
+        #expect(response.header("Content-Type") == "application/x-ndjson")
+        #expect(response.header("Cache-Control") == "no-store")
+        return response.body
+    }
+
+    static func importJournal(_ app: TestApp, _ body: [UInt8], contentType: String = "application/x-ndjson") async throws
+        -> TestResponse
+    {
+        try await app.request(
+            "POST", "/v1/sessions", body: String(decoding: body, as: UTF8.self), contentType: contentType, timeout: .seconds(30))
+    }
+
+    /// An end line without its `digest` member.
+    static func withoutDigest(_ line: String?) -> String {
+        guard let line, var object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return "" }
+        object["digest"] = nil
+        return (try? JSONSerialization.data(withJSONObject: object, options: .sortedKeys)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
+    static func lines(_ bytes: [UInt8]) -> [String] {
+        String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    @Test func aSessionExportedFromOneServerAndImportedIntoAnotherServesEveryVersionAsItWas() async throws {
+        try await TestApp.run { source in
+            let session = try await Self.busySession(source)
+            let exported = try await Self.export(source, session)
+            let versions = try await source.request("GET", session.path("versions"), token: session.token).json
+            try await TestApp.run { target in
+                let response = try await Self.importJournal(target, exported)
+                try #require(response.status == 201, "\(response)")
+                let imported = TestSession(
+                    id: try #require(try response.json["id"].string), token: try #require(try response.json["token"].string))
+                #expect(imported.id != session.id)
+                #expect(response.header("Set-Cookie")?.contains(imported.token) == true)
+                var compared = 0
+                for feature in TestApp.allFeatures {
+                    let oldest = try #require(versions["features"][feature]["oldest"].int)
+                    let latest = try #require(versions["features"][feature]["latest"].int)
+                    for version in oldest...latest {
+                        let original = try await source.request(
+                            "GET", session.path(feature) + "?version=\(version)", token: session.token)
+                        let copy = try await target.request(
+                            "GET", imported.path(feature) + "?version=\(version)", token: imported.token)
+                        #expect(original.status == 200 && copy.status == 200, "\(feature) \(version)")
+                        let expected = String(decoding: original.body, as: UTF8.self)
+                            .replacingOccurrences(of: session.id, with: imported.id)
+                        #expect(String(decoding: copy.body, as: UTF8.self) == expected, "\(feature) \(version)")
+                        #expect(copy.header("ETag") == "\"\(version)\"")
+                        compared += 1
+                    }
+                    let current = try await target.snapshot(imported, feature)
+                    #expect(current["version"].int == latest, "\(feature)")
+                }
+                #expect(compared > 20, "\(compared) versions compared")
+                // The same history, listed and exported again: every line but the header (its id and times) and the
+                // end line's digest of the lines before it.
+                let listed = try await target.request("GET", imported.path("versions"), token: imported.token).json
+                #expect(listed["versions"].description == versions["versions"].description)
+                let again = Self.lines(try await Self.export(target, imported))
+                let first = Self.lines(exported)
+                #expect(Array(again.dropFirst().dropLast()) == Array(first.dropFirst().dropLast()))
+                #expect(Self.withoutDigest(again.last) == Self.withoutDigest(first.last))
+                // And it lives on: an event applies after the imported ones.
+                let next = try await target.send(imported, "person", #"{"type":"setPerson","firstName":"Next","lastName":"One","birthdate":"1990-01-01"}"#)
+                #expect(next == (versions["features"]["person"]["latest"].int ?? 0) + 1)
+            }
+        }
+    }
+
+    @Test func anExportNeedsItsSessionsToken() async throws {
+        try await TestApp.run { app in
+            let session = try await app.createQuietSession()
+            let other = try await app.createQuietSession()
+            #expect(try await app.request("GET", session.path("journal")).status == 401)
+            #expect(try await app.request("GET", session.path("journal"), token: other.token).status == 404)
+            #expect(try await app.request("GET", "/v1/sessions/nosuchsession/journal", token: session.token).status == 404)
+            #expect(try await app.request("GET", session.path("versions"), token: other.token).status == 404)
+            let own = try await app.request("GET", session.path("journal"), token: session.token)
+            #expect(own.status == 200)
+            #expect(Self.lines(own.body).count >= 2)
+        }
+    }
+
+    @Test func anImportThatIsNotTheExportIsRefusedNamingItsLineAndKeepsNothing() async throws {
+        try await TestApp.run { source in
+            let session = try await Self.busySession(source)
+            let lines = Self.lines(try await Self.export(source, session))
+            try await TestApp.run { target in
+                func live() async throws -> String {
+                    let metrics = try await target.request("GET", "/metrics")
+                    return String(decoding: metrics.body, as: UTF8.self).split(separator: "\n")
+                        .first { $0.hasPrefix("viewhost_sessions_live ") }.map(String.init) ?? ""
+                }
+                let before = try await live()
+                func refused(_ changed: [String], line: Int?, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+                    let response = try await Self.importJournal(target, Array((changed.joined(separator: "\n") + "\n").utf8))
+                    #expect(response.status == 422, "\(response)", sourceLocation: sourceLocation)
+                    #expect(response.header("Content-Type") == "application/problem+json", sourceLocation: sourceLocation)
+                    if let line {
+                        #expect(try response.json["line"].int == line, "\(response)", sourceLocation: sourceLocation)
+                        #expect(response.problemFields == ["line \(line)"], sourceLocation: sourceLocation)
+                    }
+                }
+                try await refused(Array(lines.dropLast()), line: lines.count - 1)  // truncated: no end line
+                try await refused(Array(lines.prefix(4)) + [String(lines[4].prefix(30))], line: 5)  // cut mid-line
+                var reordered = lines
+                reordered.swapAt(2, 3)
+                try await refused(reordered, line: 3)
+                var duplicated = lines
+                duplicated.insert(lines[3], at: 4)
+                try await refused(duplicated, line: 5)
+                var edited = lines
+                edited[3] = edited[3].replacingOccurrences(of: "\"sequence\":", with: "\"sequence\":1")
+                try await refused(edited, line: 4)
+                let message = try #require(lines.indices.first { lines[$0].contains("hello 3") })
+                var content = lines
+                content[message] = content[message].replacingOccurrences(of: "hello 3", with: "goodbye")
+                try await refused(content, line: nil)
+                try await refused(["{}"], line: 1)
+                try await refused([""], line: 1)
+                // Not NDJSON: the session options' JSON and nothing else.
+                let typed = try await Self.importJournal(target, Array(lines.joined(separator: "\n").utf8), contentType: "text/plain")
+                #expect(typed.status == 415)
+                #expect(try await live() == before)
+            }
+        }
+    }
+
+    @Test func anImportLargerThanTheBodyLimitIs413BeforeItIsRead() async throws {
+        try await TestApp.run { app in
+            let client = try HTTPTestClient(port: app.port)
+            try client.send(
+                Array("POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-ndjson\r\nContent-Length: 104857600\r\n\r\n{\"format\":".utf8))
+            let response = try await client.readResponse(timeout: .seconds(10))
+            #expect(response.status == 413)
+        }
+    }
+}
