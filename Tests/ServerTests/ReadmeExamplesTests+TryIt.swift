@@ -18,7 +18,7 @@ extension ReadmeExamplesTests {
         let paste = ReadmePaste(
             commandReplacements: [
                 ("127.0.0.1:8080", "127.0.0.1:\(server.port)"), ("127.0.0.1/8080", "127.0.0.1/\(server.port)"),
-                ("/tmp/vh-", "\(directory)/vh-"),
+                ("/tmp/vh-", "\(directory)/vh-"), (".build/debug/viewhost", try ServerProcess.binaryPath()),
             ],
             outputReplacements: [("port \(server.port) ", "port 8080 "), ("\(directory)/vh-", "/tmp/vh-")])
         // The chat partner alone takes up to a minute; the bound is for a server that stopped answering.
