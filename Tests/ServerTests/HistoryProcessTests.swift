@@ -56,6 +56,12 @@ struct HistoryProcessTests {
                 source.port, "POST", "/v1/sessions/\(session.id)/person/events", token: session.token, body: Self.person("n\(number)"))
             #expect(response.status == 202)
         }
+        // John's chat is listed a moment after the session is made (a timer); opening it before is a 409.
+        #expect(try await eventually(timeout: .seconds(30), interval: .milliseconds(50)) {
+            let chat = try await ProcessHTTP.request(
+                source.port, "GET", "/v1/sessions/\(session.id)/chat", token: session.token)
+            return String(decoding: chat.body, as: UTF8.self).contains(#""contact":"John""#)
+        })
         let openChat = try await ProcessHTTP.request(
             source.port, "POST", "/v1/sessions/\(session.id)/chat/events", token: session.token,
             body: #"{"type":"openChat","contact":"John"}"#)

@@ -55,6 +55,8 @@ struct PatchTests {
         let server = try await TestServer.start()
         let session = try await TestServer.client(port: server.port).createSession(features: ["chat", "person"])
         var changes = session.changes().makeAsyncIterator()
+        // John's chat is listed a moment after the session is made (a timer); opening it before is a 409.
+        _ = try await changes.next(ChatSnapshot.self) { $0.value.chatList.chats.contains { $0.contact == "John" } }
         try await session.send(ChatIntent.openChat(contact: "John"))
         for number in 0..<4 { try await session.send(ChatIntent.send(text: "message \(number)")) }
         try await session.send(
