@@ -107,17 +107,21 @@ extension SQLiteSessionStorage {
             path: path, reason: "it is damaged: \(cut); viewhost check says what is lost; restore a backup (docs/OPERATIONS.md)")
     }
 
-    /// Runs SQLite's quick check of every page on a thread of its own; a damaged page makes the store broken (one
-    /// log line, `/readyz` 503, writes refused).
-    static func checkPagesInBackground(_ pool: DatabasePool, path: String, monitor: StorageHealthMonitor) {
+    /// Runs SQLite's quick check of every page on a thread of its own, inside `group` (which ``close()`` waits
+    /// for); a damaged page makes the store broken (one log line, `/readyz` 503, writes refused).
+    static func checkPagesInBackground(
+        _ pool: DatabasePool, path: String, monitor: StorageHealthMonitor, group: DispatchGroup
+    ) {
+        group.enter()
         Thread.detachNewThread {
+            defer { group.leave() }
             do {
                 guard let problem = try pool.read({ try StoreAudit.integrity($0, full: false) }) else { return }
                 monitor.set(.broken("\(path) is damaged: \(problem); run viewhost check, then restore a backup"))
             } catch where StoreAudit.isDamage(error) {
                 monitor.set(SQLiteSessionStorage.health(after: error, path: path))
             } catch {
-                // The store closed meanwhile (a short run, a test): nothing was found.
+                // The store is closing (its interrupt cut the check short): nothing was found.
             }
         }
     }

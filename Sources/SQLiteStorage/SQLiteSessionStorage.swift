@@ -39,6 +39,9 @@ public final class SQLiteSessionStorage: SessionStorage {
     private let lock: DataDirectoryLock
     /// The last copy number a load handed out (``StoredSession/copy``).
     private let copies = Atomic<Int>(0)
+    /// The quick check of every page, on a thread of its own after the store opens; ``close()`` waits for it, since
+    /// GRDB's pool must not be read while it closes (ThreadSanitizer found the check reading a pool being closed).
+    private let pageCheck = DispatchGroup()
 
     /// Opens (making it when missing) the store in `directory`.
     /// - Throws: ``StorageError/cannotCreate(path:reason:)`` when the directory cannot be made or written;
@@ -88,7 +91,7 @@ public final class SQLiteSessionStorage: SessionStorage {
         writer = SQLiteWriter(
             pool: pool, path: path, monitor: monitor, ledger: ledger, wal: WriteAheadLog(database: path),
             historyInputs: self.historyInputs)
-        Self.checkPagesInBackground(pool, path: path, monitor: monitor)
+        Self.checkPagesInBackground(pool, path: path, monitor: monitor, group: pageCheck)
         if let startFailure { writer.fail(startFailure) }
     }
 
@@ -209,6 +212,10 @@ public final class SQLiteSessionStorage: SessionStorage {
     /// file, so a stopped store is that one file, with no `-wal` or `-shm` beside it; then lets go of the directory.
     public func close() {
         writer.drainAndStop()
+        // A page check still running is cut short (SQLite's interrupt: its read fails, and it reports nothing),
+        // and waited for before the pool closes; interrupted again until it ends, since one that had not started
+        // its read yet would miss a single interrupt and run to its end.
+        while pageCheck.wait(timeout: .now() + .milliseconds(20)) == .timedOut { pool.interrupt() }
         if (try? pool.writeWithoutTransaction({ try $0.checkpoint(.truncate) })) != nil {
             writer.ledger.reset(walGeneration: nil)
         }
