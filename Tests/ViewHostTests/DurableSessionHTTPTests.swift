@@ -5,7 +5,7 @@ import ViewHost
 
 /// The app on a real SQLite store, restarted on the same clock: what counts as use of a session survives the
 /// restart with it.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct DurableSessionHTTPTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("viewhost-durable-http-\(UUID().uuidString)").path
 
