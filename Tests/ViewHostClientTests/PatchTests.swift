@@ -55,23 +55,23 @@ struct PatchTests {
         let server = try await TestServer.start()
         let session = try await TestServer.client(port: server.port).createSession(features: ["chat", "person"])
         var changes = session.changes().makeAsyncIterator()
+        var compared = 0
+        /// Reads changes, each compared with the version the server serves, until one of the chat satisfies `done`.
+        func compareUntil(_ done: (ChatSnapshot) -> Bool) async throws {
+            while let change = try await changes.next() {
+                let served = try await Self.served(server.port, session, change.feature, version: change.version)
+                #expect(try JSONParser.parse(Array(change.json), maxDepth: 256).isEquivalent(to: served), "\(change.feature) \(change.version)")
+                compared += 1
+                if change.feature == "chat", done(try change.decode(ChatSnapshot.self).value) { return }
+            }
+        }
         // John's chat is listed a moment after the session is made (a timer); opening it before is a 409.
-        _ = try await changes.next(ChatSnapshot.self) { $0.value.chatList.chats.contains { $0.contact == "John" } }
+        try await compareUntil { $0.chatList.chats.contains { $0.contact == "John" } }
         try await session.send(ChatIntent.openChat(contact: "John"))
         for number in 0..<4 { try await session.send(ChatIntent.send(text: "message \(number)")) }
         try await session.send(
             PersonIntent.setPerson(salutation: nil, firstName: "Ada", lastName: "Byron", birthdate: "1815-12-10"))
-        var compared = 0
-        var sawTheLastMessage = false
-        while !sawTheLastMessage, let change = try await changes.next() {
-            let served = try await Self.served(server.port, session, change.feature, version: change.version)
-            #expect(try JSONParser.parse(Array(change.json), maxDepth: 256).isEquivalent(to: served), "\(change.feature) \(change.version)")
-            compared += 1
-            if change.feature == "chat" {
-                sawTheLastMessage = try change.decode(ChatSnapshot.self).conversations["John"]?.messages
-                    .contains { $0.message == "message 3" } == true
-            }
-        }
+        try await compareUntil { $0.conversations["John"]?.messages.contains { $0.message == "message 3" } == true }
         #expect(compared >= 3)
     }
 
