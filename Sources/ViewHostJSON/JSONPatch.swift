@@ -40,8 +40,13 @@ public enum JSONPatch {
     /// for the cost of a scan over both texts.
     /// - Throws: ``JSONParser/Failure`` when either is not JSON.
     public static func diff(from old: [UInt8], to new: [UInt8]) throws(JSONParser.Failure) -> [Operation] {
-        let before = try JSONText(old)
-        let after = try JSONText(new)
+        try diff(from: IndexedJSON(old), to: IndexedJSON(new))
+    }
+
+    /// ``diff(from:to:)-([UInt8],[UInt8])`` of two texts read already (each is read once however many patches it
+    /// is a side of).
+    /// - Throws: ``JSONParser/Failure`` when a part that changed is not JSON.
+    public static func diff(from before: IndexedJSON, to after: IndexedJSON) throws(JSONParser.Failure) -> [Operation] {
         var operations: [Operation] = []
         try diff(before, before.root, after, after.root, path: "", into: &operations)
         return operations
@@ -52,7 +57,7 @@ public enum JSONPatch {
     static let matchingBudget = 40_000
 
     private static func diff(
-        _ old: JSONText, _ oldNode: Int, _ new: JSONText, _ newNode: Int, path: String, into operations: inout [Operation]
+        _ old: IndexedJSON, _ oldNode: Int, _ new: IndexedJSON, _ newNode: Int, path: String, into operations: inout [Operation]
     ) throws(JSONParser.Failure) {
         if old.same(oldNode, as: newNode, in: new) { return }
         let oldKind = old.kind(oldNode)
@@ -80,7 +85,7 @@ public enum JSONPatch {
     }
 
     private static func diffArrays(
-        _ old: JSONText, _ oldElements: [Int], _ new: JSONText, _ newElements: [Int], path: String,
+        _ old: IndexedJSON, _ oldElements: [Int], _ new: IndexedJSON, _ newElements: [Int], path: String,
         into operations: inout [Operation]
     ) throws(JSONParser.Failure) {
         func same(_ i: Int, _ j: Int) -> Bool { old.same(oldElements[i], as: newElements[j], in: new) }

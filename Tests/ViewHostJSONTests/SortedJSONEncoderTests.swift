@@ -94,8 +94,13 @@ import ViewHostJSON
         }
     }
 
+    /// `JSONEncoder`'s default date strategy is the date's own `encode(to:)` (seconds since 2001 as a number).
+    @Test func datesEncodeAsTheirOwnNumberAsJSONEncoderDoesByDefault() throws {
+        try Self.expectSame(["at": Date(timeIntervalSince1970: 0), "then": Date(timeIntervalSinceReferenceDate: 123.456)])
+        try Self.expectSame([Date(timeIntervalSince1970: 631_152_000), Date.distantFuture])
+    }
+
     @Test func foundationTypesAreLeftToJSONEncoder() {
-        #expect(throws: SortedJSONEncoder.Unsupported.self) { try Self.ours(["at": Date(timeIntervalSince1970: 0)]) }
         #expect(throws: SortedJSONEncoder.Unsupported.self) { try Self.ours([URL(string: "https://example.com/")!]) }
         #expect(throws: SortedJSONEncoder.Unsupported.self) { try Self.ours([Data([1, 2])]) }
     }

@@ -16,6 +16,10 @@ final class EncodedSnapshot: Sendable {
     /// the same version shares one).
     private let patches = Locked<[Int: [UInt8]]>([:])
 
+    /// `body` read for diffing, made by the first patch this version is a side of and kept for the next (the
+    /// newer side of one patch is the older side of the next): a snapshot is read once, not twice.
+    private let text = Locked<IndexedJSON?>(nil)
+
     /// Patches kept per version: most readers hold the version just before.
     static let maxPatches = 4
 
@@ -41,12 +45,22 @@ final class EncodedSnapshot: Sendable {
     /// this server encoded): then the whole snapshot goes instead.
     func patch(from base: EncodedSnapshot) -> [UInt8]? {
         if let made = patches.withLock({ $0[base.version] }) { return made }
-        guard let operations = try? JSONPatch.diff(from: base.body, to: body) else { return nil }
+        guard let before = base.readText(), let after = readText(),
+            let operations = try? JSONPatch.diff(from: before, to: after)
+        else { return nil }
         let made = JSONPatch.json([.test(path: "/version", value: .number(Double(base.version)))] + operations)
         patches.withLock { patches in
             if patches.count >= Self.maxPatches, let oldest = patches.keys.min() { patches[oldest] = nil }
             patches[base.version] = made
         }
         return made
+    }
+
+    /// `body` read for diffing, once; nil when it is not JSON (never for a body this server encoded).
+    private func readText() -> IndexedJSON? {
+        if let read = text.withLock({ $0 }) { return read }
+        guard let read = try? IndexedJSON(body) else { return nil }
+        text.withLock { $0 = read }
+        return read
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ViewHostJSON
 import ViewHostAPI
 
 /// The counters every feature of a session draws from while it applies an event.
@@ -305,7 +306,16 @@ extension FeatureSlot: AnyFeatureSlot {
     }
 
     func decodeEvents(from data: Data, with decoder: JSONDecoder) throws -> [any Sendable] {
-        try decoder.decode(StoredEvents<F>.self, from: data).events
+        // Our own decoder first (a replay decodes every stored event again); JSONDecoder for what it leaves, and
+        // for the error a record that does not decode gets.
+        if let value = try? JSONParser.parse([UInt8](data), maxDepth: 512) {
+            // A bare array (schema version 1) as it is, without asking for the object form first.
+            if case .array = value, F.schemaVersion == 1, let events = try? JSONValueDecoder().decode([F.Event].self, from: value) {
+                return events
+            }
+            if let stored = try? JSONValueDecoder().decode(StoredEvents<F>.self, from: value) { return stored.events }
+        }
+        return try decoder.decode(StoredEvents<F>.self, from: data).events
     }
 
     var eventEncoder: @Sendable ([any Sendable]) -> Data {
@@ -314,10 +324,7 @@ extension FeatureSlot: AnyFeatureSlot {
     }
 
     func encodedTimer(_ id: Int) -> (source: EventSource, events: Data)? {
-        // Keys sorted: the event is written out (a journal export's timer line), and should read the same each time.
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let timer = timers[id], let events = try? StoredEvents<F>.encoded([timer.event], with: encoder) else { return nil }
+        guard let timer = timers[id], let events = try? StoredEvents<F>.encoded([timer.event]) else { return nil }
         return (timer.source, events)
     }
 
@@ -350,8 +357,18 @@ struct StoredEvents<F: Feature>: Decodable {
     }
 
     /// `events` as a journal records them: a bare array at schema version 1, else with the version.
-    static func encoded(_ events: [F.Event], with encoder: JSONEncoder = JSONEncoder()) throws -> Data {
-        StoredEventsShape.data(array: try encoder.encode(events), schema: F.schemaVersion)
+    /// Keys sorted, `/` unescaped: ``SortedJSONEncoder``'s bytes, or `JSONEncoder`'s (the same) for an event holding a
+    /// type only `JSONDecoder` reads back (a `Date`, `Data`).
+    static func encoded(_ events: [F.Event]) throws -> Data {
+        let array: Data
+        if let bytes = try? SortedJSONEncoder().encode(events) {
+            array = Data(bytes)
+        } else {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            array = try encoder.encode(events)
+        }
+        return StoredEventsShape.data(array: array, schema: F.schemaVersion)
     }
 
     init(from decoder: any Decoder) throws {

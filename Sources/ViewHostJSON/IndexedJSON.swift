@@ -7,11 +7,12 @@
 /// A JSON text read once for the byte ranges of all its values, without making values of them: what ``JSONPatch``
 /// compares (two canonical texts' equal parts are equal bytes) before it parses only the parts that changed. One
 /// pass over the text makes a flat tree of ranges (a container's children linked from its first); a diff then walks
-/// the two trees, comparing parts with `memcmp`.
-struct JSONText {
+/// the two trees, comparing parts with `memcmp`. Read once, a text can be diffed against several others (a snapshot
+/// is the newer side of one patch and the older side of the next).
+public struct IndexedJSON: Sendable {
     /// One value: its bytes, its name's bytes when it is an object's member (quotes included), its first child
     /// and its next sibling (-1: none).
-    struct Node {
+    struct Node: Sendable {
         var start: Int32
         var end: Int32
         var nameStart: Int32 = -1
@@ -26,15 +27,23 @@ struct JSONText {
     /// Reads `bytes` (one JSON value, whitespace around it allowed; at most 2 GB).
     /// - Throws: ``JSONParser/Failure`` when the text is not JSON as far as its structure goes (values are checked
     ///   as they are parsed, by ``value(_:)``).
-    init(_ bytes: [UInt8]) throws(JSONParser.Failure) {
+    public init(_ bytes: [UInt8]) throws(JSONParser.Failure) {
         guard bytes.count < Int(Int32.max) else { throw JSONParser.Failure(reason: "text too long", offset: 0) }
         self.bytes = bytes
+        var nodes: [Node] = []
         nodes.reserveCapacity(bytes.count / 16)
-        var index = skipWhitespace(from: 0)
-        _ = try read(at: &index, depth: 0)
-        guard skipWhitespace(from: index) == bytes.count else {
-            throw JSONParser.Failure(reason: "unexpected data after the JSON value", offset: index)
+        let result = bytes.withUnsafeBufferPointer { buffer -> Result<[Node], JSONParser.Failure> in
+            var reader = Reader(bytes: buffer, nodes: nodes)
+            return Result { () throws(JSONParser.Failure) -> [Node] in
+                var index = reader.skipWhitespace(from: 0)
+                _ = try reader.read(at: &index, depth: 0)
+                guard reader.skipWhitespace(from: index) == buffer.count else {
+                    throw JSONParser.Failure(reason: "unexpected data after the JSON value", offset: index)
+                }
+                return reader.nodes
+            }
         }
+        self.nodes = try result.get()
     }
 
     /// The root value.
@@ -47,7 +56,7 @@ struct JSONText {
     func kind(_ node: Int) -> UInt8 { bytes[Int(nodes[node].start)] }
 
     /// Whether node `node` of this text and node `other` of `text` are the same bytes.
-    func same(_ node: Int, as other: Int, in text: JSONText) -> Bool {
+    func same(_ node: Int, as other: Int, in text: IndexedJSON) -> Bool {
         let left = nodes[node]
         let right = text.nodes[other]
         let count = Int(left.end - left.start)
@@ -84,8 +93,25 @@ struct JSONText {
         try JSONParser.parse(Array(bytes[range(node)]), maxDepth: 512)
     }
 
+    /// A member name's text (its range includes the quotes).
+    private func name(_ range: Range<Int>) throws(JSONParser.Failure) -> String {
+        let inner = bytes[(range.lowerBound + 1)..<(range.upperBound - 1)]
+        if !inner.contains(UInt8(ascii: "\\")) { return String(decoding: inner, as: UTF8.self) }
+        guard case .string(let text) = try JSONParser.parse(Array(bytes[range])) else {
+            throw JSONParser.Failure(reason: "expected a member name", offset: range.lowerBound)
+        }
+        return text
+    }
+}
+
+/// One pass over a text's bytes, without bounds checks past the ones it makes itself, appending its nodes.
+private struct Reader {
+    typealias Node = IndexedJSON.Node
+    let bytes: UnsafeBufferPointer<UInt8>
+    var nodes: [Node]
+
     /// Reads the value at `index` into a node (and its children), leaving `index` after it.
-    private mutating func read(at index: inout Int, depth: Int) throws(JSONParser.Failure) -> Int {
+    mutating func read(at index: inout Int, depth: Int) throws(JSONParser.Failure) -> Int {
         guard depth <= 512 else { throw JSONParser.Failure(reason: "nesting deeper than 512", offset: index) }
         guard index < bytes.count else { throw JSONParser.Failure(reason: "unexpected end of input", offset: index) }
         let start = index
@@ -150,7 +176,7 @@ struct JSONText {
     }
 
     /// Where the string starting at `start` (its opening quote) ends, one past its closing quote.
-    private func end(ofStringAt start: Int) throws(JSONParser.Failure) -> Int {
+    func end(ofStringAt start: Int) throws(JSONParser.Failure) -> Int {
         var index = start + 1
         while index < bytes.count {
             switch bytes[index] {
@@ -162,17 +188,7 @@ struct JSONText {
         throw JSONParser.Failure(reason: "unterminated string", offset: start)
     }
 
-    /// A member name's text (its range includes the quotes).
-    private func name(_ range: Range<Int>) throws(JSONParser.Failure) -> String {
-        let inner = bytes[(range.lowerBound + 1)..<(range.upperBound - 1)]
-        if !inner.contains(UInt8(ascii: "\\")) { return String(decoding: inner, as: UTF8.self) }
-        guard case .string(let text) = try JSONParser.parse(Array(bytes[range])) else {
-            throw JSONParser.Failure(reason: "expected a member name", offset: range.lowerBound)
-        }
-        return text
-    }
-
-    private func skipWhitespace(from start: Int) -> Int {
+    func skipWhitespace(from start: Int) -> Int {
         var index = start
         while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D {
             index += 1
