@@ -17,7 +17,7 @@ struct PostgresEncoded {
             snapshot = (try? encoder.encode(session.core)).map { String(decoding: $0, as: UTF8.self) }
             versions = HistoryCheckpoint(number: session.journalNumber, core: session.core).versionsJSON
         case .append(let entry, _):
-            input = (try? encoder.encode(entry.input)).map { String(decoding: $0, as: UTF8.self) }
+            input = (try? entry.input.storedJSON()).map { String(decoding: $0, as: UTF8.self) }
             snapshot = entry.snapshot.flatMap { try? encoder.encode($0) }.map { String(decoding: $0, as: UTF8.self) }
             versions = entry.snapshot.map { HistoryCheckpoint(number: entry.number, core: $0).versionsJSON }
         case .remove, .access:

@@ -52,10 +52,9 @@ extension PostgresSessionStorage {
         } catch {
             throw .failed(reason: "reading session \(id)'s journal: \(error)")
         }
-        let decoder = JSONDecoder()
         return try result.rows.map { row throws(StorageError) in
             guard let number = row[0].flatMap({ Int($0) }), let text = row[1],
-                let input = try? decoder.decode(SessionInput.self, from: Data(text.utf8))
+                let input = try? SessionInput.stored(Data(text.utf8))
             else { throw .failed(reason: "session \(id)'s journal has a record that cannot be read") }
             return JournalRecord(number: number, input: input)
         }

@@ -86,9 +86,8 @@ extension PostgresSessionStorage {
                 throw .undecodable("session \(row[0] ?? "?")'s snapshot is not a stored session")
             }
         }
-        let decoder = JSONDecoder()
         for row in inputs.rows {
-            guard let input = try? decoder.decode(SessionInput.self, from: Data((row[1] ?? "").utf8)) else {
+            guard let input = try? SessionInput.stored(Data((row[1] ?? "").utf8)) else {
                 throw .undecodable("a journal record of session \(row[0] ?? "?") is not a stored input")
             }
             stored.add(input: input)

@@ -133,7 +133,7 @@ public final class PostgresSessionStorage: SessionStorage {
                 throw .server(state: "ViewHost", message: "session \(id)'s journal has a gap at \(number + 1)")
             }
             do {
-                try core.replay(JSONDecoder().decode(SessionInput.self, from: Data(text.utf8)))
+                try core.replay(SessionInput.stored(Data(text.utf8)))
             } catch {
                 throw .server(state: "ViewHost", message: "session \(id)'s journal record \(next) cannot be replayed: \(error)")
             }

@@ -43,12 +43,11 @@ extension SQLiteSessionStorage {
     public func records(of id: SessionID, after number: Int, limit: Int) throws(StorageError) -> [JournalRecord] {
         do {
             return try pool.read { db in
-                let decoder = JSONDecoder()
-                return try Row.fetchAll(
+                try Row.fetchAll(
                     db, sql: "SELECT number, input FROM journal WHERE session_id = ? AND number > ? ORDER BY number LIMIT ?",
                     arguments: [id.rawValue, number, max(0, limit)]
                 ).map { row in
-                    JournalRecord(number: row["number"], input: try decoder.decode(SessionInput.self, from: row["input"] as Data))
+                    JournalRecord(number: row["number"], input: try SessionInput.stored(row["input"] as Data))
                 }
             }
         } catch {

@@ -60,8 +60,7 @@ extension SQLiteSessionStorage {
         let values = try Row.fetchCursor(db, sql: "SELECT core FROM snapshots")
         while let row = try values.next() { try stored.add(storedValue: row["core"]) }
         let inputs = try Row.fetchCursor(db, sql: "SELECT input FROM journal")
-        let decoder = JSONDecoder()
-        while let row = try inputs.next() { stored.add(input: try decoder.decode(SessionInput.self, from: row["input"] as Data)) }
+        while let row = try inputs.next() { stored.add(input: try SessionInput.stored(row["input"] as Data)) }
         return stored
     }
 }

@@ -126,7 +126,7 @@ public final class SQLiteSessionStorage: SessionStorage {
                     guard next == number + 1 else {
                         throw StorageError.unusable(path: path, reason: "session \(id)'s journal has a gap at \(number + 1)")
                     }
-                    try core.replay(JSONDecoder().decode(SessionInput.self, from: input["input"] as Data))
+                    try core.replay(SessionInput.stored(input["input"] as Data))
                     number = next
                 }
                 return .found(

@@ -257,7 +257,7 @@ struct Encoded: Sendable {
             snapshot = try? encoder.encode(session.core)
             versions = HistoryCheckpoint(number: session.journalNumber, core: session.core).versionsJSON
         case .append(let entry):
-            input = try? encoder.encode(entry.input)
+            input = try? entry.input.storedJSON()
             snapshot = entry.snapshot.flatMap { try? encoder.encode($0) }
             versions = entry.snapshot.map { HistoryCheckpoint(number: entry.number, core: $0).versionsJSON }
         case .remove, .access:

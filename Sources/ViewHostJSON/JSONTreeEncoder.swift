@@ -1,3 +1,5 @@
+import Foundation
+
 /// The `Encoder` handed to `encode(to:)`: every container it gives out writes into its one node.
 struct JSONTreeEncoder: Encoder {
     let node: JSONNode
@@ -27,6 +29,11 @@ struct JSONTreeEncoder: Encoder {
 
     /// Encodes `value` into this encoder's node through its `encode(to:)`.
     func encodeValue<T: Encodable>(_ value: T) throws {
+        if T.self == Data.self {
+            // JSONEncoder's default data strategy: base64 text.
+            node.content = .scalar(.string((value as! Data).base64EncodedString()))
+            return
+        }
         guard !SortedJSONEncoder.isSpecialCased(T.self) else {
             throw SortedJSONEncoder.Unsupported(
                 description: "\(T.self) at \(codingPath.map(\.stringValue)) needs JSONEncoder's own strategy")

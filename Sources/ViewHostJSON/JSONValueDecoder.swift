@@ -5,10 +5,10 @@ import Foundation
 /// export and import, where `JSONDecoder` cost a third of the time (about 14 µs for a one-event record).
 ///
 /// It never guesses where `JSONDecoder` would answer differently: what it does not read exactly is refused with
-/// ``Unsupported`` (`Data`, `URL` or `Decimal`, which `JSONDecoder` special-cases; an integer of 2^53 or more in
+/// ``Unsupported`` (a `URL` or `Decimal`, which `JSONDecoder` special-cases; an integer of 2^53 or more in
 /// magnitude, which a `Double` holds only approximately; duplicate member names), so a caller can fall back to
-/// `JSONDecoder` for that text. A `Date` is read as `JSONDecoder`'s default strategy reads it (its own
-/// `init(from:)`: a number of seconds since 2001). Errors are `DecodingError`s with coding paths, as `JSONDecoder` throws.
+/// `JSONDecoder` for that text. `Date` and `Data` are read as `JSONDecoder`'s default strategies read them (the
+/// date's own `init(from:)`, a number of seconds since 2001; the data from base64 text). Errors are `DecodingError`s with coding paths, as `JSONDecoder` throws.
 public struct JSONValueDecoder {
     /// Why a text is left to `JSONDecoder`.
     public struct Unsupported: Error, CustomStringConvertible {
@@ -88,6 +88,13 @@ private struct ValueDecoding: Decoder {
             }
         case .string(let text):
             if T.self == String.self { return text as! T }
+            if T.self == Data.self {
+                // JSONDecoder's default data strategy: base64 text.
+                guard let data = Data(base64Encoded: text) else {
+                    throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "Encountered Data is not valid Base64."))
+                }
+                return data as! T
+            }
             if Self.isScalar(T.self) { throw mismatch(T.self, "a string", value, path()) }
         case .bool(let flag):
             if T.self == Bool.self { return flag as! T }
@@ -116,7 +123,8 @@ private struct ValueDecoding: Decoder {
             if Self.isScalar(T.self) { throw mismatch(T.self, "a number", value, path()) }
         }
         if Self.isScalar(T.self) {
-            throw mismatch(T.self, T.self == String.self ? "a string" : T.self == Bool.self ? "a boolean" : "a number", value, path())
+            let expected = T.self == String.self || T.self == Data.self ? "a string" : T.self == Bool.self ? "a boolean" : "a number"
+            throw mismatch(T.self, expected, value, path())
         }
         guard !SortedJSONEncoder.isSpecialCased(T.self) else {
             throw JSONValueDecoder.Unsupported(description: "\(T.self) is decoded by JSONDecoder's own rules")
@@ -126,7 +134,7 @@ private struct ValueDecoding: Decoder {
 
     /// Whether `type` is one this decoder reads itself (its own `init(from:)` would ask for it again).
     private static func isScalar(_ type: Any.Type) -> Bool {
-        type == String.self || type == Bool.self || type == Double.self || type == Float.self
+        type == String.self || type == Bool.self || type == Double.self || type == Float.self || type == Data.self
             || type is any FixedWidthInteger.Type
     }
 }

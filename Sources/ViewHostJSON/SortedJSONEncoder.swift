@@ -5,10 +5,11 @@ import Foundation
 /// order off Apple platforms is UTF-8 byte order; numbers and escapes are written as it writes them), in a
 /// fraction of the time. Snapshots are encoded once per version, so this runs on every change a session makes.
 ///
-/// It knows Swift's own scalar types, and `Date` as `JSONEncoder`'s default strategy writes it (the date's own
-/// `encode(to:)`: seconds since 2001 as a number). Foundation types whose encoding `JSONEncoder` special-cases
-/// (`Data`, `URL`, `Decimal`) are refused with ``Unsupported`` rather than guessed at, so a caller can fall back to
-/// `JSONEncoder` for such a value; so are non-finite numbers, which `JSONEncoder` refuses too.
+/// It knows Swift's own scalar types, and `Date` and `Data` as `JSONEncoder`'s default strategies write them (the
+/// date's own `encode(to:)`, seconds since 2001 as a number; the data as base64 text). The other Foundation types
+/// whose encoding `JSONEncoder` special-cases (`URL`, `Decimal`) are refused with ``Unsupported`` rather than
+/// guessed at, so a caller can fall back to `JSONEncoder` for such a value; so are non-finite numbers, which
+/// `JSONEncoder` refuses too.
 public struct SortedJSONEncoder {
     /// Why a value could not be encoded here.
     public struct Unsupported: Error, CustomStringConvertible {
@@ -32,6 +33,6 @@ public struct SortedJSONEncoder {
 
     /// Whether JSONEncoder encodes values of `type` by a strategy of its own instead of their `encode(to:)`.
     static func isSpecialCased(_ type: Any.Type) -> Bool {
-        type == Data.self || type == URL.self || type == Decimal.self
+        type == URL.self || type == Decimal.self
     }
 }

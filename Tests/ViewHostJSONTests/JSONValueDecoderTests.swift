@@ -41,6 +41,7 @@ import ViewHostJSON
         var optionals: [Int?] = [1, nil, 3]
         var born = Date(timeIntervalSince1970: 631_152_000.5)
         var kinds: [Kind] = [.fancy, .plain]
+        var bytes = Data([0xFB, 0xFF, 0x3F, 0, 1])
     }
 
     private static func both<T: Codable & Equatable>(_ type: T.Type, _ text: String) throws -> (ours: T, foundation: T) {
@@ -89,6 +90,11 @@ import ViewHostJSON
         #expect(throws: DecodingError.self) { try JSONValueDecoder().decode(String.self, from: Array("true".utf8)) }
         #expect(throws: DecodingError.self) { try JSONValueDecoder().decode(Bool.self, from: Array("[]".utf8)) }
         #expect(throws: DecodingError.self) { try JSONValueDecoder().decode(Kind.self, from: Array(#""other""#.utf8)) }
+        // Data is base64 text, never an array of bytes; JSONDecoder agrees.
+        #expect(throws: DecodingError.self) { try JSONValueDecoder().decode(Data.self, from: Array("[1,2]".utf8)) }
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Data.self, from: Data("[1,2]".utf8)) }
+        #expect(throws: DecodingError.self) { try JSONValueDecoder().decode(Data.self, from: Array(#""not base64!""#.utf8)) }
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Data.self, from: Data(#""not base64!""#.utf8)) }
         #expect(throws: DecodingError.self) { try JSONValueDecoder().decode(UInt8.self, from: Array("256".utf8)) }
         #expect(throws: DecodingError.self) { try JSONValueDecoder().decode(Float.self, from: Array("1e300".utf8)) }
         // JSONDecoder refuses each of these too.
@@ -98,9 +104,8 @@ import ViewHostJSON
     }
 
     @Test func whatJSONDecoderReadsByItsOwnRulesIsLeftToIt() throws {
-        struct Blob: Decodable { var bytes: Data }
         #expect(throws: JSONValueDecoder.Unsupported.self) {
-            try JSONValueDecoder().decode(Blob.self, from: Array(#"{"bytes":"AAE="}"#.utf8))
+            try JSONValueDecoder().decode([URL].self, from: Array(#"["https://example.com/"]"#.utf8))
         }
         // Past 2^53 a Double loses digits, which JSONDecoder keeps.
         #expect(throws: JSONValueDecoder.Unsupported.self) {

@@ -100,9 +100,14 @@ import ViewHostJSON
         try Self.expectSame([Date(timeIntervalSince1970: 631_152_000), Date.distantFuture])
     }
 
+    /// `JSONEncoder`'s default data strategy is base64 text.
+    @Test func dataEncodesAsBase64AsJSONEncoderDoesByDefault() throws {
+        try Self.expectSame(["bytes": Data([0xFB, 0xFF, 0x3F, 1, 2]), "empty": Data()])
+        try Self.expectSame([Data((0..<255).map { UInt8($0) })])
+    }
+
     @Test func foundationTypesAreLeftToJSONEncoder() {
         #expect(throws: SortedJSONEncoder.Unsupported.self) { try Self.ours([URL(string: "https://example.com/")!]) }
-        #expect(throws: SortedJSONEncoder.Unsupported.self) { try Self.ours([Data([1, 2])]) }
     }
 
     /// A type whose `encode(to:)` asks for the keyed container twice (as the snapshot envelope does), uses nested
