@@ -10,15 +10,14 @@ struct PostgresEncoded {
     let versions: String?
 
     init(_ operation: PostgresWriter.Operation) {
-        let encoder = JSONEncoder()
         switch operation {
         case .create(let session):
             input = nil
-            snapshot = (try? encoder.encode(session.core)).map { String(decoding: $0, as: UTF8.self) }
+            snapshot = (try? StoredJSON.encode(session.core)).map { String(decoding: $0, as: UTF8.self) }
             versions = HistoryCheckpoint(number: session.journalNumber, core: session.core).versionsJSON
         case .append(let entry, _):
             input = (try? entry.input.storedJSON()).map { String(decoding: $0, as: UTF8.self) }
-            snapshot = entry.snapshot.flatMap { try? encoder.encode($0) }.map { String(decoding: $0, as: UTF8.self) }
+            snapshot = entry.snapshot.flatMap { try? StoredJSON.encode($0) }.map { String(decoding: $0, as: UTF8.self) }
             versions = entry.snapshot.map { HistoryCheckpoint(number: entry.number, core: $0).versionsJSON }
         case .remove, .access:
             input = nil

@@ -250,15 +250,14 @@ struct Encoded: Sendable {
     let versions: String?
 
     init(_ operation: SQLiteWriter.Operation) {
-        let encoder = JSONEncoder()
         switch operation {
         case .create(let session):
             input = nil
-            snapshot = try? encoder.encode(session.core)
+            snapshot = try? StoredJSON.encode(session.core)
             versions = HistoryCheckpoint(number: session.journalNumber, core: session.core).versionsJSON
         case .append(let entry):
             input = try? entry.input.storedJSON()
-            snapshot = entry.snapshot.flatMap { try? encoder.encode($0) }
+            snapshot = entry.snapshot.flatMap { try? StoredJSON.encode($0) }
             versions = entry.snapshot.map { HistoryCheckpoint(number: entry.number, core: $0).versionsJSON }
         case .remove, .access:
             input = nil

@@ -357,18 +357,9 @@ struct StoredEvents<F: Feature>: Decodable {
     }
 
     /// `events` as a journal records them: a bare array at schema version 1, else with the version.
-    /// Keys sorted, `/` unescaped: ``SortedJSONEncoder``'s bytes, or `JSONEncoder`'s (the same) for an event holding a
-    /// type only `JSONDecoder` reads back (a `Date`, `Data`).
+    /// Keys sorted, `/` unescaped (``StoredJSON``).
     static func encoded(_ events: [F.Event]) throws -> Data {
-        let array: Data
-        if let bytes = try? SortedJSONEncoder().encode(events) {
-            array = Data(bytes)
-        } else {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            array = try encoder.encode(events)
-        }
-        return StoredEventsShape.data(array: array, schema: F.schemaVersion)
+        StoredEventsShape.data(array: try StoredJSON.encode(events), schema: F.schemaVersion)
     }
 
     init(from decoder: any Decoder) throws {
