@@ -2,7 +2,7 @@ import Foundation
 import ViewHostJSON
 
 /// A journal record's JSON as the stores keep it. Written by ``StoredJSON`` (keys sorted, its events as base64
-/// text); read by ``JSONValueDecoder``, and by `JSONDecoder` what that leaves, so a record any release wrote
+/// text); read by `JSONValueDecoder`, and by `JSONDecoder` what that leaves, so a record any release wrote
 /// (JSONEncoder's member order and escaped slashes before this one) reads the same. Every event, replay, export and
 /// import passes through here: Foundation's coders cost several times more.
 extension SessionInput {

@@ -1,7 +1,7 @@
 import Foundation
 import ViewHostJSON
 
-/// The JSON a store keeps (journal records, their events, session values): written by ``SortedJSONEncoder``, keys
+/// The JSON a store keeps (journal records, their events, session values): written by `SortedJSONEncoder`, keys
 /// sorted and `/` unescaped, the very bytes `JSONEncoder` makes with `[.sortedKeys, .withoutEscapingSlashes]`, which
 /// writes what it leaves (a `URL`, a `Decimal`). Every event passes through here, and Foundation's encoder costs
 /// several times more.
