@@ -98,7 +98,7 @@ extension AppConfiguration {
 
 /// Reads each key through swift-configuration's provider chain and checks its range; a feature reads its own
 /// settings through it too (``FeatureSettings``).
-private struct ValueLoader: FeatureSettings {
+struct ValueLoader: FeatureSettings {
     let sources: AppConfiguration.Sources
     let keys: [String: ConfigurationKey]
     let fileKeys: Set<String>
@@ -249,7 +249,7 @@ private struct ValueLoader: FeatureSettings {
 
     // MARK: - Typed reads
 
-    private func integer(_ path: String, default value: Int, in range: ClosedRange<Int>) throws(ConfigurationError)
+    func integer(_ path: String, default value: Int, in range: ClosedRange<Int>) throws(ConfigurationError)
         -> Int
     {
         guard let source = source(of: path) else { return value }
@@ -264,7 +264,7 @@ private struct ValueLoader: FeatureSettings {
         return result
     }
 
-    private func seconds(_ path: String, default value: Duration, atMost limit: Double = 86_400) throws(ConfigurationError)
+    func seconds(_ path: String, default value: Duration, atMost limit: Double = 86_400) throws(ConfigurationError)
         -> Duration
     {
         guard let source = source(of: path) else { return value }
@@ -279,7 +279,7 @@ private struct ValueLoader: FeatureSettings {
         return .milliseconds(Int64((result * 1000).rounded()))
     }
 
-    private func number(_ path: String, default value: Double, in range: ClosedRange<Double>) throws(ConfigurationError)
+    func number(_ path: String, default value: Double, in range: ClosedRange<Double>) throws(ConfigurationError)
         -> Double
     {
         guard let source = source(of: path) else { return value }
@@ -309,14 +309,14 @@ private struct ValueLoader: FeatureSettings {
         return result
     }
 
-    private func boolean(_ path: String, default value: Bool) throws(ConfigurationError) -> Bool {
+    func boolean(_ path: String, default value: Bool) throws(ConfigurationError) -> Bool {
         guard let source = source(of: path) else { return value }
         do { return try reader.requiredBool(forKey: ConfigKey(path)) } catch {
             throw .invalidValue(key: path, source: source, reason: "expected true or false")
         }
     }
 
-    private func string(
+    func string(
         _ path: String, default value: String, check: (String) -> String?
     ) throws(ConfigurationError) -> String {
         guard let source = source(of: path) else { return value }
@@ -329,7 +329,7 @@ private struct ValueLoader: FeatureSettings {
     }
 
     /// Where the value of `path` comes from, by precedence; nil when only the default applies.
-    private func source(of path: String) -> String? {
+    func source(of path: String) -> String? {
         guard let key = keys[path] else { return nil }
         if sources.flags[path] != nil { return "command-line flag" }
         if sources.environment[key.environmentName] != nil { return "environment \(key.environmentName)" }
@@ -352,58 +352,5 @@ private struct ValueLoader: FeatureSettings {
             throw .invalidValue(key: key.path, source: "\(source)", reason: "expected \(key.kind.rawValue)")
         }
         return ConfigValue(content, isSecret: false)
-    }
-}
-
-/// A feature's settings, read like the server's own keys: by precedence, defaults from the key.
-extension ValueLoader {
-    func string(_ key: ConfigurationKey, check: (String) -> String?) throws(SettingError) -> String? {
-        let fallback = Self.defaultValue(String?.self, of: key) ?? nil
-        guard source(of: key.path) != nil else { return fallback }
-        return try setting(key) { () throws(ConfigurationError) in try string(key.path, default: "", check: check) }
-    }
-
-    func integer(_ key: ConfigurationKey, in range: ClosedRange<Int>) throws(SettingError) -> Int {
-        let fallback = Self.defaultValue(Int.self, of: key) ?? range.lowerBound
-        return try setting(key) { () throws(ConfigurationError) in try integer(key.path, default: fallback, in: range) }
-    }
-
-    func number(_ key: ConfigurationKey, in range: ClosedRange<Double>) throws(SettingError) -> Double {
-        let fallback = Self.defaultValue(Double.self, of: key) ?? range.lowerBound
-        return try setting(key) { () throws(ConfigurationError) in try number(key.path, default: fallback, in: range) }
-    }
-
-    func seconds(_ key: ConfigurationKey) throws(SettingError) -> Duration {
-        let fallback = Self.defaultValue(Double.self, of: key) ?? 1
-        return try setting(key) { () throws(ConfigurationError) in
-            try seconds(key.path, default: .milliseconds(Int64((fallback * 1000).rounded())))
-        }
-    }
-
-    func boolean(_ key: ConfigurationKey) throws(SettingError) -> Bool {
-        let fallback = Self.defaultValue(Bool.self, of: key) ?? false
-        return try setting(key) { () throws(ConfigurationError) in try boolean(key.path, default: fallback) }
-    }
-
-    func environment(_ name: String) -> String? {
-        sources.environment[name].flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    /// A read of one of the feature's keys, its error as the feature's.
-    private func setting<Value>(_ key: ConfigurationKey, _ read: () throws(ConfigurationError) -> Value)
-        throws(SettingError) -> Value
-    {
-        precondition(keys[key.path] != nil, "setting \(key.path) was not declared by its feature")
-        do {
-            return try read()
-        } catch {
-            if case .invalidValue(_, _, let reason) = error { throw SettingError(key: key.path, reason: reason) }
-            throw SettingError(key: key.path, reason: error.description)
-        }
-    }
-
-    /// The key's default, decoded from its JSON.
-    private static func defaultValue<Value: Decodable>(_ type: Value.Type, of key: ConfigurationKey) -> Value? {
-        try? JSONDecoder().decode(Value.self, from: Data(key.defaultJSON.utf8))
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One configuration key: its dotted path in the configuration file, its type, default and meaning, and the
 /// command-line flag that sets it, if any.
 ///
@@ -60,5 +62,12 @@ public struct ConfigurationKey: Sendable, Hashable {
             }
         }
         return name
+    }
+}
+
+extension ConfigurationKey {
+    /// ``defaultJSON`` as a `Value`; nil when it does not decode as one (`null`, or another type).
+    public func defaultValue<Value: Decodable>(as type: Value.Type) -> Value? {
+        try? JSONDecoder().decode(Value.self, from: Data(defaultJSON.utf8))
     }
 }

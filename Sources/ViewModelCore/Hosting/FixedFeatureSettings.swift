@@ -17,7 +17,7 @@ public struct FixedFeatureSettings: FeatureSettings {
     }
 
     public func string(_ key: ConfigurationKey, check: (String) -> String?) throws(SettingError) -> String? {
-        guard let text = values[key.path] else { return Self.defaultValue(String?.self, of: key) ?? nil }
+        guard let text = values[key.path] else { return key.defaultValue(as: String?.self) ?? nil }
         if let problem = check(text) { throw SettingError(key: key.path, reason: problem) }
         return text
     }
@@ -26,7 +26,7 @@ public struct FixedFeatureSettings: FeatureSettings {
         let value = try values[key.path].map { text throws(SettingError) in
             guard let value = Int(text) else { throw SettingError(key: key.path, reason: "expected an integer") }
             return value
-        } ?? Self.defaultValue(Int.self, of: key) ?? range.lowerBound
+        } ?? key.defaultValue(as: Int.self) ?? range.lowerBound
         guard range.contains(value) else {
             throw SettingError(key: key.path, reason: "\(value) is outside \(range.lowerBound)...\(range.upperBound)")
         }
@@ -37,7 +37,7 @@ public struct FixedFeatureSettings: FeatureSettings {
         let value = try values[key.path].map { text throws(SettingError) in
             guard let value = Double(text) else { throw SettingError(key: key.path, reason: "expected a number") }
             return value
-        } ?? Self.defaultValue(Double.self, of: key) ?? range.lowerBound
+        } ?? key.defaultValue(as: Double.self) ?? range.lowerBound
         guard range.contains(value) else {
             throw SettingError(key: key.path, reason: "\(value) is outside \(range.lowerBound)...\(range.upperBound)")
         }
@@ -50,16 +50,12 @@ public struct FixedFeatureSettings: FeatureSettings {
     }
 
     public func boolean(_ key: ConfigurationKey) throws(SettingError) -> Bool {
-        guard let text = values[key.path] else { return Self.defaultValue(Bool.self, of: key) ?? false }
+        guard let text = values[key.path] else { return key.defaultValue(as: Bool.self) ?? false }
         guard let value = Bool(text) else { throw SettingError(key: key.path, reason: "expected true or false") }
         return value
     }
 
     public func environment(_ name: String) -> String? {
         variables[name].flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    private static func defaultValue<Value: Decodable>(_ type: Value.Type, of key: ConfigurationKey) -> Value? {
-        try? JSONDecoder().decode(Value.self, from: Data(key.defaultJSON.utf8))
     }
 }
