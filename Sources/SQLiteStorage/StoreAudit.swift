@@ -64,10 +64,11 @@ enum StoreAudit {
     }
 
     /// The number of a session's last record, as SQL over `sessions` (the row's `id`): its journal's last, or its
-    /// snapshot's when the journal holds nothing after it (a session's row is not written for every record).
+    /// newest snapshot's when the journal holds nothing after it (a session's row is not written for every
+    /// record).
     static let lastNumber = """
         max(coalesce((SELECT max(number) FROM journal WHERE journal.session_id = sessions.id), 0),
-            coalesce((SELECT number FROM snapshots WHERE snapshots.session_id = sessions.id), 0))
+            coalesce((SELECT max(number) FROM snapshots WHERE snapshots.session_id = sessions.id), 0))
         """
 
     /// The sessions whose acknowledged records (``CommitLedger``) the file does not hold.

@@ -35,8 +35,22 @@ public enum JournalRecordFormat {
         case submission = 1, events, timer, answer
     }
 
-    /// The sources' codes (docs/JOURNAL.md): never renumbered.
-    private static let sources: [EventSource] = [.client, .timer, .simulator, .provider, .view]
+    /// A source's code (docs/JOURNAL.md): never renumbered. A switch, so a new source cannot be written without a
+    /// code of its own.
+    private static func code(of source: EventSource) -> UInt8 {
+        switch source {
+        case .client: 1
+        case .timer: 2
+        case .simulator: 3
+        case .provider: 4
+        case .view: 5
+        }
+    }
+
+    /// The source with `code`, nil for a code no release wrote.
+    private static func source(code: UInt8) -> EventSource? {
+        [EventSource.client, .timer, .simulator, .provider, .view].first { Self.code(of: $0) == code }
+    }
 
     /// `input` as a record.
     public static func encode(_ input: SessionInput) -> [UInt8] {
@@ -56,7 +70,7 @@ public enum JournalRecordFormat {
             writer.byte(Kind.events.rawValue)
             writer.date(at)
             writer.string(feature)
-            writer.byte(UInt8(sources.firstIndex(of: source) ?? 0) + 1)
+            writer.byte(code(of: source))
             writer.bytes(events)
         case .timer(let id, let at):
             writer.byte(Kind.timer.rawValue)
@@ -105,9 +119,9 @@ public enum JournalRecordFormat {
                 fingerprint: try reader.optionalString())
         case .events:
             let feature = try reader.string()
-            let code = Int(try reader.byte())
-            guard (1...sources.count).contains(code) else { throw .malformed("source \(code)") }
-            return .events(feature: feature, at: at, source: sources[code - 1], events: try reader.bytes())
+            let code = try reader.byte()
+            guard let source = source(code: code) else { throw .malformed("source \(code)") }
+            return .events(feature: feature, at: at, source: source, events: try reader.bytes())
         case .timer:
             return .timer(id: try reader.signed(), at: at)
         case .answer:
