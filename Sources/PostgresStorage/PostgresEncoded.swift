@@ -1,31 +1,8 @@
 import Foundation
 import ViewModelCore
 
-/// An operation's JSON as text, made before the transaction (so the transaction holds its row locks for the
-/// writes alone), and the text forms of the few other values the store writes.
-struct PostgresEncoded {
-    let input: String?
-    let snapshot: String?
-    /// Each feature's version in the snapshot (JSON), for its history checkpoint.
-    let versions: String?
-
-    init(_ operation: PostgresWriter.Operation) {
-        switch operation {
-        case .create(let session):
-            input = nil
-            snapshot = (try? StoredJSON.encode(session.core)).map { String(decoding: $0, as: UTF8.self) }
-            versions = HistoryCheckpoint(number: session.journalNumber, core: session.core).versionsJSON
-        case .append(let entry, _):
-            input = (try? entry.input.storedJSON()).map { String(decoding: $0, as: UTF8.self) }
-            snapshot = entry.snapshot.flatMap { try? StoredJSON.encode($0) }.map { String(decoding: $0, as: UTF8.self) }
-            versions = entry.snapshot.map { HistoryCheckpoint(number: entry.number, core: $0).versionsJSON }
-        case .remove, .access:
-            input = nil
-            snapshot = nil
-            versions = nil
-        }
-    }
-
+/// The text forms of the values the store writes that PostgreSQL's text protocol has no plain form for.
+enum PostgresEncoded {
     /// `bytes` as lowercase hex (token digests are kept as text).
     static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
@@ -60,6 +37,17 @@ struct PostgresEncoded {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
         default: nil
         }
+    }
+
+    /// `bytes` as a `bytea` in its text form (`\x` and hex).
+    static func bytea(_ bytes: [UInt8]) -> String {
+        "\\x" + hex(bytes)
+    }
+
+    /// The bytes of a `bytea` in its text form (`\x` and hex), nil when it is not one.
+    static func bytes(bytea text: String) -> [UInt8]? {
+        guard text.hasPrefix("\\x") else { return nil }
+        return bytes(hex: String(text.dropFirst(2)))
     }
 
     /// A PostgreSQL array literal of `values`, each quoted.

@@ -6,8 +6,10 @@
 ///   its value (JSON, with the journal number it includes), the number of its last journal record, when its
 ///   earliest timer falls due, and its **lease**: the node that owns it and the epoch of that ownership. Taking a
 ///   session over raises the epoch; every journal write names the epoch it was made under and is refused unless it
-///   is still the session's (fencing). An expired session keeps only a tombstone: its digest and `expired_at`.
-/// - `journal`: the inputs after the snapshot, by session and number.
+///   is still the session's (fencing). Since 4 the row is no longer written for every record (the number of the
+///   last one is the journal's). An expired session keeps only a tombstone: its digest and `expired_at`.
+/// - `journal`: the inputs after the snapshot, by session and number: `record` in ViewHost's record format since 4
+///   (docs/JOURNAL.md), `input` (the JSON of the synthesized `Codable` shape) before it, still read.
 /// - `feature_schemas` (since 2): the oldest and newest schema version of each feature the sessions may hold
 ///   (`StoredSchemas`), checked when a node starts.
 /// - `checkpoints` (since 3): a session's history, when history is kept (`sessions.historyVersions`): every
@@ -73,6 +75,15 @@ enum PostgresSchema {
                 core text NOT NULL,
                 PRIMARY KEY (session_id, number)
             );
+            """
+        ),
+        (
+            4,
+            // Records in ViewHost's format, and no row write per record; records written before stay (both read).
+            """
+            ALTER TABLE journal ADD COLUMN record bytea;
+            ALTER TABLE journal ALTER COLUMN input DROP NOT NULL;
+            ALTER TABLE sessions DROP COLUMN last_number;
             """
         ),
     ]

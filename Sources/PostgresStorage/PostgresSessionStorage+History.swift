@@ -46,42 +46,20 @@ extension PostgresSessionStorage {
         do {
             result = try pool.withConnection { connection throws(PostgresError) in
                 try connection.query(
-                    "SELECT number, input FROM journal WHERE session_id = $1 AND number > $2 ORDER BY number LIMIT $3",
+                    """
+                    SELECT number, input, record FROM journal WHERE session_id = $1 AND number > $2
+                    ORDER BY number LIMIT $3
+                    """,
                     [id.rawValue, String(number), String(max(0, limit))])
             }
         } catch {
             throw .failed(reason: "reading session \(id)'s journal: \(error)")
         }
         return try result.rows.map { row throws(StorageError) in
-            guard let number = row[0].flatMap({ Int($0) }), let text = row[1],
-                let input = try? SessionInput.stored(Data(text.utf8))
+            guard let number = row[0].flatMap({ Int($0) }), let record = Self.record(row[1], row[2]),
+                let input = try? JournalRecordFormat.decode(record)
             else { throw .failed(reason: "session \(id)'s journal has a record that cannot be read") }
             return JournalRecord(number: number, input: input)
         }
-    }
-}
-
-extension PostgresWriter {
-    /// With history kept: stores the snapshot of session `id` after record `number` as a checkpoint, then drops the
-    /// checkpoints older than the newest one at or before `historyInputs` records back and the journal records it
-    /// includes (``HistoryRetention``).
-    func keepCheckpoint(
-        of id: SessionID, number: Int, _ encoded: PostgresEncoded, connection: PostgresConnection
-    ) throws(PostgresError) {
-        guard historyInputs > 0, let snapshot = encoded.snapshot, let versions = encoded.versions else { return }
-        try connection.query(
-            prepared: "checkpoint",
-            """
-            WITH kept AS (
-                INSERT INTO checkpoints (session_id, number, versions, core) VALUES ($1, $2::bigint, $3, $4)
-                ON CONFLICT (session_id, number) DO UPDATE SET versions = excluded.versions, core = excluded.core
-            ), base AS (
-                SELECT max(number) AS number FROM checkpoints WHERE session_id = $1 AND number <= $2::bigint - $5::bigint
-            ), dropped AS (
-                DELETE FROM checkpoints WHERE session_id = $1 AND number < (SELECT number FROM base)
-            )
-            DELETE FROM journal WHERE session_id = $1 AND number <= (SELECT number FROM base)
-            """,
-            [id.rawValue, String(number), versions, snapshot, String(historyInputs)])
     }
 }

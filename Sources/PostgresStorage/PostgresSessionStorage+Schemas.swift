@@ -75,7 +75,10 @@ extension PostgresSessionStorage {
         do {
             values = try connection.query("SELECT id, snapshot FROM sessions WHERE snapshot IS NOT NULL")
             inputs = try connection.query(
-                "SELECT j.session_id, j.input FROM journal j JOIN sessions s ON s.id = j.session_id AND j.number > s.snapshot_number")
+                """
+                SELECT j.session_id, j.input, j.record FROM journal j
+                    JOIN sessions s ON s.id = j.session_id AND j.number > s.snapshot_number
+                """)
         } catch {
             throw .database(error)
         }
@@ -87,7 +90,9 @@ extension PostgresSessionStorage {
             }
         }
         for row in inputs.rows {
-            guard let input = try? SessionInput.stored(Data((row[1] ?? "").utf8)) else {
+            guard let record = PostgresSessionStorage.record(row[1], row[2]),
+                let input = try? JournalRecordFormat.decode(record)
+            else {
                 throw .undecodable("a journal record of session \(row[0] ?? "?") is not a stored input")
             }
             stored.add(input: input)

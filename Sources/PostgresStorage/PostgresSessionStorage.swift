@@ -25,7 +25,7 @@ public final class PostgresSessionStorage: SessionStorage {
     public let node: String
     let features: FeatureTypes
     let pool: PostgresPool
-    let writer: PostgresWriter
+    let writer: JournalWriter<PostgresStatements>
     let leases = PostgresLeases()
     let listener: PostgresReleaseListener
     private let redactedURL: String
@@ -71,7 +71,9 @@ public final class PostgresSessionStorage: SessionStorage {
             throw .unreachable(reason: "\(redactedURL): \(Self.redact(error))")
         }
         pool = PostgresPool(url: url, size: 4)
-        writer = PostgresWriter(url: url, node: node, historyInputs: max(0, historyInputs))
+        writer = JournalWriter(
+            label: "viewhost.postgres.writer",
+            statements: PostgresStatements(url: url, node: node, historyInputs: max(0, historyInputs)))
         listener = PostgresReleaseListener(url: url, node: node, leases: leases)
         do {
             try listener.start()
@@ -125,15 +127,16 @@ public final class PostgresSessionStorage: SessionStorage {
             throw .server(state: "ViewHost", message: "session \(id)'s snapshot cannot be read: \(error)")
         }
         let inputs = try connection.query(
-            "SELECT number, input FROM journal WHERE session_id = $1 AND number > $2 ORDER BY number",
+            "SELECT number, input, record FROM journal WHERE session_id = $1 AND number > $2 ORDER BY number",
             [id.rawValue, String(snapshotNumber)])
         var number = snapshotNumber
         for input in inputs.rows {
-            guard let next = input[0].flatMap({ Int($0) }), next == number + 1, let text = input[1] else {
+            guard let next = input[0].flatMap({ Int($0) }), next == number + 1, let record = Self.record(input[1], input[2])
+            else {
                 throw .server(state: "ViewHost", message: "session \(id)'s journal has a gap at \(number + 1)")
             }
             do {
-                try core.replay(SessionInput.stored(Data(text.utf8)))
+                try core.replay(JournalRecordFormat.decode(record))
             } catch {
                 throw .server(state: "ViewHost", message: "session \(id)'s journal record \(next) cannot be replayed: \(error)")
             }
@@ -191,11 +194,24 @@ public final class PostgresSessionStorage: SessionStorage {
 
     public func create(_ session: StoredSession, completion: @escaping @Sendable (Bool) -> Void) {
         leases.own(session.id, epoch: 1)
-        writer.enqueue(.create(session), completion: completion)
+        writer.enqueue(.create(session, snapshot: Self.json), completion: completion)
     }
 
+    /// Encodes `entry` here, on the caller's thread, fenced by the epoch its session is owned under now.
     public func append(_ entry: JournalEntry, completion: @escaping @Sendable (Bool) -> Void) {
-        writer.enqueue(.append(entry, epoch: leases.epoch(of: entry.session)), completion: completion)
+        writer.enqueue(.append(entry, fence: leases.epoch(of: entry.session), snapshot: Self.json), completion: completion)
+    }
+
+    /// A session's value as the store keeps it: its JSON, as text.
+    static func json(_ core: SessionCore) -> [UInt8] {
+        // A session's value is plain Codable data; failing to encode it is a programming error.
+        [UInt8]((try? StoredJSON.encode(core)) ?? Data())
+    }
+
+    /// A journal row's record: in ``JournalRecordFormat`` (`record`), or as written before it (`input`, JSON text).
+    static func record(_ input: String?, _ record: String?) -> [UInt8]? {
+        if let record { return PostgresEncoded.bytes(bytea: record) }
+        return input.map { Array($0.utf8) }
     }
 
     public func remove(_ id: SessionID, expiredAt: Date?, completion: @escaping @Sendable (Bool) -> Void) {
@@ -239,7 +255,7 @@ public final class PostgresSessionStorage: SessionStorage {
     }
 
     public var commitCounts: (commits: Int, writes: Int) {
-        writer.counts.withLock { ($0.batches, $0.entries) }
+        writer.counts.withLock { ($0.batches, $0.writes) }
     }
 
     public var health: StorageHealth { writer.monitor.health }

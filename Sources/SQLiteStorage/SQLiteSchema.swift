@@ -3,13 +3,17 @@ import GRDB
 /// The store's tables, as versioned migrations (GRDB's `DatabaseMigrator`): a database made by any earlier
 /// version is brought up to date when it opens; one made by a newer version is refused.
 ///
-/// - `sessions`: one small row per session: the digest of its token, its times, the number of its last journal
-///   record, and when its earliest timer falls due (so a restart loads the sessions that have something to do).
-///   Every event updates it. An expired session keeps only a tombstone: its digest and `expired_at`.
-/// - `snapshots` (since v2): the snapshot of each session's value (JSON) and the journal number it includes,
+/// - `sessions`: one small row per session: the digest of its token, its times, and when its earliest timer falls
+///   due (so a restart loads the sessions that have something to do). Written when the session is made, when its
+///   earliest timer moves and when its last access is written behind; until v5 it also held the number of the last
+///   journal record, and every event rewrote it. An expired session keeps only a tombstone: its digest and
+///   `expired_at`.
+/// - `snapshots` (since v2): the snapshot of each session's value and the journal number it includes,
 ///   written every 64 inputs. In v1 it was a column of `sessions`, so every event rewrote the whole snapshot with
 ///   the row (a chat's grows with its messages: 40 KB after 20, and overflow pages to copy on every send).
-/// - `journal`: the inputs after the snapshot, by session and number.
+/// - `journal`: the inputs after the snapshot, by session and number: each in ``JournalRecordFormat`` since v5
+///   (before, the JSON of ``SessionInput``'s synthesized `Codable`, still read); the snapshot's `core` likewise in
+///   ``StoredValueFormat`` (before, the bare JSON).
 /// - `heartbeat`: one row the writer rewrites, with `reserve` as large as a busy batch of events, to find out
 ///   whether the disk takes writes again after a failure.
 /// - `feature_schemas` (since v3): the oldest and newest schema version of each feature the sessions may hold
@@ -90,6 +94,12 @@ enum SQLiteSchema {
                     DROP TABLE snapshots;
                     ALTER TABLE snapshots_v4 RENAME TO snapshots;
                     """)
+        }
+        migrator.registerMigration("v5: records in ViewHost's format, no row write per record") { db in
+            // A record's number is the journal's (or the snapshot's): the row is no longer rewritten for every
+            // record. Records and values written before stay as they are (both formats are read); an older build
+            // refuses this store rather than misread it.
+            try db.execute(sql: "ALTER TABLE sessions DROP COLUMN last_number")
         }
         return migrator
     }

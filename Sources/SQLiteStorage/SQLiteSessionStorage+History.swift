@@ -20,7 +20,9 @@ extension SQLiteSessionStorage {
                     let core = try Data.fetchOne(
                         db, sql: "SELECT core FROM snapshots WHERE session_id = ? AND number = ?",
                         arguments: [id.rawValue, number])
-                    return HistoryCheckpoint(number: number, versions: try decoder().decode(SessionCore.self, from: core ?? Data()).versions)
+                    return HistoryCheckpoint(
+                        number: number,
+                        versions: try decoder().decode(SessionCore.self, from: StoredValueFormat.json(core ?? Data())).versions)
                 }
             }
         } catch {
@@ -33,7 +35,7 @@ extension SQLiteSessionStorage {
             return try pool.read { db in
                 try Data.fetchOne(
                     db, sql: "SELECT core FROM snapshots WHERE session_id = ? AND number = ?", arguments: [id.rawValue, number]
-                ).map { try decoder().decode(SessionCore.self, from: $0) }
+                ).map { try decoder().decode(SessionCore.self, from: StoredValueFormat.json($0)) }
             }
         } catch {
             throw .failed(reason: "reading session \(id)'s snapshot \(number): \(Self.describe(error))")
@@ -47,7 +49,7 @@ extension SQLiteSessionStorage {
                     db, sql: "SELECT number, input FROM journal WHERE session_id = ? AND number > ? ORDER BY number LIMIT ?",
                     arguments: [id.rawValue, number, max(0, limit)]
                 ).map { row in
-                    JournalRecord(number: row["number"], input: try SessionInput.stored(row["input"] as Data))
+                    JournalRecord(number: row["number"], input: try JournalRecordFormat.decode(row["input"] as Data))
                 }
             }
         } catch {
@@ -55,32 +57,4 @@ extension SQLiteSessionStorage {
         }
     }
 
-}
-
-extension SQLiteWriter {
-    /// Stores the snapshot of session `id` after record `number`: the newest one a load starts from, and a
-    /// checkpoint of its history.
-    func keepSnapshot(of id: SessionID, number: Int, _ encoded: Encoded, db: Database) throws {
-        try db.cachedStatement(
-            sql: "INSERT OR REPLACE INTO snapshots (session_id, number, versions, core) VALUES (?, ?, ?, ?)"
-        ).execute(arguments: [id.rawValue, number, encoded.versions, encoded.snapshot])
-    }
-
-    /// After a snapshot at record `last`: the snapshots older than the newest one at or before `historyInputs`
-    /// records back go, and the journal records it includes (``HistoryRetention``). With no history kept, that is
-    /// every older snapshot and every record up to this one.
-    func compactHistory(of id: SessionID, last: Int, db: Database) throws {
-        try db.cachedStatement(
-            sql: """
-                DELETE FROM snapshots WHERE session_id = ?1
-                    AND number < (SELECT max(number) FROM snapshots WHERE session_id = ?1 AND number <= ?2)
-                """
-        ).execute(arguments: [id.rawValue, last - historyInputs])
-        try db.cachedStatement(
-            sql: """
-                DELETE FROM journal WHERE session_id = ?1
-                    AND number <= (SELECT min(number) FROM snapshots WHERE session_id = ?1)
-                """
-        ).execute(arguments: [id.rawValue])
-    }
 }

@@ -58,9 +58,9 @@ extension SQLiteSessionStorage {
     static func scanSchemas(_ db: Database) throws -> StoredSchemas {
         var stored = StoredSchemas()
         let values = try Row.fetchCursor(db, sql: "SELECT core FROM snapshots")
-        while let row = try values.next() { try stored.add(storedValue: row["core"]) }
+        while let row = try values.next() { try stored.add(storedValue: StoredValueFormat.json(row["core"])) }
         let inputs = try Row.fetchCursor(db, sql: "SELECT input FROM journal")
-        while let row = try inputs.next() { stored.add(input: try SessionInput.stored(row["input"] as Data)) }
+        while let row = try inputs.next() { stored.add(input: try JournalRecordFormat.decode(row["input"] as Data)) }
         return stored
     }
 }

@@ -8,9 +8,10 @@ import ViewModelCore
 /// mode, through GRDB. It implements ViewModelCore's ``SessionStorage`` seam and knows nothing of HTTP or of any
 /// feature.
 ///
-/// One writer (a serial queue) takes every queued write at once and commits them in one transaction, so events
-/// that arrive together share one sync (group commit); readers read concurrently from GRDB's pool and never wait
-/// for the writer. With `sync: .full`, a committed entry survives power loss; with `.normal`, a process crash.
+/// One writer (a serial queue, ``JournalWriter``) takes every queued write at once and commits them in one
+/// transaction, so events that arrive together share one sync (group commit); readers read concurrently from GRDB's
+/// pool and never wait for the writer. With `sync: .full`, a committed entry survives power loss; with `.normal`, a
+/// process crash. Records are kept in ``JournalRecordFormat``, values in ``StoredValueFormat`` (docs/JOURNAL.md).
 ///
 /// ```swift
 /// let storage = try SQLiteSessionStorage(directory: "data", sync: .full, features: types)
@@ -31,7 +32,8 @@ public final class SQLiteSessionStorage: SessionStorage {
     let pool: DatabasePool
     let path: String
     let features: FeatureTypes
-    let writer: SQLiteWriter
+    let writer: JournalWriter<SQLiteStatements>
+    let statements: SQLiteStatements
     /// How many of each session's latest inputs are kept for its past versions (0: none).
     public let historyInputs: Int
     let monitor = StorageHealthMonitor()
@@ -88,9 +90,11 @@ public final class SQLiteSessionStorage: SessionStorage {
             ledger.reset(walGeneration: nil)
         }
         self.historyInputs = max(0, historyInputs)
-        writer = SQLiteWriter(
-            pool: pool, path: path, monitor: monitor, ledger: ledger, wal: WriteAheadLog(database: path),
+        statements = SQLiteStatements(
+            pool: pool, path: path, ledger: ledger, wal: WriteAheadLog(database: path), monitor: monitor,
             historyInputs: self.historyInputs)
+        writer = JournalWriter(label: "viewhost.sqlite.writer", statements: statements, monitor: monitor)
+        statements.scheduleWatch(on: writer)
         Self.checkPagesInBackground(pool, path: path, monitor: monitor, group: pageCheck)
         if let startFailure { writer.fail(startFailure) }
     }
@@ -103,7 +107,7 @@ public final class SQLiteSessionStorage: SessionStorage {
                 guard let row = try Row.fetchOne(
                     db,
                     sql: """
-                        SELECT token_digest, created_at, last_access, expired_at, last_number,
+                        SELECT token_digest, created_at, last_access, expired_at,
                             snapshots.core AS snapshot, snapshots.number AS snapshot_number
                         FROM sessions LEFT JOIN snapshots ON snapshots.session_id = sessions.id
                             AND snapshots.number = (SELECT max(number) FROM snapshots WHERE session_id = sessions.id)
@@ -115,7 +119,7 @@ public final class SQLiteSessionStorage: SessionStorage {
                 guard let snapshot = row["snapshot"] as Data? else {
                     throw StorageError.unusable(path: path, reason: "session \(id) has no snapshot")
                 }
-                var core = try decoder().decode(SessionCore.self, from: snapshot)
+                var core = try decoder().decode(SessionCore.self, from: StoredValueFormat.json(snapshot))
                 let snapshotNumber: Int = row["snapshot_number"]
                 let inputs = try Row.fetchAll(
                     db, sql: "SELECT number, input FROM journal WHERE session_id = ? AND number > ? ORDER BY number",
@@ -126,7 +130,7 @@ public final class SQLiteSessionStorage: SessionStorage {
                     guard next == number + 1 else {
                         throw StorageError.unusable(path: path, reason: "session \(id)'s journal has a gap at \(number + 1)")
                     }
-                    try core.replay(SessionInput.stored(input["input"] as Data))
+                    try core.replay(JournalRecordFormat.decode(input["input"] as Data))
                     number = next
                 }
                 return .found(
@@ -176,11 +180,12 @@ public final class SQLiteSessionStorage: SessionStorage {
     // MARK: - Writes (through the writer)
 
     public func create(_ session: StoredSession, completion: @escaping @Sendable (Bool) -> Void) {
-        writer.enqueue(.create(session), completion: completion)
+        writer.enqueue(.create(session, snapshot: StoredValueFormat.encode), completion: completion)
     }
 
+    /// Encodes `entry` here, on the caller's thread (the writer is the one serial step of every event).
     public func append(_ entry: JournalEntry, completion: @escaping @Sendable (Bool) -> Void) {
-        writer.enqueue(.append(entry), completion: completion)
+        writer.enqueue(.append(entry, fence: 0, snapshot: StoredValueFormat.encode), completion: completion)
     }
 
     public func remove(_ id: SessionID, expiredAt: Date?, completion: @escaping @Sendable (Bool) -> Void) {
@@ -192,8 +197,35 @@ public final class SQLiteSessionStorage: SessionStorage {
         writer.enqueue(.access(times)) { _ in }
     }
 
+    /// Expires idle stored sessions that are not in memory, forgets old tombstones, and returns free pages.
     public func expire(idleBefore cutoff: Date, forgetBefore: Date, except live: @Sendable (SessionID) -> Bool) -> Int {
-        writer.expire(idleBefore: cutoff, forgetBefore: forgetBefore, except: live)
+        guard !writer.isStopped, writer.mayWrite() else { return 0 }
+        do {
+            let expired = try pool.write { db -> [String] in
+                let idle = try String.fetchAll(
+                    db, sql: "SELECT id FROM sessions WHERE expired_at IS NULL AND last_access < ?",
+                    arguments: [cutoff.timeIntervalSince1970]
+                ).filter { !live(SessionID($0)) }
+                for id in idle {
+                    try db.execute(sql: "DELETE FROM journal WHERE session_id = ?", arguments: [id])
+                    try db.execute(sql: "DELETE FROM snapshots WHERE session_id = ?", arguments: [id])
+                    try db.execute(
+                        sql: "UPDATE sessions SET expired_at = last_access, next_due_at = NULL WHERE id = ?",
+                        arguments: [id])
+                }
+                try db.execute(
+                    sql: "DELETE FROM sessions WHERE expired_at IS NOT NULL AND expired_at < ?",
+                    arguments: [forgetBefore.timeIntervalSince1970])
+                try db.execute(sql: "PRAGMA incremental_vacuum")
+                try statements.measure(db)
+                return idle
+            }
+            statements.ledger.committed(
+                expired.map { (SessionID($0), CommitLedger.removed) }, walGeneration: statements.wal?.generation)
+            return expired.count
+        } catch {
+            return 0
+        }
     }
 
     public var health: StorageHealth { monitor.health }
@@ -202,10 +234,10 @@ public final class SQLiteSessionStorage: SessionStorage {
         monitor.onChange(handler)
     }
 
-    public var usedBytes: Int? { writer.usedBytes.load(ordering: .relaxed) }
+    public var usedBytes: Int? { statements.usedBytes.load(ordering: .relaxed) }
 
     public var commitCounts: (commits: Int, writes: Int) {
-        writer.counts.withLock { ($0.batches, $0.entries) }
+        writer.counts.withLock { ($0.batches, $0.writes) }
     }
 
     /// Writes what is queued, moves everything committed into the main file (a full checkpoint) and closes the
@@ -217,7 +249,7 @@ public final class SQLiteSessionStorage: SessionStorage {
         // its read yet would miss a single interrupt and run to its end.
         while pageCheck.wait(timeout: .now() + .milliseconds(20)) == .timedOut { pool.interrupt() }
         if (try? pool.writeWithoutTransaction({ try $0.checkpoint(.truncate) })) != nil {
-            writer.ledger.reset(walGeneration: nil)
+            statements.ledger.reset(walGeneration: nil)
         }
         // The readers first (GRDB closes its writer first, and the last connection to close must be the writer for
         // SQLite to remove the -wal and -shm).

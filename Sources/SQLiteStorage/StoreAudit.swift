@@ -63,10 +63,19 @@ enum StoreAudit {
         }
     }
 
+    /// The number of a session's last record, as SQL over `sessions` (the row's `id`): its journal's last, or its
+    /// newest snapshot's when the journal holds nothing after it (a session's row is not written for every
+    /// record).
+    static let lastNumber = """
+        max(coalesce((SELECT max(number) FROM journal WHERE journal.session_id = sessions.id), 0),
+            coalesce((SELECT max(number) FROM snapshots WHERE snapshots.session_id = sessions.id), 0))
+        """
+
     /// The sessions whose acknowledged records (``CommitLedger``) the file does not hold.
     static func lostRecords(_ db: Database, acknowledged: [SessionID: Int]) throws -> [LostRecords] {
         var lost: [LostRecords] = []
-        let statement = try db.makeStatement(sql: "SELECT last_number, expired_at IS NOT NULL FROM sessions WHERE id = ?")
+        let statement = try db.makeStatement(
+            sql: "SELECT \(lastNumber), expired_at IS NOT NULL FROM sessions WHERE id = ?")
         for (id, number) in acknowledged.sorted(by: { $0.key.rawValue < $1.key.rawValue })
         where number != CommitLedger.removed {
             guard let row = try Row.fetchOne(statement, arguments: [id.rawValue]) else {
@@ -108,9 +117,8 @@ enum StoreAudit {
         let rows = try Row.fetchAll(
             db,
             sql: """
-                SELECT sessions.id, sessions.last_number, snapshots.number,
-                    (SELECT count(*) FROM journal WHERE journal.session_id = sessions.id AND journal.number > snapshots.number
-                        AND journal.number <= sessions.last_number)
+                SELECT sessions.id, \(lastNumber), snapshots.number,
+                    (SELECT count(*) FROM journal WHERE journal.session_id = sessions.id AND journal.number > snapshots.number)
                 FROM sessions LEFT JOIN snapshots ON snapshots.session_id = sessions.id
                     AND snapshots.number = (SELECT max(number) FROM snapshots WHERE session_id = sessions.id)
                 WHERE sessions.expired_at IS NULL

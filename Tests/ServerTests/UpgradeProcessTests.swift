@@ -6,9 +6,12 @@ import TestSupport
 import Glibc
 #endif
 
-/// Data written by an earlier release opens in this one: `Fixtures/upgrade-0.1.0` holds two SQLite data
-/// directories written by release 0.1.0 (commit 61eb9f7) through `scripts/make-upgrade-fixture.py`, one stopped with
-/// SIGTERM and one with SIGKILL (its last commits only in the `-wal` file), and what that release served from them.
+/// Data written by an earlier release opens in this one. Each fixture holds two SQLite data directories written
+/// through `scripts/make-upgrade-fixture.py`, one stopped with SIGTERM and one with SIGKILL (its last commits only in
+/// the `-wal` file), and what that build served from them:
+/// - `Fixtures/upgrade-0.1.0`: release 0.1.0 (commit 61eb9f7), schema v1 to v3;
+/// - `Fixtures/upgrade-json-records`: the last build before ``JournalRecordFormat`` (commit 7c0ddda), schema v4, its
+///   journal records the JSON of `SessionInput`'s synthesized `Codable` and its snapshots bare JSON.
 /// This build must serve every session, every feature's snapshot (byte for byte, with its `ETag`) and every log as
 /// they were, and go on from there without reusing a version.
 @Suite(.timeLimit(.minutes(5)))
@@ -25,24 +28,25 @@ struct UpgradeProcessTests {
         let log: String
     }
 
-    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/upgrade-0.1.0")
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
-    static func expected() throws -> [String: [Expected]] {
+    static func expected(_ fixture: String) throws -> [String: [Expected]] {
         try JSONDecoder().decode(
-            [String: [Expected]].self, from: Data(contentsOf: fixture.appendingPathComponent("expected.json")))
+            [String: [Expected]].self,
+            from: Data(contentsOf: fixtures.appendingPathComponent(fixture).appendingPathComponent("expected.json")))
     }
 
-    @Test(arguments: ["clean", "killed"])
-    func storeOfReleaseZeroOneOpensWithEverySessionAsItWas(_ mode: String) async throws {
+    @Test(arguments: ["upgrade-0.1.0", "upgrade-json-records"], ["clean", "killed"])
+    func storeOfAnEarlierBuildOpensWithEverySessionAsItWas(_ fixture: String, _ mode: String) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("viewhost-upgrade-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try FileManager.default.copyItem(atPath: Self.fixture.appendingPathComponent(mode).path, toPath: directory)
+        try FileManager.default.copyItem(
+            atPath: Self.fixtures.appendingPathComponent(fixture).appendingPathComponent(mode).path, toPath: directory)
         // The fixture's sessions were last used the day it was made: an idle TTL of ten years keeps them alive.
         let server = try await ServerProcess(
             arguments: ["serve", "--port", "0", "--store", "sqlite", "--data-dir", directory],
             environment: ["VIEWHOST_SESSIONS_IDLE_TTL_SECONDS": "315360000", "VIEWHOST_LOG_ACCESS": "false"])
-        let sessions = try #require(try Self.expected()[mode])
+        let sessions = try #require(try Self.expected(fixture)[mode])
         #expect(sessions.count == 4)
         for session in sessions {
             for (feature, expected) in session.features.sorted(by: { $0.key < $1.key }) {
@@ -65,5 +69,22 @@ struct UpgradeProcessTests {
         #expect(ProcessHTTP.json(posted)?["version"] as? Int == before + 1)
         server.send(signal: SIGTERM)
         #expect(try await server.waitForExit() == 0)
+        // Opened again, the journal holds records of both formats (the earlier build's, then this one's): the
+        // session reads back with the new event, and every other as it was.
+        let again = try await ServerProcess(
+            arguments: ["serve", "--port", "0", "--store", "sqlite", "--data-dir", directory],
+            environment: ["VIEWHOST_SESSIONS_IDLE_TTL_SECONDS": "315360000", "VIEWHOST_LOG_ACCESS": "false"])
+        let reread = try await ProcessHTTP.request(
+            again.port, "GET", "/v1/sessions/\(person.id)/person", token: person.token)
+        #expect(reread.status == 200)
+        #expect(reread.header("ETag") == "\"\(before + 1)\"")
+        #expect(reread.text.contains("Upgraded"))
+        for (feature, expected) in person.features where feature != "person" {
+            let response = try await ProcessHTTP.request(
+                again.port, "GET", "/v1/sessions/\(person.id)/\(feature)", token: person.token)
+            #expect(response.text == expected.body, "\(fixture) \(mode) \(feature) after a restart")
+        }
+        again.send(signal: SIGTERM)
+        #expect(try await again.waitForExit() == 0)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import ViewHostJSON
 import ViewHostAPI
+import ViewHostJSON
 
 /// The counters every feature of a session draws from while it applies an event.
 struct SessionCounters: Equatable, Sendable, Codable {

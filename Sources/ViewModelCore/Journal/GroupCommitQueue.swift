@@ -2,29 +2,33 @@ import Dispatch
 import ViewHostLocking
 
 /// The intake of a store's one writer (group commit): items queue from any thread, and one drain at a time, on the
-/// writer's serial queue, takes everything queued so far as one batch and keeps going until nothing is left. Events
-/// that arrive while a batch is being written share the next batch, and its one commit.
+/// writer's serial queue, takes everything queued so far (up to a bound in bytes) as one batch and keeps going until
+/// nothing is left. Events that arrive while a batch is being written share the next batch, and its one commit.
 ///
-/// The SQLite and PostgreSQL writers both write through one of these; the `write` they pass is their transaction.
+/// ``JournalWriter`` writes through one of these; the `write` it passes is its transaction.
 public final class GroupCommitQueue<Item: Sendable>: Sendable {
     private struct Intake {
-        var items: [Item] = []
+        var items: [(item: Item, bytes: Int)] = []
         var draining = false
     }
 
     private let intake = Locked(Intake())
     private let queue: DispatchQueue
+    private let maxBatchBytes: Int
 
-    /// - Parameter label: The serial queue's label.
-    public init(label: String) {
+    /// - Parameters:
+    ///   - label: The serial queue's label.
+    ///   - maxBatchBytes: The most bytes one batch takes (a batch holds one item at least, however large).
+    public init(label: String, maxBatchBytes: Int = .max) {
         queue = DispatchQueue(label: label)
+        self.maxBatchBytes = maxBatchBytes
     }
 
-    /// Queues `item`; unless a drain is running, one starts, writing batches with `write` (on the serial queue, in
-    /// the order the items were queued).
-    public func enqueue(_ item: Item, write: @escaping @Sendable ([Item]) -> Void) {
+    /// Queues `item`, of about `bytes` bytes; unless a drain is running, one starts, writing batches with `write` (on
+    /// the serial queue, in the order the items were queued).
+    public func enqueue(_ item: Item, bytes: Int = 0, write: @escaping @Sendable ([Item]) -> Void) {
         let start = intake.withLock { intake -> Bool in
-            intake.items.append(item)
+            intake.items.append((item, bytes))
             guard !intake.draining else { return false }
             intake.draining = true
             return true
@@ -47,8 +51,14 @@ public final class GroupCommitQueue<Item: Sendable>: Sendable {
     private func drain(_ write: @Sendable ([Item]) -> Void) {
         while true {
             let batch = intake.withLock { intake -> [Item] in
-                let batch = intake.items
-                intake.items.removeAll(keepingCapacity: true)
+                var count = 0
+                var bytes = 0
+                while count < intake.items.count, count == 0 || bytes + intake.items[count].bytes <= maxBatchBytes {
+                    bytes += intake.items[count].bytes
+                    count += 1
+                }
+                let batch = intake.items.prefix(count).map(\.item)
+                intake.items.removeFirst(count)
                 if batch.isEmpty { intake.draining = false }
                 return batch
             }

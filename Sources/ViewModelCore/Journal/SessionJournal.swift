@@ -29,6 +29,9 @@ public struct JournalEntry: Sendable {
     public let snapshot: SessionCore?
     /// When the session's earliest pending timer falls due after this input, if it has one.
     public let nextDueAt: Date?
+    /// Whether this input changed the session's timers (started, cancelled or fired one), so ``nextDueAt`` may differ
+    /// from the entry before: a store writes it down only then.
+    public let dueChanged: Bool
     /// When the session was last used.
     public let lastAccess: Date
     /// Which copy of the session made it: the ``StoredSession/copy`` it was loaded as (0 for a session made in this
@@ -38,10 +41,11 @@ public struct JournalEntry: Sendable {
 
     /// Creates an entry (the session shell makes them; stores' tests too).
     public init(
-        session: SessionID, number: Int, input: SessionInput, snapshot: SessionCore?, nextDueAt: Date?, lastAccess: Date,
-        copy: Int = 0
+        session: SessionID, number: Int, input: SessionInput, snapshot: SessionCore?, nextDueAt: Date?,
+        dueChanged: Bool = true, lastAccess: Date, copy: Int = 0
     ) {
         self.copy = copy
+        self.dueChanged = dueChanged
         self.session = session
         self.number = number
         self.input = input

@@ -4,20 +4,33 @@ import ViewHostLocking
 
 /// Durability: each applied input goes to the journal, and its effects wait until it is committed.
 extension Session {
-    /// An applied input and what becomes of it: with no journal, its effects at once; with one, the entry to
-    /// append (its effects wait in the shell for the commit).
+    /// An applied input and what becomes of it: with no journal, its effects at once; with one, an entry to hand
+    /// to the journal (its effects wait in the shell for the commit).
     struct Commit {
         let effects: Effects
-        let entry: JournalEntry?
+        let journaled: Bool
         let ticket: CommitTicket?
+    }
+
+    /// A journal entry numbered under the lock, made outside it: encoding events costs more than applying them, and
+    /// the lock is the session's one serial step.
+    struct UnmadeEntry: Sendable {
+        let number: Int
+        let input: @Sendable () -> SessionInput
+        let snapshot: SessionCore?
+        let nextDueAt: Date?
+        let dueChanged: Bool
+        let lastAccess: Date
     }
 
     /// Records an applied input (under the lock): with no journal it is durable at once; with one it becomes the
     /// next journal entry, and its effects wait for the commit. Timers start at once either way.
-    /// `input` is made only when a journal keeps it (encoding events costs more than applying them); a history
-    /// kept in memory keeps it unmade, until the record is read.
+    /// `input` is made only when a journal keeps it, and outside the lock (``complete(_:)``); a history kept in
+    /// memory keeps it unmade, until the record is read.
+    /// - Parameter firedTimer: Whether the input is a timer that fired (the session's next due instant may move).
     func record(
-        _ input: @escaping @Sendable () -> SessionInput, step: SessionStep?, key: String?, waited: Bool, in shell: inout Shell
+        _ input: @escaping @Sendable () -> SessionInput, step: SessionStep?, key: String?, waited: Bool,
+        firedTimer: Bool = false, in shell: inout Shell
     ) -> Commit {
         for timer in step?.timersStarted ?? [] { startTimer(timer, in: &shell) }
         for id in step?.timersCancelled ?? [] { shell.timers.removeValue(forKey: id)?.cancel() }
@@ -27,7 +40,7 @@ extension Session {
         let versions = step.flatMap { $0.changes.isEmpty ? nil : [$0.feature: $0.version] } ?? [:]
         guard environment.journal != nil else {
             if shell.history != nil { keep(input, in: &shell) }
-            return Commit(effects: effects, entry: nil, ticket: nil)
+            return Commit(effects: effects, journaled: false, ticket: nil)
         }
         if let step, let first = step.changes.first?.versions[step.feature], shell.uncommitted[step.feature] == nil {
             shell.uncommitted[step.feature] = first - 1  // each change bumps the version by one
@@ -36,15 +49,19 @@ extension Session {
         shell.inputsSinceSnapshot += 1
         let snapshot = shell.inputsSinceSnapshot >= Self.snapshotInterval ? shell.core : nil
         if snapshot != nil { shell.inputsSinceSnapshot = 0 }
-        let entry = JournalEntry(
-            session: id, number: shell.appliedNumber, input: input(), snapshot: snapshot,
-            nextDueAt: shell.core.pendingTimers.map(\.dueAt).min(), lastAccess: lastAccess, copy: copy)
+        // The next due instant moves only when a timer starts, is cancelled or fires: most inputs leave it, and the
+        // store its row.
+        let dueChanged = firedTimer || !(step?.timersStarted.isEmpty ?? true) || !(step?.timersCancelled.isEmpty ?? true)
+        shell.handoff.append(
+            UnmadeEntry(
+                number: shell.appliedNumber, input: input, snapshot: snapshot,
+                nextDueAt: dueChanged ? shell.core.pendingTimers.map(\.dueAt).min() : nil, dueChanged: dueChanged,
+                lastAccess: lastAccess))
         let ticket = waited ? CommitTicket() : nil
         if let key { shell.keysInFlight.insert(key) }
-        shell.handoff.append(entry)
         shell.pending.append(
             PendingCommit(number: shell.appliedNumber, effects: effects, versions: versions, key: key, ticket: ticket))
-        return Commit(effects: effects, entry: entry, ticket: ticket)
+        return Commit(effects: effects, journaled: true, ticket: ticket)
     }
 
     /// Keeps `input` in the session's own history (no journal keeps it), with a checkpoint of the value every
@@ -64,14 +81,14 @@ extension Session {
     /// The journal must get a session's entries in number order, yet two threads that applied entries 5 and 6
     /// reach this point in either order (the store then refused 6 as a gap and answered `503`, seen under
     /// concurrent posts to one session). So entries queue in the shell under the lock that numbered them, and one
-    /// thread at a time hands over everything queued, in order; a thread that finds another doing it leaves its
-    /// entry to that one.
+    /// thread at a time makes (encodes) and hands over everything queued, in order; a thread that finds another
+    /// doing it leaves its entry to that one.
     func complete(_ commit: Commit) {
-        guard commit.entry != nil, let journal = environment.journal else {
+        guard commit.journaled, let journal = environment.journal else {
             deliver(commit.effects)
             return
         }
-        var batch = shell.withLock { shell -> [JournalEntry] in
+        var batch = shell.withLock { shell -> [UnmadeEntry] in
             // Nothing queued: a thread that was handing over took this entry already. Taking the role then would
             // leave it taken with nothing to hand over, and every later entry would wait for ever (seen under load).
             guard !shell.handingOff, !shell.handoff.isEmpty else { return [] }
@@ -79,8 +96,11 @@ extension Session {
             return shell.takeHandoff()
         }
         while !batch.isEmpty {
-            for entry in batch {
-                let number = entry.number
+            for unmade in batch {
+                let number = unmade.number
+                let entry = JournalEntry(
+                    session: id, number: number, input: unmade.input(), snapshot: unmade.snapshot,
+                    nextDueAt: unmade.nextDueAt, dueChanged: unmade.dueChanged, lastAccess: unmade.lastAccess, copy: copy)
                 journal.append(entry) { [weak self] durable in self?.committed(upTo: number, durable: durable) }
             }
             batch = shell.withLock { shell in

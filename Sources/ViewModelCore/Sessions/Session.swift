@@ -52,9 +52,10 @@ public final class Session: Sendable {
         /// Idempotency keys whose request is applied but not durable yet (a retry gets `409`).
         var keysInFlight: Set<String> = []
         var inputsSinceSnapshot = 0
-        /// Journal entries made under the lock and not yet handed to the journal, in number order, and whether a
-        /// thread is handing them over (see ``Session/complete(_:)``).
-        var handoff: [JournalEntry] = []
+        /// Journal entries numbered under the lock and not yet handed to the journal, in number order, and whether a
+        /// thread is handing them over (see ``Session/complete(_:)``); each is made (its input encoded) outside the
+        /// lock.
+        var handoff: [UnmadeEntry] = []
         var handingOff = false
         /// The inputs and checkpoints kept for past versions when no journal keeps them (the memory store).
         var history: HeldHistory?
@@ -244,7 +245,7 @@ public final class Session: Sendable {
             if shell.timers.isEmpty { shell.timers = [:] }  // idle sessions keep no table
             shell.keepVersionsReadersWaitFor()
             guard let step = shell.core.fireTimer(id, at: now, observe: shell.observer) else { return nil }
-            return record({ .timer(id: id, at: now) }, step: step, key: nil, waited: false, in: &shell)
+            return record({ .timer(id: id, at: now) }, step: step, key: nil, waited: false, firedTimer: true, in: &shell)
         }
         if let commit { complete(commit) }
     }
@@ -315,7 +316,7 @@ public enum SubmitOutcome: Sendable, Equatable {
 
 extension Session.Shell {
     /// The queued journal entries, in order, leaving none (and no buffer: most sessions are idle).
-    mutating func takeHandoff() -> [JournalEntry] {
+    mutating func takeHandoff() -> [Session.UnmadeEntry] {
         guard !handoff.isEmpty else { return [] }
         defer { handoff = [] }
         return handoff

@@ -1,0 +1,222 @@
+import Foundation
+import ViewHostLocking
+import ViewModelCore
+
+/// The PostgreSQL store's part of its ``JournalWriter``: the statements of a batch in one transaction on the
+/// writer's own connection (one WAL flush at `COMMIT` for them all), and its probe.
+///
+/// Fencing: a record is written only while its session's row still has the epoch the record was queued under and
+/// this node as owner, checked and locked (`FOR KEY SHARE`) in the record's own statement; after another node took
+/// the session over (raising its epoch under `FOR UPDATE`, which waits for that lock) the statement matches no row
+/// and the record is refused, whatever this node believes. The row itself is written only when the session's
+/// earliest timer moves or it takes a snapshot, not for every record.
+final class PostgresStatements: JournalStatements {
+    private let url: String
+    private let node: String
+    /// The database's URL without its password, for the reasons the health gives.
+    private let redactedURL: String
+    private let open = Locked<PostgresConnection?>(nil)
+    /// How many of each session's latest inputs its history keeps (0: none, and no checkpoints).
+    let historyInputs: Int
+
+    /// A failing database is probed every second.
+    var probeInterval: Double { 1 }
+
+    init(url: String, node: String, historyInputs: Int) {
+        self.url = url
+        self.historyInputs = historyInputs
+        self.node = node
+        redactedURL = PasswordRedaction.redacted(url)
+    }
+
+    /// The writer's connection, opened (again) when missing or broken.
+    private func connection() throws(PostgresError) -> PostgresConnection {
+        if let connection = open.withLock({ $0 }), connection.isOpen { return connection }
+        let fresh = try PostgresConnection(url: url)
+        open.withLock { $0 = fresh }
+        return fresh
+    }
+
+    func transaction(_ body: (PostgresConnection) throws -> Void) throws {
+        let connection = try begun()
+        do {
+            try body(connection)
+            try connection.query("COMMIT")
+        } catch {
+            _ = try? connection.query("ROLLBACK")
+            if case .connection = error as? PostgresError { open.withLock { $0 = nil } }
+            throw error
+        }
+    }
+
+    /// The writer's connection with a transaction begun. A connection the server closed (a restart) shows only when
+    /// used; nothing was sent yet, so one try on a new connection is safe.
+    private func begun() throws(PostgresError) -> PostgresConnection {
+        let connection = try connection()
+        do {
+            try connection.query("BEGIN")
+            return connection
+        } catch {
+            guard case .connection = error else { throw error }
+            open.withLock { $0 = nil }
+            let fresh = try self.connection()
+            try fresh.query("BEGIN")
+            return fresh
+        }
+    }
+
+    func apply(_ write: JournalWrite, in connection: PostgresConnection) throws -> Bool {
+        switch write {
+        case .create(let session):
+            let result = try connection.query(
+                """
+                INSERT INTO sessions (id, token_digest, created_at, last_access, snapshot, snapshot_number, next_due_at,
+                    owner, epoch)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 1)
+                ON CONFLICT (id) DO NOTHING
+                """,
+                [
+                    session.id.rawValue, PostgresEncoded.hex(session.token.digest),
+                    String(session.createdAt.timeIntervalSince1970), String(session.lastAccess.timeIntervalSince1970),
+                    String(decoding: session.snapshot, as: UTF8.self), String(session.journalNumber),
+                    session.nextDueAt.map { String($0.timeIntervalSince1970) }, node,
+                ])
+            guard result.affected == 1 else { return false }
+            try keepCheckpoint(
+                of: session.id, number: session.journalNumber, session.snapshot, versions: session.versions,
+                connection: connection)
+            return true
+        case .append(let record):
+            return try append(record, fence: record.fence ?? 0, connection: connection)
+        case .remove(let id, let expiredAt):
+            // Later records of the session find no row to follow (or an expired one), and are refused.
+            try connection.query("DELETE FROM journal WHERE session_id = $1", [id.rawValue])
+            try connection.query("DELETE FROM checkpoints WHERE session_id = $1", [id.rawValue])
+            if let expiredAt {
+                try connection.query(
+                    "UPDATE sessions SET expired_at = $1, snapshot = NULL, next_due_at = NULL WHERE id = $2",
+                    [String(expiredAt.timeIntervalSince1970), id.rawValue])
+            } else {
+                try connection.query("DELETE FROM sessions WHERE id = $1", [id.rawValue])
+            }
+            return true
+        case .access(let times):
+            try connection.query(
+                """
+                UPDATE sessions SET last_access = given.at
+                FROM unnest($1::text[], $2::double precision[]) AS given (id, at)
+                WHERE sessions.id = given.id AND sessions.last_access < given.at AND sessions.expired_at IS NULL
+                """,
+                [
+                    PostgresEncoded.array(times.map { $0.0.rawValue }),
+                    PostgresEncoded.array(times.map { String($0.1.timeIntervalSince1970) }),
+                ])
+            return true
+        }
+    }
+
+    /// The session's row, if this node still owns it under `$2` and record `$3` follows its last record or snapshot.
+    private static let owned = """
+        id = $1 AND epoch = $2::bigint AND owner = $4 AND expired_at IS NULL
+            AND (snapshot_number = $3::bigint - 1
+                OR EXISTS (SELECT 1 FROM journal WHERE session_id = $1 AND number = $3::bigint - 1))
+        """
+
+    /// One round trip per record, planned once per connection: the fenced check (or update, when the row changes)
+    /// and the record. Two statements per write made the batch's round trips, not the disk, what bounded events per
+    /// second.
+    private func append(_ record: JournalWrite.Record, fence: Int64, connection: PostgresConnection) throws -> Bool {
+        let head = [record.session.rawValue, String(fence), String(record.number), node]
+        let due: String? = record.nextDueAt.flatMap { $0 }.map { String($0.timeIntervalSince1970) }
+        let result: PostgresResult
+        if let snapshot = record.snapshot {
+            // The snapshot holds everything up to this record: without history, the journal before it is no longer
+            // needed; with history, the record is kept and the checkpoints decide what goes.
+            result = try connection.query(
+                prepared: "snapshot",
+                """
+                WITH updated AS (
+                    UPDATE sessions SET snapshot = $5::text, snapshot_number = $3::bigint,
+                        next_due_at = CASE WHEN $6::boolean THEN $7::double precision ELSE next_due_at END
+                    WHERE \(Self.owned) RETURNING id
+                ), kept AS (
+                    INSERT INTO journal (session_id, number, record)
+                    SELECT id, $3::bigint, $9::bytea FROM updated WHERE $8::boolean
+                ), trimmed AS (
+                    DELETE FROM journal WHERE session_id = (SELECT id FROM updated) AND number < $3::bigint
+                        AND NOT $8::boolean
+                )
+                SELECT count(*) FROM updated
+                """,
+                head + [
+                    String(decoding: snapshot, as: UTF8.self), String(record.nextDueAt != nil), due,
+                    String(historyInputs > 0), PostgresEncoded.bytea(record.bytes),
+                ])
+            guard result.rows.first?.first == "1" else { return false }
+            try keepCheckpoint(
+                of: record.session, number: record.number, snapshot, versions: record.versions, connection: connection)
+            return true
+        } else if record.nextDueAt != nil {
+            result = try connection.query(
+                prepared: "append-due",
+                """
+                WITH updated AS (
+                    UPDATE sessions SET next_due_at = $6::double precision WHERE \(Self.owned) RETURNING id
+                ), kept AS (
+                    INSERT INTO journal (session_id, number, record) SELECT id, $3::bigint, $5::bytea FROM updated
+                    ON CONFLICT DO NOTHING RETURNING 1
+                )
+                SELECT count(*) FROM kept
+                """, head + [PostgresEncoded.bytea(record.bytes), due])
+        } else {
+            result = try connection.query(
+                prepared: "append",
+                """
+                WITH owned AS (
+                    SELECT id FROM sessions WHERE \(Self.owned) FOR KEY SHARE
+                ), kept AS (
+                    INSERT INTO journal (session_id, number, record) SELECT id, $3::bigint, $5::bytea FROM owned
+                    ON CONFLICT DO NOTHING RETURNING 1
+                )
+                SELECT count(*) FROM kept
+                """, head + [PostgresEncoded.bytea(record.bytes)])
+        }
+        return result.rows.first?.first == "1"
+    }
+
+    /// With history kept: stores the snapshot of session `id` after record `number` as a checkpoint, then drops the
+    /// checkpoints older than the newest one at or before `historyInputs` records back and the journal records it
+    /// includes (``HistoryRetention``).
+    private func keepCheckpoint(
+        of id: SessionID, number: Int, _ snapshot: [UInt8], versions: String?, connection: PostgresConnection
+    ) throws(PostgresError) {
+        guard historyInputs > 0, let versions else { return }
+        try connection.query(
+            prepared: "checkpoint",
+            """
+            WITH kept AS (
+                INSERT INTO checkpoints (session_id, number, versions, core) VALUES ($1, $2::bigint, $3, $4)
+                ON CONFLICT (session_id, number) DO UPDATE SET versions = excluded.versions, core = excluded.core
+            ), base AS (
+                SELECT max(number) AS number FROM checkpoints WHERE session_id = $1 AND number <= $2::bigint - $5::bigint
+            ), dropped AS (
+                DELETE FROM checkpoints WHERE session_id = $1 AND number < (SELECT number FROM base)
+            )
+            DELETE FROM journal WHERE session_id = $1 AND number <= (SELECT number FROM base)
+            """,
+            [id.rawValue, String(number), versions, String(decoding: snapshot, as: UTF8.self), String(historyInputs)])
+    }
+
+    func probe() throws {
+        do {
+            try connection().query("SELECT 1")
+        } catch {
+            if case .connection = error { open.withLock { $0 = nil } }
+            throw error
+        }
+    }
+
+    func health(after error: any Error) -> StorageHealth {
+        .failing("\(redactedURL): \(PasswordRedaction.redacted("\(error)"))")
+    }
+}

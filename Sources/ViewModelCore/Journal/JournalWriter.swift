@@ -1,0 +1,166 @@
+import Foundation
+import ViewHostLocking
+
+/// A durable store's one writer, the same for every store: a serial queue that takes every write queued so far (of
+/// all sessions, up to a bound in bytes) and commits them in one transaction (group commit: one sync for them all),
+/// then answers each. The store supplies its statements (``JournalStatements``); the writer does the rest:
+///
+/// - **Poisoning.** A session's copy whose write failed is poisoned: its later writes fail too, and so do those of
+///   older copies (so its journal never gets a gap or a write from a value that was dropped), while a copy loaded
+///   since (a higher ``JournalEntry/copy``) writes again.
+/// - **Fencing.** A record queued without a fence (its session is not this node's) is refused without touching the
+///   store; the store's statement refuses one whose fence is stale.
+/// - **Health.** `failing` after a transaction failed, probed every ``JournalStatements/probeInterval`` seconds until
+///   a write reaches the medium; `healthy` only after a batch that really wrote a session or a record (never after
+///   one whose every write was refused before touching it); `broken` stops every write.
+public final class JournalWriter<Statements: JournalStatements>: Sendable {
+    private struct Pending: Sendable {
+        let write: JournalWrite
+        let completion: @Sendable (Bool) -> Void
+    }
+
+    private struct State {
+        /// Per session, the newest copy whose write failed: its writes and older copies' are refused.
+        var poisoned: [SessionID: Int] = [:]
+        var probing = false
+        /// The store closed: later writes are refused without touching it.
+        var stopped = false
+    }
+
+    /// The largest batch, in bytes of records and snapshots, one transaction takes (more waits for the next).
+    public static var maxBatchBytes: Int { 4 << 20 }
+
+    /// The store's health.
+    public let monitor: StorageHealthMonitor
+    /// Transactions committed and the writes they carried, since start: (batches, writes). Writes per batch is how
+    /// many share one sync.
+    public let counts = Locked((batches: 0, writes: 0))
+    private let statements: Statements
+    private let state = Locked(State())
+    private let intake: GroupCommitQueue<Pending>
+
+    /// A writer on `statements`, its serial queue labelled `label`.
+    public init(label: String, statements: Statements, monitor: StorageHealthMonitor = StorageHealthMonitor()) {
+        self.statements = statements
+        self.monitor = monitor
+        intake = GroupCommitQueue(label: label, maxBatchBytes: Self.maxBatchBytes)
+    }
+
+    /// Queues `write`; `completion` is called once, on any thread, with whether it is durable.
+    public func enqueue(_ write: JournalWrite, completion: @escaping @Sendable (Bool) -> Void) {
+        intake.enqueue(Pending(write: write, completion: completion), bytes: write.size) { self.write($0) }
+    }
+
+    /// Writes everything queued, then stops (shutdown): later writes are refused (their completions say not
+    /// durable) without touching the store.
+    public func drainAndStop() {
+        intake.drainAndStop { self.write($0) }
+        state.withLock { $0.stopped = true }
+    }
+
+    /// Whether the store closed.
+    public var isStopped: Bool { state.withLock { $0.stopped } }
+
+    /// Runs `work` on the writer's queue after `seconds`, between batches (a store's periodic checks).
+    public func after(seconds: Double, _ work: @escaping @Sendable () -> Void) {
+        intake.after(seconds: seconds, work)
+    }
+
+    /// Whether a write may go ahead: not once the store is broken, nor when the store says no.
+    public func mayWrite() -> Bool {
+        if case .broken = monitor.health { return false }
+        return statements.mayWrite()
+    }
+
+    /// A write failed (`error`): the store is failing, and probed until a write succeeds, or broken.
+    public func fail(_ error: any Error) {
+        let health = statements.health(after: error)
+        monitor.set(health)
+        if case .failing = health { scheduleProbe() }
+    }
+
+    private func write(_ batch: [Pending]) {
+        guard !isStopped, mayWrite() else {
+            for pending in batch { pending.completion(false) }
+            return
+        }
+        var poisoned = state.withLock { $0.poisoned }
+        var results = [Bool](repeating: false, count: batch.count)
+        do {
+            try statements.transaction { connection in
+                for index in batch.indices {
+                    results[index] = try attempt(batch[index].write, in: connection, poisoned: &poisoned)
+                }
+            }
+            let writes = batch.map(\.write)
+            if let fault = statements.committed(writes, results: results) {
+                monitor.set(fault)
+            } else if zip(writes, results).contains(where: { $0.isJournalWrite && $1 }) {
+                // Only what the store exists for, written for real, says that it takes writes again: access times
+                // are tiny writes that may fit where records do not, and a batch whose every record was refused
+                // (its session poisoned) wrote nothing.
+                monitor.set(.healthy)
+            }
+            counts.withLock { $0 = ($0.batches + 1, $0.writes + batch.count) }
+        } catch {
+            // The transaction rolled back: nothing of this batch is stored.
+            results = [Bool](repeating: false, count: batch.count)
+            for pending in batch { Self.poison(pending.write, &poisoned) }
+            fail(error)
+        }
+        state.withLock { $0.poisoned = poisoned }
+        for (pending, durable) in zip(batch, results) { pending.completion(durable) }
+    }
+
+    /// Writes one write in the batch's transaction, unless its copy is poisoned or its session not owned.
+    private func attempt(
+        _ write: JournalWrite, in connection: Statements.Connection, poisoned: inout [SessionID: Int]
+    ) throws -> Bool {
+        switch write {
+        case .create(let session):
+            poisoned[session.id] = nil
+        case .append(let record):
+            guard record.copy > poisoned[record.session] ?? -1, record.fence != nil else {
+                Self.poison(write, &poisoned)
+                return false
+            }
+        case .remove, .access:
+            break
+        }
+        let done = try statements.apply(write, in: connection)
+        if !done, case .append = write { Self.poison(write, &poisoned) }
+        return done
+    }
+
+    /// Poisons the copy a create or append came from: its later writes, and older copies', are refused.
+    private static func poison(_ write: JournalWrite, _ poisoned: inout [SessionID: Int]) {
+        guard let (session, copy) = write.copy else { return }
+        poisoned[session] = max(poisoned[session] ?? -1, copy)
+    }
+
+    /// While writes fail, tries the store's probe every ``JournalStatements/probeInterval`` seconds, so it says it is
+    /// writable again as soon as the medium takes writes (readiness follows it).
+    private func scheduleProbe() {
+        let start = state.withLock { state -> Bool in
+            guard !state.probing else { return false }
+            state.probing = true
+            return true
+        }
+        guard start else { return }
+        intake.after(seconds: statements.probeInterval) { self.probe() }
+    }
+
+    private func probe() {
+        let stopped = state.withLock { state in
+            state.probing = false
+            return state.stopped
+        }
+        guard !stopped, case .failing = monitor.health else { return }
+        do {
+            try statements.probe()
+            monitor.set(.healthy)
+        } catch {
+            fail(error)
+        }
+    }
+}
