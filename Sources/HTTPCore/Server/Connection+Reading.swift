@@ -168,6 +168,19 @@ extension Connection {
                 }
                 loop.execute { bound.value.finishDeferred(response) }
             }
+        case .callback(let start):
+            activity = .awaitingResponse
+            let bound = LoopBound(self, loop: loop)
+            let loop = loop
+            let once = OnceAnswer { outcome in
+                let response: HTTPResponse
+                switch outcome {
+                case .success(let made): response = made
+                case .failure(let error): response = server.response(for: error, requestID: requestID)
+                }
+                loop.execute { bound.value.finishDeferred(response) }
+            }
+            start(once.answer)
         }
     }
 

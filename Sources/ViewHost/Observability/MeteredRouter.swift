@@ -32,25 +32,16 @@ struct MeteredRouter: HTTPResponder {
                 accessLog?.record(.failure(error), request: request, route: pattern, context: context, since: start)
                 throw error
             }
-            switch result {
-            case .response(let response):
-                route.record(status: response.status.code, since: start)
-                accessLog?.record(.success(response), request: request, route: pattern, context: context, since: start)
-                return result
-            case .deferred(let work):
-                return .deferred {
-                    do {
-                        let response = try await work()
-                        route.record(status: response.status.code, since: start)
-                        accessLog?.record(
-                            .success(response), request: request, route: pattern, context: context, since: start)
-                        return response
-                    } catch {
-                        route.record(status: Self.status(of: error), since: start)
-                        accessLog?.record(
-                            .failure(error), request: request, route: pattern, context: context, since: start)
-                        throw error
-                    }
+            return try result.map { outcome in
+                switch outcome {
+                case .success(let response):
+                    route.record(status: response.status.code, since: start)
+                    accessLog?.record(.success(response), request: request, route: pattern, context: context, since: start)
+                    return response
+                case .failure(let error):
+                    route.record(status: Self.status(of: error), since: start)
+                    accessLog?.record(.failure(error), request: request, route: pattern, context: context, since: start)
+                    throw error
                 }
             }
         }
@@ -68,12 +59,29 @@ struct MeteredRouter: HTTPResponder {
         } catch let needed as SessionLoadNeeded {
             return .deferred { try await again(handler, request, context, after: needed) }
         }
-        guard case .deferred(let work) = result else { return result }
-        return .deferred {
-            do {
-                return try await work()
-            } catch let needed as SessionLoadNeeded {
-                return try await again(handler, request, context, after: needed)
+        switch result {
+        case .response:
+            return result
+        case .deferred(let work):
+            return .deferred {
+                do {
+                    return try await work()
+                } catch let needed as SessionLoadNeeded {
+                    return try await again(handler, request, context, after: needed)
+                }
+            }
+        case .callback(let start):
+            return .callback { answer in
+                start { outcome in
+                    guard case .failure(let needed as SessionLoadNeeded) = outcome else { return answer(outcome) }
+                    Task {
+                        do {
+                            answer(.success(try await again(handler, request, context, after: needed)))
+                        } catch {
+                            answer(.failure(error))
+                        }
+                    }
+                }
             }
         }
     }
@@ -93,10 +101,7 @@ struct MeteredRouter: HTTPResponder {
             let loaded = try await needed.load()
             do {
                 return try await SessionLoadNeeded.$loaded.withValue(loaded) {
-                    switch try handler(request, context) {
-                    case .response(let response): return response
-                    case .deferred(let work): return try await work()
-                    }
+                    try await handler(request, context).response()
                 }
             } catch let again as SessionLoadNeeded {
                 needed = again

@@ -36,12 +36,7 @@ struct CORSResponder: HTTPResponder {
         }
         guard allowed else { return try wrapped.respond(to: request, context: context) }  // same-origin
         do {
-            switch try wrapped.respond(to: request, context: context) {
-            case .response(let response):
-                return .response(Self.decorated(response, origin: origin))
-            case .deferred(let work):
-                return .deferred { Self.decorated(try await work(), origin: origin) }
-            }
+            return try wrapped.respond(to: request, context: context).map { Self.decorated(try $0.get(), origin: origin) }
         } catch let error as any HTTPResponseError {
             return .response(Self.decorated(error.response, origin: origin))
         }

@@ -33,10 +33,7 @@ enum SnapshotRoutes {
                 return .deferred {
                     let (snapshot, live) = try await readableSnapshot(
                         of: session, feature: feature, request: request, registry: registry)
-                    switch reply.answer(with: snapshot, session: live) {
-                    case .response(let response): return response
-                    case .deferred(let work): return try await work()
-                    }
+                    return try await reply.answer(with: snapshot, session: live).response()
                 }
             }
         }
@@ -64,10 +61,7 @@ enum SnapshotRoutes {
                 guard newer != nil, let latest = encodedSnapshot(of: session, feature: feature).ready?.value,
                     !ConditionalRequest.noneMatchFails(request, etag: latest.etag)
                 else { return notModified(snapshot) }
-                switch changed(to: latest, session: session) {
-                case .response(let response): return response
-                case .deferred(let work): return try await work()
-                }
+                return try await changed(to: latest, session: session).response()
             }
         }
 

@@ -128,6 +128,14 @@ final class SessionEventSource: HTTPBodySource {
         if first {
             // The reconnection delay the client should wait, once, then the snapshots it is missing.
             output.append(contentsOf: "retry: 2000\n\n".utf8)
+            if lastEventID > 0, lastEventID <= session.sequence {
+                // What the client saw is never sent again, even for a feature marked changed meanwhile: while a
+                // change is applied but not durable, the newest snapshot to send is the durable one, which the
+                // client may hold (seen in a run under load: a stream resumed after a restart got it again).
+                state.withLock { state in
+                    for feature in features where state.written[feature] == nil { state.written[feature] = lastEventID }
+                }
+            }
             wanted.formUnion(session.features(changedAfter: lastEventID).map(\.feature).filter(features.contains))
         }
         appendEvents(for: wanted, to: &output)

@@ -181,10 +181,13 @@ extension Session.Shell {
     }
 }
 
-/// Resolved once an applied input is durable (or could not be kept); any number of tasks may wait on it.
+/// Resolved once an applied input is durable (or could not be kept); any number of tasks or callbacks may wait on
+/// it.
 public final class CommitTicket: Sendable {
+    public typealias Waiter = @Sendable (Result<Void, SessionError>) -> Void
+
     private enum State {
-        case waiting([CheckedContinuation<Result<Void, SessionError>, Never>])
+        case waiting([Waiter])
         case done(Result<Void, SessionError>)
     }
 
@@ -196,28 +199,34 @@ public final class CommitTicket: Sendable {
     /// Waits for the commit.
     /// - Throws: ``SessionError/unavailable`` when the store could not keep the input.
     public func value() async throws(SessionError) {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, SessionError>, Never>) in
-            let done = state.withLock { state -> Result<Void, SessionError>? in
-                switch state {
-                case .done(let result): return result
-                case .waiting(var waiters):
-                    waiters.append(continuation)
-                    state = .waiting(waiters)
-                    return nil
-                }
-            }
-            if let done { continuation.resume(returning: done) }
+        let result = await withCheckedContinuation { continuation in
+            whenResolved { continuation.resume(returning: $0) }
         }
         try result.get()
     }
 
+    /// Calls `waiter` once the ticket is resolved, on the thread that resolves it (or at once, on this one, when
+    /// it is resolved already).
+    public func whenResolved(_ waiter: @escaping Waiter) {
+        let done = state.withLock { state -> Result<Void, SessionError>? in
+            switch state {
+            case .done(let result): return result
+            case .waiting(var waiters):
+                waiters.append(waiter)
+                state = .waiting(waiters)
+                return nil
+            }
+        }
+        if let done { waiter(done) }
+    }
+
     /// Resolves the ticket (the first call wins) and wakes whoever waits.
     public func resolve(_ result: Result<Void, SessionError>) {
-        let waiters = state.withLock { state -> [CheckedContinuation<Result<Void, SessionError>, Never>] in
+        let waiters = state.withLock { state -> [Waiter] in
             guard case .waiting(let waiters) = state else { return [] }
             state = .done(result)
             return waiters
         }
-        for waiter in waiters { waiter.resume(returning: result) }
+        for waiter in waiters { waiter(result) }
     }
 }

@@ -85,10 +85,7 @@ final class FakeProviderServer: Sendable {
         case .held(let gate, let then):
             .deferred {
                 await gate.wait()
-                switch self.answer(then) {
-                case .response(let response): return response
-                case .deferred(let work): return try await work()
-                }
+                return try await self.answer(then).response()
             }
         }
     }
