@@ -99,7 +99,9 @@ public enum JournalImport {
                 var part: [Prepared] = []
                 part.reserveCapacity(Self.part)
                 while part.count < Self.part, let line = lines.next() {
-                    let members = Result { () throws(JSONParser.Failure) in try JSONParser.members(ofObject: line.bytes, maxDepth: JournalImport.maxDepth) }
+                    let members = Result { () throws(JSONParser.Failure) in
+                        try JSONParser.members(ofObject: line.bytes, maxDepth: JournalImport.maxDepth)
+                    }
                     var decoded: DecodedEvents?
                     var time: String?
                     if case .success(let members) = members {

@@ -30,6 +30,16 @@ struct JournalExportTests {
         Array((lines.joined(separator: "\n") + "\n").utf8)
     }
 
+    /// Why `bytes` are not read back as an export (nil: they are).
+    static func refusal(_ bytes: [UInt8]) -> JournalImportError? {
+        do {
+            _ = try JournalImport.read(bytes, types: SessionWalk.types)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     @Test func aWalkExportedReadsBackToTheSameInputsAndValue() throws {
         for seed in UInt64(1)...60 {
             var walk = SessionWalk(seed: seed)
@@ -100,22 +110,8 @@ struct JournalExportTests {
         try walk.walk(steps: 40)
         let lines = Self.lines(try Self.export(walk))
         let last = lines.count
-        func refusal(_ changed: [String]) -> JournalImportError? {
-            do {
-                _ = try JournalImport.read(Self.joined(changed), types: SessionWalk.types)
-                return nil
-            } catch {
-                return error
-            }
-        }
-        func refusal(bytes: [UInt8]) -> JournalImportError? {
-            do {
-                _ = try JournalImport.read(bytes, types: SessionWalk.types)
-                return nil
-            } catch {
-                return error
-            }
-        }
+        func refusal(_ changed: [String]) -> JournalImportError? { Self.refusal(Self.joined(changed)) }
+        func refusal(bytes: [UInt8]) -> JournalImportError? { Self.refusal(bytes) }
         // Cut short: without its end line, or in the middle of a line.
         #expect(refusal(Array(lines.dropLast()))?.line == last - 1)
         #expect(refusal(Array(lines.dropLast().dropLast())) != nil)
@@ -177,14 +173,7 @@ struct JournalExportTests {
         var ahead = writer.header
         for record in imported.records { ahead += try writer.line(for: record, decoded: base.decodedAhead(record.input)) }
         #expect(ahead + writer.end() == bytes)
-        func refusal(_ changed: [String]) -> JournalImportError? {
-            do {
-                _ = try JournalImport.read(Self.joined(changed), types: SessionWalk.types)
-                return nil
-            } catch {
-                return error
-            }
-        }
+        func refusal(_ changed: [String]) -> JournalImportError? { Self.refusal(Self.joined(changed)) }
         var swapped = lines
         swapped.swapAt(300, 301)
         #expect(refusal(swapped)?.line == 301)
