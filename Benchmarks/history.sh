@@ -13,16 +13,19 @@
 #        sent; a weather location change (memory store);
 #      past: PAST_READS distinct versions about PAST_BACK inputs back, newest first (each rebuilt from a
 #        checkpoint), p50/p99 ms as the client sees them (memory and sqlite --sync normal);
-#      journal: a session of JOURNAL_INPUTS inputs exported and imported again, inputs/s (memory and sqlite);
+#      journal: a session of JOURNAL_INPUTS inputs exported and imported again, JOURNAL_REPEATS times each, timed
+#        by curl (it reads and sends without parsing, so the server is measured): inputs/s, and the server's CPU
+#        time (/proc/PID/stat) over each (memory and sqlite --sync normal);
 #      streams: STREAMS sessions, each a chat of 200 messages with one event stream, STREAM_UPDATES messages sent
-#        to each; the server's CPU time (/proc/PID/stat) per frame delivered, whole snapshots against patches
+#        to each; the server's CPU time (/proc/PID/stat) per update (a chat version made) and per frame delivered,
+#        whole snapshots against patches
 #        (?patches=1), without gzip (a whole frame then costs a copy of cached bytes) and with it (a browser's
 #        stream: every frame deflated), ROUNDS rounds.
 # 3. What keeping history in memory costs the memory store (the default, sessions.historyVersions 1000, against 0),
 #    ROUNDS interleaved rounds: wrk -t2 -c64 -dDURATION over 64 sessions,
 #    POST login {"type":"setUsername"} and POST chat {"type":"send"} (product_events.lua); then SESSIONS_N
 #    chat-only sessions created (product_client.py): RSS per session.
-# Environment (defaults): HISTORY=20000 PAST_BACK=1000 PAST_READS=80 JOURNAL_INPUTS=10000 STREAMS=40
+# Environment (defaults): HISTORY=20000 PAST_BACK=1000 PAST_READS=80 JOURNAL_INPUTS=10000 JOURNAL_REPEATS=5 STREAMS=40
 #   STREAM_UPDATES=25 ROUNDS=2 DURATION=8s SESSIONS_N=20000 SKIP_BUILD=0 QUIET_BUSY=20 QUIET_WAIT=120
 #   REPORT=<repo>/BENCHMARKS.md
 # Outputs: Benchmarks/out/history-<UTC stamp>/ (git-ignored).
@@ -31,12 +34,12 @@ set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BENCH="$REPO/Benchmarks"
 HISTORY="${HISTORY:-20000}" PAST_BACK="${PAST_BACK:-1000}" PAST_READS="${PAST_READS:-80}"
-JOURNAL_INPUTS="${JOURNAL_INPUTS:-10000}" STREAMS="${STREAMS:-40}" STREAM_UPDATES="${STREAM_UPDATES:-25}"
+JOURNAL_INPUTS="${JOURNAL_INPUTS:-10000}" JOURNAL_REPEATS="${JOURNAL_REPEATS:-5}" STREAMS="${STREAMS:-40}" STREAM_UPDATES="${STREAM_UPDATES:-25}"
 ROUNDS="${ROUNDS:-2}" DURATION="${DURATION:-8s}" SESSIONS_N="${SESSIONS_N:-20000}" SKIP_BUILD="${SKIP_BUILD:-0}"
 QUIET_BUSY="${QUIET_BUSY:-20}" QUIET_WAIT="${QUIET_WAIT:-120}"
 REPORT="${REPORT:-$REPO/BENCHMARKS.md}"
 INVOCATION="Benchmarks/history.sh"
-for v in HISTORY PAST_BACK PAST_READS JOURNAL_INPUTS STREAMS STREAM_UPDATES ROUNDS DURATION SESSIONS_N; do
+for v in HISTORY PAST_BACK PAST_READS JOURNAL_INPUTS JOURNAL_REPEATS STREAMS STREAM_UPDATES ROUNDS DURATION SESSIONS_N; do
   [[ -n "${!v+x}" && "${!v}" != "" ]] && INVOCATION="$v=${!v} $INVOCATION"
 done
 STAMP="$(date -u +%Y%m%dT%H%M%SZ)"
@@ -101,7 +104,7 @@ for store in memory sqlite; do
   stop_server
   say "journal export and import ($store)"
   start_server "journal-$store" "${extra[@]}"
-  note "$(client journal "$BASE" "$JOURNAL_INPUTS")" "{\"store\":\"$store\"}"
+  note "$(SERVER_PID=$SERVER_PID client journal "$BASE" "$JOURNAL_INPUTS" "$JOURNAL_REPEATS")" "{\"store\":\"$store\"}"
   stop_server
 done
 for round in $(seq 1 "$ROUNDS"); do
@@ -171,21 +174,30 @@ for r in by("past"):
 out += ["", "Distinct versions, newest first: each is older than where the rebuild before stopped, so each is replayed "
         "from its checkpoint (up to 63 inputs); timed at the client (Python, one keep-alive connection).", ""]
 out += ["### Journal export and import (target ≥ 50,000 inputs/s)", "",
-        "| store | inputs | export bytes | export | import |", "|---|---:|---:|---:|---:|"]
+        "| store | inputs | export bytes | export, median | export, best | import, median | import, best |",
+        "|---|---:|---:|---:|---:|---:|---:|"]
+def timed(run):
+    seconds, cpu = run["medianSeconds"], run["cpuSeconds"][run["seconds"].index(run["medianSeconds"])]
+    return f"{seconds} s, {run['medianPerSecond']:,}/s (CPU {cpu} s)"
 for r in by("journal"):
-    out.append(f"| {r['store']} | {r['inputs']:,} | {r['bytes']:,} | {r['exportSeconds']} s, {r['exportPerSecond']:,}/s | "
-               f"{r['importSeconds']} s, {r['importPerSecond']:,}/s |")
-out += ["", "Export: `GET /journal` read whole. Import: `POST /v1/sessions` with the export, answered 201 once stored "
-        "(replayed and checked line by line first).", ""]
+    out.append(f"| {r['store']} | {r['inputs']:,} | {r['bytes']:,} | {timed(r['export'])} | {r['export']['bestPerSecond']:,}/s | "
+               f"{timed(r['import'])} | {r['import']['bestPerSecond']:,}/s |")
+runs = by("journal")
+out += ["", f"curl, {runs[0]['repeats'] if runs else '?'} times each, export and import in turn: export `curl -o /dev/null "
+        "-H 'Authorization: Bearer …' …/journal`; import `curl --data-binary @FILE -H 'Content-Type: application/x-ndjson' "
+        "…/v1/sessions`, answered 201 once stored (replayed and checked line by line first). Time: curl's `time_total`; "
+        "CPU: the server's (`/proc/PID/stat`, every thread) over the same request.", ""]
 out += ["### Server CPU per update, event streams (target: patch ≤ whole)", "",
-        "| round | stream | mode | streams | frames | patch frames | bytes delivered | server CPU | CPU per frame |",
-        "|---:|---|---|---:|---:|---:|---:|---:|---:|"]
+        "| round | stream | mode | streams | updates | frames | patch frames | bytes delivered | server CPU | CPU per update | CPU per frame |",
+        "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
 for r in by("streams"):
     coding = "gzip" if r.get("coding") == "gzip" else "plain"
-    out.append(f"| {r['round']} | {coding} | {r['mode']} | {r['streams']} | {r['framesDelivered']:,} | {r['patchFrames']:,} | "
-               f"{r['bytesDelivered']:,} | {r['serverCpuSeconds']} s | {r['cpuMicrosecondsPerFrame']} µs |")
+    out.append(f"| {r['round']} | {coding} | {r['mode']} | {r['streams']} | {r['updates']:,} | {r['framesDelivered']:,} | {r['patchFrames']:,} | "
+               f"{r['bytesDelivered']:,} | {r['serverCpuSeconds']} s | {r['cpuMicrosecondsPerUpdate']} µs | {r['cpuMicrosecondsPerFrame']} µs |")
 out += ["", "Each stream its own session (a chat of 200 messages); the server's CPU over the update phase (the sends "
-        "that make the updates included, equal in both modes) divided by the frames delivered.", ""]
+        "that make the updates and the partner's answers included, equal in both modes) divided by the updates (the "
+        "chats' versions made in the phase) and by the frames delivered (fewer: a stream that falls behind sends the "
+        "newest version of a feature once).", ""]
 def requests_per_second(path):
     text = open(path).read()
     found = re.search(r"Requests/sec:\s+([0-9.]+)", text)

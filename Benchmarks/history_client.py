@@ -7,10 +7,12 @@ Talks to one `viewhost serve` on 127.0.0.1 and prints one JSON object per measur
                           messages (one more message sent), and a weather location change
   past       BASE N K     a session with N + 100 inputs; K reads of distinct past versions about N inputs back, newest
                           first (each rebuilt from a checkpoint: nothing cached helps), timed one by one: p50/p99 ms
-  journal    BASE N       a session with N inputs exported (GET /journal) and imported (POST /v1/sessions): inputs/s
+  journal    BASE N R     a session with N inputs exported (GET /journal) and imported (POST /v1/sessions), R times
+                          each, timed by curl: inputs/s, and the server's CPU time over each (PID from $SERVER_PID)
   streams    BASE S U M C S sessions (a chat of 200 messages each), each with one event stream in mode M (whole or
                           patch) and Accept-Encoding C (identity or gzip), U messages sent to each; the server's CPU
-                          time per frame delivered (/proc/PID/stat of the server, PID from $SERVER_PID)
+                          time (/proc/PID/stat of the server, PID from $SERVER_PID) per frame delivered and per update
+                          (a version of a chat made in that time: frames of a slow stream coalesce)
 """
 import gzip
 import http.client
@@ -19,7 +21,9 @@ import os
 import random
 import selectors
 import socket
+import subprocess
 import sys
+import tempfile
 import time
 import zlib
 
@@ -163,24 +167,47 @@ def past(base, back, reads):
                       "p50ms": round(pick(0.5), 2), "p99ms": round(pick(0.99), 2), "maxms": round(times[-1], 2)}))
 
 
-def journal(base, inputs):
+def curl(arguments):
+    """Runs curl with `arguments`; its status code and total time (curl's own clock: the request, not curl's start)."""
+    result = subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code} %{time_total}", *arguments],
+                            capture_output=True, text=True, timeout=300, check=True)
+    status, seconds = result.stdout.split()
+    return int(status), float(seconds)
+
+
+def journal(base, inputs, repeats):
+    """Export and import timed by curl (which reads and sends without parsing: the server is what is measured), each
+    `repeats` times, with the server's CPU time over each (/proc/PID/stat, PID from $SERVER_PID)."""
     conn = connection(base)
     session = create(conn, ["person"])
     fill(conn, session, inputs)
     sid, token = session
-    start = time.perf_counter()
     status, _, exported = request(conn, "GET", f"/v1/sessions/{sid}/journal", token)
-    export_seconds = time.perf_counter() - start
     assert status == 200, status
-    lines = exported.count(b"\n")
-    start = time.perf_counter()
-    status, _, body = request(conn, "POST", "/v1/sessions", body=exported, content_type="application/x-ndjson")
-    import_seconds = time.perf_counter() - start
-    assert status == 201, (status, body[:300])
-    records = lines - 2
-    print(json.dumps({"measurement": "journal", "inputs": records, "bytes": len(exported),
-                      "exportSeconds": round(export_seconds, 3), "exportPerSecond": round(records / export_seconds),
-                      "importSeconds": round(import_seconds, 3), "importPerSecond": round(records / import_seconds)}))
+    records = exported.count(b"\n") - 2
+    pid = int(os.environ["SERVER_PID"])
+    with tempfile.NamedTemporaryFile(suffix=".ndjson") as file:
+        file.write(exported)
+        file.flush()
+        runs = {"export": [], "import": []}
+        for _ in range(repeats):
+            cpu = cpu_seconds(pid)
+            status, seconds = curl(["-H", f"Authorization: Bearer {token}", f"{base}/v1/sessions/{sid}/journal"])
+            assert status == 200, status
+            runs["export"].append((seconds, cpu_seconds(pid) - cpu))
+            cpu = cpu_seconds(pid)
+            status, seconds = curl(["--data-binary", f"@{file.name}", "-H", f"Content-Type: application/x-ndjson",
+                                    f"{base}/v1/sessions"])
+            assert status == 201, status
+            runs["import"].append((seconds, cpu_seconds(pid) - cpu))
+    result = {"measurement": "journal", "inputs": records, "bytes": len(exported), "repeats": repeats}
+    for kind, timings in runs.items():
+        timings.sort()
+        seconds, cpu = timings[len(timings) // 2]
+        result[kind] = {"seconds": [round(s, 3) for s, _ in timings], "cpuSeconds": [round(c, 3) for _, c in timings],
+                        "medianSeconds": round(seconds, 3), "medianPerSecond": round(records / seconds),
+                        "bestPerSecond": round(records / timings[0][0])}
+    print(json.dumps(result))
 
 
 def cpu_seconds(pid):
@@ -267,8 +294,12 @@ def streams(base, count, updates, mode, coding):
                 frames["bytes"] += len(data)
                 key.data.feed(data, frames)
 
+    def versions():
+        return sum(int(snapshot(conn, session, "chat")[1]["ETag"].strip('W/"')) for session in sessions)
+
     drain(time.time() + 2)
     frames.update({"count": 0, "patch": 0, "bytes": 0})
+    versions_before = versions()
     pid = int(os.environ["SERVER_PID"])
     cpu_before = cpu_seconds(pid)
     start = time.time()
@@ -278,12 +309,14 @@ def streams(base, count, updates, mode, coding):
         drain(time.time() + 0.02)
     drain(time.time() + 3)
     cpu = cpu_seconds(pid) - cpu_before
+    made = versions() - versions_before
     for sock in sockets:
         sock.close()
     print(json.dumps({"measurement": "streams", "mode": mode, "coding": coding, "streams": count,
                       "updatesSent": count * updates, "framesDelivered": frames["count"], "patchFrames": frames["patch"],
                       "bytesDelivered": frames["bytes"], "serverCpuSeconds": round(cpu, 3),
                       "cpuMicrosecondsPerFrame": round(1e6 * cpu / max(1, frames["count"]), 1),
+                      "updates": made, "cpuMicrosecondsPerUpdate": round(1e6 * cpu / max(1, made), 1),
                       "seconds": round(time.time() - start, 1)}))
 
 
@@ -294,7 +327,7 @@ def main():
     elif what == "past":
         past(base, int(sys.argv[3]), int(sys.argv[4]))
     elif what == "journal":
-        journal(base, int(sys.argv[3]))
+        journal(base, int(sys.argv[3]), int(sys.argv[4]))
     elif what == "streams":
         streams(base, int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], sys.argv[6])
     else:

@@ -279,14 +279,23 @@ final class SessionArchive: Sendable {
             try await body.write(writer.end())
             return
         }
+        // The next page is read and its events decoded (the memory store's made first) on another thread while
+        // this one is replayed and written: each is about half the work.
         let id = session.id
+        let after = Locked(number)
+        let pages = Ahead { () throws -> [(record: JournalRecord, decoded: DecodedEvents?)]? in
+            let records = try source.records(of: id, after: after.withLock { $0 }, limit: Self.page)
+            guard let last = records.last else { return nil }
+            after.withLock { $0 = last.number }
+            return records.map { ($0, base.decodedAhead($0.input)) }
+        }
         while true {
             let (next, chunk, more) = try await OffLoop.run { [writer] () throws -> (JournalExportWriter, [UInt8], Bool) in
                 var writer = writer
-                let records = try source.records(of: id, after: writer.number, limit: Self.page)
+                guard let page = try pages.next() else { return (writer, [], false) }
                 var chunk: [UInt8] = []
-                for record in records { chunk += try writer.line(for: record) }
-                return (writer, chunk, !records.isEmpty)
+                for (record, decoded) in page { chunk += try writer.line(for: record, decoded: decoded) }
+                return (writer, chunk, true)
             }
             writer = next
             guard more else { break }

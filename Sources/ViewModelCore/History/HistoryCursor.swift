@@ -41,9 +41,18 @@ public struct HistoryCursor: Sendable {
     public mutating func apply(
         _ record: JournalRecord, observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)?
     ) throws(HistoryError) {
+        try apply(record, decoded: nil, observe: observe)
+    }
+
+    /// Applies `record`, the next one, with its events decoded ahead (``SessionCore/decodedAhead(_:)``).
+    /// - Throws: ``HistoryError``, as ``apply(_:collecting:)``.
+    public mutating func apply(
+        _ record: JournalRecord, decoded: DecodedEvents?,
+        observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)?
+    ) throws(HistoryError) {
         guard record.number == number + 1 else { throw .gap(expected: number + 1, found: record.number) }
         do throws(ReplayError) {
-            try core.replay(record.input, observe: observe)
+            try core.replay(record.input, decoded: decoded, observe: observe)
         } catch {
             throw .unreadable(number: record.number, reason: error.description)
         }

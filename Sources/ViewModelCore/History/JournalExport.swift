@@ -113,9 +113,10 @@ public struct JournalExportWriter: Sendable {
         cursor = HistoryCursor(core: base, number: number)
     }
 
-    /// The line of `record`, the next one, newline included.
+    /// The line of `record`, the next one, newline included; `decoded`: its events decoded ahead
+    /// (``SessionCore/decodedAhead(_:)``), if they were.
     /// - Throws: ``HistoryError`` when the record is not the next one or does not replay.
-    public mutating func line(for record: JournalRecord) throws(HistoryError) -> [UInt8] {
+    public mutating func line(for record: JournalRecord, decoded: DecodedEvents? = nil) throws(HistoryError) -> [UInt8] {
         // Scalars of the value before, not a copy of it (a copy kept across the replay would make it copy the log).
         let sequenceBefore = cursor.core.sequence
         var writer = JSONWriter()
@@ -147,7 +148,7 @@ public struct JournalExportWriter: Sendable {
         if let feature { writer.string(feature) } else { writer.null() }
         writer.key("source")
         writer.string(source.rawValue)
-        try cursor.apply(record, collecting: nil)
+        try cursor.apply(record, decoded: decoded, observe: nil)
         let after = cursor.core
         writer.key("sequence")
         writer.integer(after.sequence)

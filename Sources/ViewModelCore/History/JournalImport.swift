@@ -2,6 +2,7 @@ import Foundation
 import ViewHostAPI
 import ViewHostCrypto
 import ViewHostJSON
+import ViewHostLocking
 
 /// Reads a journal export (``JournalExport``) back, replaying every input on the header's value and checking each
 /// line against what the replay did: its number follows the one before, and the sequence number, version, cause
@@ -39,27 +40,87 @@ public enum JournalImport {
         var reader = Reader(
             cursor: HistoryCursor(core: header.base, number: header.baseNumber), checkpointEvery: checkpointEvery,
             observe: observe, digest: JournalExport.chained([], first.bytes))
-        while let line = lines.next() {
+        // The next lines are parsed and their events decoded on another thread while these are replayed and
+        // checked: each is about half the work.
+        let parts = Ahead(Prepared.maker(lines, base: header.base))
+        var last = first.number
+        var prepared: [Prepared] = []
+        var index = 0
+        func nextLine() -> Prepared? {
+            if index == prepared.count {
+                // `make` throws nothing: a line that does not read carries its failure to its turn.
+                guard let part = try? parts.next() else { return nil }
+                (prepared, index) = (part, 0)
+            }
+            index += 1
+            return prepared[index - 1]
+        }
+        while let line = nextLine() {
+            last = line.number
             let members: [(name: String, value: JSONValue, range: Range<Int>)]
             do {
-                members = try JSONParser.members(ofObject: line.bytes, maxDepth: maxDepth)
+                members = try line.members.get()
             } catch {
                 throw JournalImportError(line: line.number, reason: "not a JSON object: \(error)")
             }
             if members.contains(where: { $0.name == "end" }) {
                 try reader.end(Fields(members, line: line.number))
-                guard lines.next() == nil else {
+                guard nextLine() == nil else {
                     throw JournalImportError(line: line.number + 1, reason: "nothing may follow the end line")
                 }
                 return ImportedJournal(
                     exportedSession: header.session, createdAt: header.createdAt, baseNumber: header.baseNumber,
                     base: header.base, records: reader.records, checkpoints: reader.checkpoints, final: reader.cursor.core)
             }
-            try reader.apply(Fields(members, line: line.number), bytes: line.bytes)
+            try reader.apply(Fields(members, line: line.number), bytes: line.bytes, ahead: line)
             reader.digest = JournalExport.chained(reader.digest, line.bytes)
         }
-        throw JournalImportError(
-            line: lines.lastNumber, reason: "the journal ends without its end line: it was cut short")
+        throw JournalImportError(line: last, reason: "the journal ends without its end line: it was cut short")
+    }
+
+    /// A line read ahead of its turn: its members (or why it is not a JSON object), its events decoded, and the
+    /// text of its instant (`at`) as its `time` must read.
+    private struct Prepared: Sendable {
+        let number: Int
+        let bytes: [UInt8]
+        let members: Result<[(name: String, value: JSONValue, range: Range<Int>)], JSONParser.Failure>
+        let decoded: DecodedEvents?
+        let time: String?
+
+        /// Lines read at a time.
+        static let part = 128
+
+        /// What makes the parts of `lines` after the header, a part at a time; events decoded with `base`'s
+        /// features. Errors are kept for the line's turn (so the first line that fails is the one named).
+        static func maker(_ lines: Lines, base: SessionCore) -> @Sendable () -> [Prepared]? {
+            let place = Locked(lines)
+            return {
+                var lines = place.withLock { $0 }
+                var part: [Prepared] = []
+                part.reserveCapacity(Self.part)
+                while part.count < Self.part, let line = lines.next() {
+                    let members = Result { () throws(JSONParser.Failure) in
+                        try JSONParser.members(ofObject: line.bytes, maxDepth: JournalImport.maxDepth)
+                    }
+                    var decoded: DecodedEvents?
+                    var time: String?
+                    if case .success(let members) = members {
+                        let fields = Fields(members, line: line.number)
+                        if case .number(let seconds)? = fields.value("at"), seconds.isFinite {
+                            time = Date(timeIntervalSinceReferenceDate: seconds).formatted(JournalExport.timeStyle)
+                        }
+                        if (try? fields.string("kind")) != "timer", let feature = try? fields.string("feature"),
+                            let data = try? Reader.eventsData(fields, bytes: line.bytes)
+                        {
+                            decoded = base.decodedAhead(data, of: feature)
+                        }
+                    }
+                    part.append(Prepared(number: line.number, bytes: line.bytes, members: members, decoded: decoded, time: time))
+                }
+                place.withLock { $0 = lines }
+                return part.isEmpty ? nil : part
+            }
+        }
     }
 
     /// The id of the session an export was made from, as its header names it (nil when the first line does not).
@@ -176,7 +237,7 @@ public enum JournalImport {
         var records: [JournalRecord] = []
         var checkpoints: [Int: SessionCore] = [:]
 
-        mutating func apply(_ fields: Fields, bytes: [UInt8]) throws(JournalImportError) {
+        mutating func apply(_ fields: Fields, bytes: [UInt8], ahead: Prepared) throws(JournalImportError) {
             let number = try fields.integer("number")
             guard number == cursor.number + 1 else {
                 throw fields.fail(
@@ -186,7 +247,7 @@ public enum JournalImport {
                 throw fields.fail("'at' must be a number of seconds")
             }
             let at = Date(timeIntervalSinceReferenceDate: seconds)
-            guard try fields.string("time") == at.formatted(JournalExport.timeStyle) else {
+            guard try fields.string("time") == ahead.time ?? at.formatted(JournalExport.timeStyle) else {
                 throw fields.fail("'time' is not the instant 'at' names")
             }
             let kind = try fields.string("kind")
@@ -235,9 +296,11 @@ public enum JournalImport {
             let record = JournalRecord(number: number, input: input)
             do throws(HistoryError) {
                 if let observe {
-                    try cursor.apply(record) { feature, version, snapshot in observe(number, feature, version, snapshot()) }
+                    try cursor.apply(record, decoded: ahead.decoded) { feature, version, snapshot in
+                        observe(number, feature, version, snapshot())
+                    }
                 } else {
-                    try cursor.apply(record, collecting: nil)
+                    try cursor.apply(record, decoded: ahead.decoded, observe: nil)
                 }
             } catch {
                 throw fields.fail("it does not apply: \(error)")
@@ -290,7 +353,7 @@ public enum JournalImport {
 
         /// The line's `schema` and `events` as a journal records events: the array's own text (numbers digit for
         /// digit), wrapped with its schema version when that is not 1.
-        private static func eventsData(_ fields: Fields, bytes: [UInt8]) throws(JournalImportError) -> Data {
+        static func eventsData(_ fields: Fields, bytes: [UInt8]) throws(JournalImportError) -> Data {
             guard let range = fields.range("events"), case .array? = fields.value("events") else {
                 throw fields.fail("'events' must be an array")
             }
@@ -361,7 +424,7 @@ public struct JournalImportError: Error, Equatable, Sendable, CustomStringConver
 }
 
 /// The lines of an export, numbered from 1: split at `\n` (a `\r` before it is dropped), a final newline allowed.
-private struct Lines {
+private struct Lines: Sendable {
     private let bytes: [UInt8]
     private var position = 0
     private(set) var lastNumber = 0

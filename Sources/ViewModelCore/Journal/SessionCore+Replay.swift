@@ -16,17 +16,32 @@ extension SessionCore {
     public mutating func replay(
         _ input: SessionInput, observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)? = nil
     ) throws(ReplayError) -> SessionStep? {
+        try replay(input, decoded: nil, observe: observe)
+    }
+
+    /// Applies `input` as ``replay(_:observe:)`` does, with its events decoded ahead (``decodedAhead(_:)``, on
+    /// another thread while the record before was replayed): they are used only when they were decoded from the
+    /// input's own feature and bytes, else the input's events are decoded here.
+    @discardableResult
+    public mutating func replay(
+        _ input: SessionInput, decoded: DecodedEvents?,
+        observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)? = nil
+    ) throws(ReplayError) -> SessionStep? {
+        func read(_ data: Data, of feature: String) throws(ReplayError) -> [any Sendable] {
+            if let decoded, decoded.feature == feature, decoded.data == data { return try decoded.events.get() }
+            return try decodedEvents(data, of: feature)
+        }
         switch input {
         case .timer(let id, let at):
             // A timer the journal names but the core does not hold fired or was cancelled before a snapshot.
             return fireTimer(id, at: at, observe: observe)
         case .answer(let feature, let at, let request, let data):
-            let events = try decodedEvents(data, of: feature)
+            let events = try read(data, of: feature)
             var step: SessionStep?
             for event in events { step = applyAnswer(event, toRequest: request, at: at, observe: observe) ?? step }
             return step
         case .events(let feature, let at, let source, let data):
-            let events = try decodedEvents(data, of: feature)
+            let events = try read(data, of: feature)
             let index = try slot(of: feature)
             do throws(SessionRefusal) {
                 return try applyEvents(events, slot: index, source: source, at: at, observe: observe)
@@ -34,7 +49,7 @@ extension SessionCore {
                 throw .refused("\(error)")
             }
         case .submission(let feature, let at, let data, let eventIDs, let key, let fingerprint):
-            let events = try decodedEvents(data, of: feature)
+            let events = try read(data, of: feature)
             let claim = key.map { (key: $0, fingerprint: fingerprint ?? "") }
             let index = try slot(of: feature)
             do throws(SessionError) {
@@ -60,6 +75,22 @@ extension SessionCore {
         return index
     }
 
+    /// The events of `input` decoded as ``replay(_:decoded:observe:)`` would decode them (nil for a timer, whose
+    /// event the session holds), for a replay that decodes the next records on another thread while it applies
+    /// this one. Decoding reads nothing of the session's value but its features' types.
+    public func decodedAhead(_ input: SessionInput) -> DecodedEvents? {
+        switch input {
+        case .timer: return nil
+        case .submission(let feature, _, let data, _, _, _), .events(let feature, _, _, let data), .answer(let feature, _, _, let data):
+            return decodedAhead(data, of: feature)
+        }
+    }
+
+    /// `data`, events of `feature` as a journal records them, decoded as ``decodedAhead(_:)`` decodes an input's.
+    public func decodedAhead(_ data: Data, of feature: String) -> DecodedEvents {
+        DecodedEvents(feature: feature, data: data, events: Result { () throws(ReplayError) in try decodedEvents(data, of: feature) })
+    }
+
     private func decodedEvents(_ data: Data, of feature: String) throws(ReplayError) -> [any Sendable] {
         let index = try slot(of: feature)
         do {
@@ -68,4 +99,12 @@ extension SessionCore {
             throw .undecodableEvents(feature: feature)
         }
     }
+}
+
+/// A journal input's events decoded ahead of its replay, with the feature and bytes they were decoded from
+/// (``SessionCore/decodedAhead(_:)``): what the replay would have decoded, or why it could not.
+public struct DecodedEvents: Sendable {
+    let feature: String
+    let data: Data
+    let events: Result<[any Sendable], ReplayError>
 }

@@ -42,10 +42,11 @@ final class TestApp: Sendable {
     /// `logger` receives the app's log (the access log included); by default nothing is logged.
     static func run<Result>(
         _ configure: (inout AppConfiguration) -> Void = { _ in }, logger: Logger? = nil,
-        scheduler: ManualScheduler = ManualScheduler(), storeDirectory: String? = nil,
+        scheduler: ManualScheduler = ManualScheduler(), storeDirectory: String? = nil, storeHistory: Int = 0,
         _ body: (TestApp) async throws -> Result
     ) async throws -> Result {
-        let app = try TestApp(configure, logger: logger, scheduler: scheduler, storeDirectory: storeDirectory)
+        let app = try TestApp(
+            configure, logger: logger, scheduler: scheduler, storeDirectory: storeDirectory, storeHistory: storeHistory)
         do {
             let result = try await body(app)
             await app.stop()
@@ -60,9 +61,11 @@ final class TestApp: Sendable {
     ///   - scheduler: The app's clock; a test that restarts the app passes the same one to the next.
     ///   - storeDirectory: Keeps sessions in an SQLite store there (as `viewhost serve` does); nil keeps them in
     ///     memory.
+    ///   - storeHistory: The inputs of history the SQLite store keeps (`sessions.historyVersions` of a server; 0:
+    ///     none beyond the latest checkpoint).
     init(
         _ configure: (inout AppConfiguration) -> Void = { _ in }, logger custom: Logger? = nil,
-        scheduler: ManualScheduler = ManualScheduler(), storeDirectory: String? = nil
+        scheduler: ManualScheduler = ManualScheduler(), storeDirectory: String? = nil, storeHistory: Int = 0
     ) throws {
         var configuration = AppConfiguration()
         configuration.http = HTTPServerConfiguration(
@@ -95,7 +98,7 @@ final class TestApp: Sendable {
             configuration.store.dataDirectory = storeDirectory
             let app = makeApp(
                 configuration: configuration, logger: logger, scheduler: scheduler, security: nil,
-                storage: try makeStorage(configuration.store, features: configuration.features.types),
+                storage: try makeStorage(configuration.store, features: configuration.features.types, historyInputs: storeHistory),
                 limitsClock: limitsClock)
             self.app = app
             server = app.server

@@ -30,6 +30,16 @@ struct JournalExportTests {
         Array((lines.joined(separator: "\n") + "\n").utf8)
     }
 
+    /// Why `bytes` are not read back as an export (nil: they are).
+    static func refusal(_ bytes: [UInt8]) -> JournalImportError? {
+        do {
+            _ = try JournalImport.read(bytes, types: SessionWalk.types)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     @Test func aWalkExportedReadsBackToTheSameInputsAndValue() throws {
         for seed in UInt64(1)...60 {
             var walk = SessionWalk(seed: seed)
@@ -100,22 +110,8 @@ struct JournalExportTests {
         try walk.walk(steps: 40)
         let lines = Self.lines(try Self.export(walk))
         let last = lines.count
-        func refusal(_ changed: [String]) -> JournalImportError? {
-            do {
-                _ = try JournalImport.read(Self.joined(changed), types: SessionWalk.types)
-                return nil
-            } catch {
-                return error
-            }
-        }
-        func refusal(bytes: [UInt8]) -> JournalImportError? {
-            do {
-                _ = try JournalImport.read(bytes, types: SessionWalk.types)
-                return nil
-            } catch {
-                return error
-            }
-        }
+        func refusal(_ changed: [String]) -> JournalImportError? { Self.refusal(Self.joined(changed)) }
+        func refusal(bytes: [UInt8]) -> JournalImportError? { Self.refusal(bytes) }
         // Cut short: without its end line, or in the middle of a line.
         #expect(refusal(Array(lines.dropLast()))?.line == last - 1)
         #expect(refusal(Array(lines.dropLast().dropLast())) != nil)
@@ -156,6 +152,74 @@ struct JournalExportTests {
         #expect(refusal(lines + [lines[1]])?.line == last + 1)
         #expect(refusal(bytes: [])?.line == 1)
         #expect(refusal(lines.prefix(3) + ["not json"] + lines.dropFirst(3))?.line == 4)
+    }
+
+    /// An import reads its lines ahead in parts (parsed, their instants written, their events decoded on another
+    /// thread) while it replays the ones before, and an export decodes the next page of records the same way: a long
+    /// walk reads back the same across parts, written with its events decoded ahead it is the same bytes, and a line
+    /// damaged in a later part is the one named.
+    @Test func aLongExportReadsBackAcrossPartsAndADamagedLineLaterOnIsNamed() throws {
+        var walk = SessionWalk(seed: 31)
+        try walk.walk(steps: 2_000)
+        let bytes = try Self.export(walk)
+        let lines = Self.lines(bytes)
+        try #require(lines.count > 4 * 128, "\(lines.count) lines")
+        let imported = try JournalImport.read(bytes, types: SessionWalk.types)
+        #expect(imported.records.map(\.input) == walk.inputs)
+        #expect(imported.final == walk.core)
+        let base = SessionWalk.newCore(seed: walk.seed)
+        var writer = try JournalExportWriter(
+            session: SessionID("walk"), createdAt: SessionWalk.start, exportedAt: Self.exportedAt, base: base, number: 0)
+        var ahead = writer.header
+        for record in imported.records { ahead += try writer.line(for: record, decoded: base.decodedAhead(record.input)) }
+        #expect(ahead + writer.end() == bytes)
+        func refusal(_ changed: [String]) -> JournalImportError? { Self.refusal(Self.joined(changed)) }
+        var swapped = lines
+        swapped.swapAt(300, 301)
+        #expect(refusal(swapped)?.line == 301)
+        var notJSON = lines
+        notJSON.insert("not json", at: 400)
+        #expect(refusal(notJSON)?.line == 401)
+        var retimed = lines
+        retimed[450] = try Self.replacing("time", in: retimed[450], with: "\"2001-01-01T00:00:00.000Z\"")
+        #expect(refusal(retimed)?.line == 451)
+        // Events that no longer decode as the feature's: named at their line, though decoded ahead of it.
+        let submission = try #require(lines.indices.first { $0 > 260 && lines[$0].contains("\"kind\":\"submission\"") })
+        var undecodable = lines
+        undecodable[submission] = undecodable[submission].replacingOccurrences(of: "\"events\":[", with: "\"events\":[7,")
+        let undecodableRefusal = refusal(undecodable)
+        #expect(undecodableRefusal?.line == submission + 1, "\(String(describing: undecodableRefusal))")
+        #expect(undecodableRefusal?.reason.contains("do not decode") == true, "\(String(describing: undecodableRefusal))")
+        #expect(refusal(Array(lines.dropLast()))?.line == lines.count - 1)
+        #expect(refusal(lines + [lines[1]])?.line == lines.count + 1)
+    }
+
+    /// Events decoded ahead are used only for the input whose feature and bytes they were decoded from: given
+    /// another input's (the one before of the same feature), a replay decodes the input's own and ends where the
+    /// walk did.
+    @Test func eventsDecodedAheadAreUsedOnlyForTheBytesTheyWereDecodedFrom() throws {
+        var walk = SessionWalk(seed: 13)
+        try walk.walk(steps: 300)
+        var plain = SessionWalk.newCore(seed: walk.seed)
+        var offered = plain
+        var before: [String: DecodedEvents] = [:]
+        var offeredOthers = 0
+        for input in walk.inputs {
+            let feature: String? =
+                switch input {
+                case .submission(let name, _, _, _, _, _), .events(let name, _, _, _), .answer(let name, _, _, _): name
+                case .timer: nil
+                }
+            try plain.replay(input)
+            try offered.replay(input, decoded: feature.flatMap { before[$0] })
+            #expect(offered == plain)
+            if let feature {
+                if before[feature] != nil { offeredOthers += 1 }
+                before[feature] = plain.decodedAhead(input)
+            }
+        }
+        #expect(plain == walk.core)
+        #expect(offeredOthers > 50)
     }
 
     @Test func everyDamagedExportIsRefused() throws {

@@ -1,0 +1,42 @@
+import Testing
+import ViewHostLocking
+import ViewModelCore
+
+/// ``Ahead`` hands over every part in order, each made once, the next started only when one is taken; what `make`
+/// throws reaches the caller at that part, and nothing is made after it.
+struct AheadTests {
+    private struct Broken: Error, Equatable {}
+
+    @Test func partsComeInOrderEachMadeOnceAndNoneAfterTheLast() throws {
+        let made = Locked(0)
+        let ahead = Ahead { () -> Int? in
+            made.withLock { count -> Int? in
+                count += 1
+                return count <= 5 ? count : nil
+            }
+        }
+        var parts: [Int] = []
+        while let part = try ahead.next() { parts.append(part) }
+        #expect(parts == [1, 2, 3, 4, 5])
+        #expect(try ahead.next() == nil)
+        // The nil that ended it was made once; nothing after it.
+        #expect(made.withLock { $0 } == 6)
+    }
+
+    @Test func aFailureReachesTheCallerAtItsPartAndEndsTheParts() throws {
+        let made = Locked(0)
+        let ahead = Ahead { () throws -> Int? in
+            let count = made.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            if count == 3 { throw Broken() }
+            return count
+        }
+        #expect(try ahead.next() == 1)
+        #expect(try ahead.next() == 2)
+        #expect(throws: Broken.self) { try ahead.next() }
+        #expect(try ahead.next() == nil)
+        #expect(made.withLock { $0 } == 3)
+    }
+}
