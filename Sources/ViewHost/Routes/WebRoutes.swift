@@ -26,7 +26,8 @@ enum WebRoutes {
         + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
     /// The routes, their assets made once for `features`: the page's sections, the library's script and style
-    /// followed by each feature's renderer, and the OpenAPI document of every route and feature.
+    /// followed by each feature's renderer, and (on a background thread) the OpenAPI document of every route and
+    /// feature.
     static func register(on router: inout MeteredRouter, features: HostedFeatures) {
         let page = Asset(
             WebPage.html(features: features.names), contentType: "text/html; charset=utf-8", cacheControl: "no-cache")
@@ -37,9 +38,13 @@ enum WebRoutes {
         let style = Asset(
             ([WebStyle.css] + renderers.map(\.style)).joined(separator: "\n"),
             contentType: "text/css; charset=utf-8", cacheControl: "public, max-age=300")
-        let openAPI = Asset(
-            OpenAPIDocument.json(features: features), contentType: "application/json", cacheControl: "public, max-age=300")
-        router.get("/openapi.json") { request, _ in response(openAPI, request) }
+        // Made off the start's path: the first request for it waits for it.
+        let openAPI = Prepared {
+            Asset(OpenAPIDocument.json(features: features), contentType: "application/json", cacheControl: "public, max-age=300")
+        }
+        router.on(.get, "/openapi.json") { request, _ in
+            .callback { answer in openAPI.whenReady { answer(.success(response($0, request))) } }
+        }
         router.get("/") { request, _ in response(page, request) }
         router.get("/app.js") { request, _ in response(script, request) }
         router.get("/app.css") { request, _ in response(style, request) }
