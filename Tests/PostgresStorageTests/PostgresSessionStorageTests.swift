@@ -69,6 +69,54 @@ final class PostgresSessionStorageTests {
         }
     }
 
+    /// Records queued together (a batch writes runs of plain records in one statement): several sessions, several
+    /// records of one session, and a record with a gap (refused, and the rest kept) all come back as they should.
+    @Test func recordsQueuedTogetherAreEachKeptOrRefusedAsAlone() async throws {
+        let storage = try PostgresSessionStorage(url: server.url, node: "a", features: types)
+        defer { storage.close() }
+        var sessions: [(SessionID, SessionCore)] = []
+        for _ in 0..<3 { sessions.append(try await newSession(storage)) }
+        var entries: [(JournalEntry, expected: Bool)] = []
+        for (slot, counts) in [(0, 1...4), (1, 1...2)] {
+            var core = sessions[slot].1
+            for number in counts {
+                let input = SessionInput.events(
+                    feature: "tally", at: start, source: .client,
+                    events: try core.encodeEvents([Tally.Event.add(number)], of: "tally"))
+                try core.replay(input)
+                entries.append(
+                    (JournalEntry(session: sessions[slot].0, number: number, input: input, snapshot: nil, nextDueAt: nil,
+                                  lastAccess: start), true))
+            }
+            sessions[slot].1 = core
+        }
+        // Record 2 of a session that has no record 1: a gap.
+        let gap = SessionInput.events(
+            feature: "tally", at: start, source: .client, events: try sessions[2].1.encodeEvents([Tally.Event.add(7)], of: "tally"))
+        entries.append((JournalEntry(session: sessions[2].0, number: 2, input: gap, snapshot: nil, nextDueAt: nil, lastAccess: start), false))
+        let results = Locked<[Int: Bool]>([:])
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let left = Locked(entries.count)
+            for (index, entry) in entries.enumerated() {
+                storage.append(entry.0) { durable in
+                    results.withLock { $0[index] = durable }
+                    if left.withLock({ $0 -= 1; return $0 }) == 0 { done.resume() }
+                }
+            }
+        }
+        for (index, entry) in entries.enumerated() {
+            #expect(results.withLock { $0[index] } == entry.expected, "\(entry.0.session) record \(entry.0.number)")
+        }
+        for (slot, (id, core)) in sessions.enumerated() {
+            guard case .found(let loaded) = try storage.load(id) else {
+                Issue.record("session \(slot) not found")
+                continue
+            }
+            #expect(loaded.core == core)
+            #expect(loaded.journalNumber == [4, 2, 0][slot])
+        }
+    }
+
     @Test func aTakeoverFencesTheOldOwnerAndTellsIt() async throws {
         let first = try PostgresSessionStorage(url: server.url, node: "a", features: types)
         let second = try PostgresSessionStorage(url: server.url, node: "b", features: types)

@@ -18,6 +18,11 @@ public protocol JournalStatements: Sendable {
     ///   a session removed, a fence another node raised); the writer then poisons the copy it came from.
     func apply(_ write: JournalWrite, in connection: Connection) throws -> Bool
 
+    /// Writes `writes` in the transaction, in their order.
+    /// - Returns: Whether each took effect (as ``apply(_:in:)`` says for one). The default writes them one by one; a
+    ///   store whose statements each cost a round trip sends runs of them at once.
+    func apply(_ writes: [JournalWrite], in connection: Connection) throws -> [Bool]
+
     /// Whether a batch may be written now (a store that finds its files replaced says no, and why, through the
     /// monitor); asked before each batch, after the writer checked the store is not broken.
     func mayWrite() -> Bool
@@ -34,6 +39,10 @@ public protocol JournalStatements: Sendable {
 }
 
 extension JournalStatements {
+    public func apply(_ writes: [JournalWrite], in connection: Connection) throws -> [Bool] {
+        try writes.map { try apply($0, in: connection) }
+    }
+
     public func mayWrite() -> Bool { true }
 
     public func committed(_ writes: [JournalWrite], results: [Bool]) -> StorageHealth? { nil }

@@ -87,10 +87,10 @@ public final class JournalWriter<Statements: JournalStatements>: Sendable {
         var poisoned = state.withLock { $0.poisoned }
         var results = [Bool](repeating: false, count: batch.count)
         do {
-            try statements.transaction { connection in
-                for index in batch.indices {
-                    results[index] = try attempt(batch[index].write, in: connection, poisoned: &poisoned)
-                }
+            do {
+                results = try commit(batch, together: true, poisoned: &poisoned)
+            } catch is Resequence {
+                results = try commit(batch, together: false, poisoned: &poisoned)
             }
             let writes = batch.map(\.write)
             if let fault = statements.committed(writes, results: results) {
@@ -112,24 +112,67 @@ public final class JournalWriter<Statements: JournalStatements>: Sendable {
         for (pending, durable) in zip(batch, results) { pending.completion(durable) }
     }
 
-    /// Writes one write in the batch's transaction, unless its copy is poisoned or its session not owned.
-    private func attempt(
-        _ write: JournalWrite, in connection: Statements.Connection, poisoned: inout [SessionID: Int]
-    ) throws -> Bool {
+    /// A batch written together took a write of a copy after a record of that copy was refused: it is undone and
+    /// written again one write at a time.
+    private struct Resequence: Error {}
+
+    /// Writes `batch` in one transaction: `together`, everything that may be written in one call to the store (a
+    /// store sends runs of records at once); else one write at a time, each refusal poisoning its copy before the
+    /// next write is looked at. A refused record poisons its copy: no later write of it may land (its value went
+    /// on from the refused input). Written together, a later record of that copy usually no longer follows and is
+    /// refused too; when one was taken anyway (a record queued out of order), the transaction is undone
+    /// (``Resequence``) for the caller to write the batch again one at a time.
+    /// - Returns: Whether each write took effect; `poisoned` as it is after them (unchanged when it throws).
+    private func commit(_ batch: [Pending], together: Bool, poisoned: inout [SessionID: Int]) throws -> [Bool] {
+        var after = poisoned
+        var results = [Bool](repeating: false, count: batch.count)
+        try statements.transaction { connection in
+            guard together else {
+                for index in batch.indices where Self.mayAttempt(batch[index].write, poisoned: &after) {
+                    results[index] = try statements.apply(batch[index].write, in: connection)
+                    if !results[index], case .append = batch[index].write { Self.poison(batch[index].write, &after) }
+                }
+                return
+            }
+            let eligible = batch.indices.filter { Self.mayAttempt(batch[$0].write, poisoned: &after) }
+            let done = try statements.apply(eligible.map { batch[$0].write }, in: connection)
+            var refused: [SessionID: Int] = [:]
+            for (index, took) in zip(eligible, done) {
+                let write = batch[index].write
+                switch write {
+                case .create(let session):
+                    refused[session.id] = nil
+                case .append(let record):
+                    if took, let copy = refused[record.session], record.copy <= copy { throw Resequence() }
+                    if !took {
+                        refused[record.session] = max(refused[record.session] ?? -1, record.copy)
+                        Self.poison(write, &after)
+                    }
+                case .remove, .access:
+                    break
+                }
+                results[index] = took
+            }
+        }
+        poisoned = after
+        return results
+    }
+
+    /// Whether `write` may go to the store: not a record of a poisoned copy, nor one queued without a fence (its
+    /// session is not this node's; the record's copy is poisoned). A new session clears its id's poison.
+    private static func mayAttempt(_ write: JournalWrite, poisoned: inout [SessionID: Int]) -> Bool {
         switch write {
         case .create(let session):
             poisoned[session.id] = nil
         case .append(let record):
             guard record.copy > poisoned[record.session] ?? -1, record.fence != nil else {
-                Self.poison(write, &poisoned)
+                poison(write, &poisoned)
                 return false
             }
         case .remove, .access:
             break
         }
-        let done = try statements.apply(write, in: connection)
-        if !done, case .append = write { Self.poison(write, &poisoned) }
-        return done
+        return true
     }
 
     /// Poisons the copy a create or append came from: its later writes, and older copies', are refused.
