@@ -186,12 +186,7 @@ extension Session.Shell {
 public final class CommitTicket: Sendable {
     public typealias Waiter = @Sendable (Result<Void, SessionError>) -> Void
 
-    private enum State {
-        case waiting([Waiter])
-        case done(Result<Void, SessionError>)
-    }
-
-    private let state = Locked(State.waiting([]))
+    private let result = OneShot<Result<Void, SessionError>>()
 
     /// A ticket nobody resolved yet.
     public init() {}
@@ -208,25 +203,11 @@ public final class CommitTicket: Sendable {
     /// Calls `waiter` once the ticket is resolved, on the thread that resolves it (or at once, on this one, when
     /// it is resolved already).
     public func whenResolved(_ waiter: @escaping Waiter) {
-        let done = state.withLock { state -> Result<Void, SessionError>? in
-            switch state {
-            case .done(let result): return result
-            case .waiting(var waiters):
-                waiters.append(waiter)
-                state = .waiting(waiters)
-                return nil
-            }
-        }
-        if let done { waiter(done) }
+        result.whenGiven(waiter)
     }
 
     /// Resolves the ticket (the first call wins) and wakes whoever waits.
     public func resolve(_ result: Result<Void, SessionError>) {
-        let waiters = state.withLock { state -> [Waiter] in
-            guard case .waiting(let waiters) = state else { return [] }
-            state = .done(result)
-            return waiters
-        }
-        for waiter in waiters { waiter(result) }
+        self.result.give(result)
     }
 }
