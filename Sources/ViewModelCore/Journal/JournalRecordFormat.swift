@@ -2,7 +2,7 @@ import Foundation
 
 /// The bytes a durable store keeps for one journal record (one ``SessionInput``): ViewHost's own format, documented
 /// in docs/JOURNAL.md, versioned by its first byte, and readable without Swift's synthesized `Codable` shapes. The
-/// feature's events inside stay the feature's own JSON (``StoredEvents``: a bare array at schema version 1, else
+/// feature's events inside stay the feature's own JSON (`StoredEvents`: a bare array at schema version 1, else
 /// with the version), copied in as they are, not base64 inside JSON.
 ///
 /// ```
