@@ -87,7 +87,7 @@ final class PostgresStatements: JournalStatements {
                 connection: connection)
             return true
         case .append(let record):
-            return try append(record, fence: record.fence ?? 0, connection: connection)
+            return try append(record, connection: connection)
         case .remove(let id, let expiredAt):
             // Later records of the session find no row to follow (or an expired one), and are refused.
             try connection.query("DELETE FROM journal WHERE session_id = $1", [id.rawValue])
@@ -203,11 +203,10 @@ final class PostgresStatements: JournalStatements {
                 OR EXISTS (SELECT 1 FROM journal WHERE session_id = $1 AND number = $3::bigint - 1))
         """
 
-    /// One round trip per record, planned once per connection: the fenced check (or update, when the row changes)
-    /// and the record. Two statements per write made the batch's round trips, not the disk, what bounded events per
-    /// second.
-    private func append(_ record: JournalWrite.Record, fence: Int64, connection: PostgresConnection) throws -> Bool {
-        let head = [record.session.rawValue, String(fence), String(record.number), node]
+    /// A record that writes the session's row too (a snapshot, or its earliest timer moved) in one round trip,
+    /// planned once per connection: the fenced update and the record.
+    private func append(_ record: JournalWrite.Record, connection: PostgresConnection) throws -> Bool {
+        let head = [record.session.rawValue, String(record.fence ?? 0), String(record.number), node]
         let due: String? = record.nextDueAt.flatMap { $0 }.map { String($0.timeIntervalSince1970) }
         let result: PostgresResult
         if let snapshot = record.snapshot {
@@ -250,17 +249,8 @@ final class PostgresStatements: JournalStatements {
                 SELECT count(*) FROM kept
                 """, head + [PostgresEncoded.bytea(record.bytes), due])
         } else {
-            result = try connection.query(
-                prepared: "append",
-                """
-                WITH owned AS (
-                    SELECT id FROM sessions WHERE \(Self.owned) FOR KEY SHARE
-                ), kept AS (
-                    INSERT INTO journal (session_id, number, record) SELECT id, $3::bigint, $5::bytea FROM owned
-                    ON CONFLICT DO NOTHING RETURNING 1
-                )
-                SELECT count(*) FROM kept
-                """, head + [PostgresEncoded.bytea(record.bytes)])
+            // A plain record alone is a run of one (``appendAll(_:connection:)``).
+            return try appendAll([record], connection: connection).contains(RecordKey(record))
         }
         return result.rows.first?.first == "1"
     }
