@@ -200,32 +200,7 @@ public final class SQLiteSessionStorage: SessionStorage {
     /// Expires idle stored sessions that are not in memory, forgets old tombstones, and returns free pages.
     public func expire(idleBefore cutoff: Date, forgetBefore: Date, except live: @Sendable (SessionID) -> Bool) -> Int {
         guard !writer.isStopped, writer.mayWrite() else { return 0 }
-        do {
-            let expired = try pool.write { db -> [String] in
-                let idle = try String.fetchAll(
-                    db, sql: "SELECT id FROM sessions WHERE expired_at IS NULL AND last_access < ?",
-                    arguments: [cutoff.timeIntervalSince1970]
-                ).filter { !live(SessionID($0)) }
-                for id in idle {
-                    try db.execute(sql: "DELETE FROM journal WHERE session_id = ?", arguments: [id])
-                    try db.execute(sql: "DELETE FROM snapshots WHERE session_id = ?", arguments: [id])
-                    try db.execute(
-                        sql: "UPDATE sessions SET expired_at = last_access, next_due_at = NULL WHERE id = ?",
-                        arguments: [id])
-                }
-                try db.execute(
-                    sql: "DELETE FROM sessions WHERE expired_at IS NOT NULL AND expired_at < ?",
-                    arguments: [forgetBefore.timeIntervalSince1970])
-                try db.execute(sql: "PRAGMA incremental_vacuum")
-                try statements.measure(db)
-                return idle
-            }
-            statements.ledger.committed(
-                expired.map { (SessionID($0), CommitLedger.removed) }, walGeneration: statements.wal?.generation)
-            return expired.count
-        } catch {
-            return 0
-        }
+        return (try? statements.expire(idleBefore: cutoff, forgetBefore: forgetBefore, except: live).count) ?? 0
     }
 
     public var health: StorageHealth { monitor.health }

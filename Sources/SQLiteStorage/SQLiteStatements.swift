@@ -71,15 +71,7 @@ final class SQLiteStatements: JournalStatements {
         case .append(let record):
             return try append(record, in: db)
         case .remove(let id, let expiredAt):
-            // Later records of the session find nothing to follow, and are refused.
-            try db.cachedStatement(sql: "DELETE FROM journal WHERE session_id = ?").execute(arguments: [id.rawValue])
-            try db.cachedStatement(sql: "DELETE FROM snapshots WHERE session_id = ?").execute(arguments: [id.rawValue])
-            if let expiredAt {
-                try db.cachedStatement(sql: "UPDATE sessions SET expired_at = ?, next_due_at = NULL WHERE id = ?")
-                    .execute(arguments: [expiredAt.timeIntervalSince1970, id.rawValue])
-            } else {
-                try db.cachedStatement(sql: "DELETE FROM sessions WHERE id = ?").execute(arguments: [id.rawValue])
-            }
+            try Self.remove(id.rawValue, expiredAt: expiredAt?.timeIntervalSince1970, db: db)
             return true
         case .access(let times):
             for (id, at) in times {
@@ -89,6 +81,41 @@ final class SQLiteStatements: JournalStatements {
             }
             return true
         }
+    }
+
+    /// Removes session `id`'s journal and snapshots, and its row, or keeps a tombstone expired at `expiredAt`
+    /// (seconds since 1970). Later records of the session find nothing to follow, and are refused.
+    private static func remove(_ id: String, expiredAt: Double?, db: Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM journal WHERE session_id = ?").execute(arguments: [id])
+        try db.cachedStatement(sql: "DELETE FROM snapshots WHERE session_id = ?").execute(arguments: [id])
+        if let expiredAt {
+            try db.cachedStatement(sql: "UPDATE sessions SET expired_at = ?, next_due_at = NULL WHERE id = ?")
+                .execute(arguments: [expiredAt, id])
+        } else {
+            try db.cachedStatement(sql: "DELETE FROM sessions WHERE id = ?").execute(arguments: [id])
+        }
+    }
+
+    /// Expires the stored sessions idle since before `cutoff` that `live` does not hold in memory (a tombstone,
+    /// expired when last used, as a removal keeps), forgets tombstones older than `forgetBefore`, and returns free
+    /// pages; in a transaction of its own, off the writer's queue.
+    /// - Returns: The ids of the sessions expired.
+    func expire(idleBefore cutoff: Date, forgetBefore: Date, except live: (SessionID) -> Bool) throws -> [SessionID] {
+        let expired = try pool.write { db -> [SessionID] in
+            let idle = try Row.fetchAll(
+                db, sql: "SELECT id, last_access FROM sessions WHERE expired_at IS NULL AND last_access < ?",
+                arguments: [cutoff.timeIntervalSince1970]
+            ).filter { !live(SessionID($0["id"])) }
+            for row in idle { try Self.remove(row["id"], expiredAt: row["last_access"] as Double, db: db) }
+            try db.execute(
+                sql: "DELETE FROM sessions WHERE expired_at IS NOT NULL AND expired_at < ?",
+                arguments: [forgetBefore.timeIntervalSince1970])
+            try db.execute(sql: "PRAGMA incremental_vacuum")
+            try measure(db)
+            return idle.map { SessionID($0["id"]) }
+        }
+        ledger.committed(expired.map { ($0, CommitLedger.removed) }, walGeneration: wal?.generation)
+        return expired
     }
 
     /// A record follows the session's last record, or its snapshot: anything else (a gap, a number written already,
