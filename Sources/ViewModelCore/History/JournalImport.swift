@@ -371,58 +371,6 @@ public enum JournalImport {
     }
 }
 
-/// A journal export read back and replayed.
-public struct ImportedJournal: Sendable {
-    /// The id of the session it was exported from.
-    public let exportedSession: String
-    /// When that session was made, if the header says.
-    public let createdAt: Date?
-    /// The number of the record the header's value includes.
-    public let baseNumber: Int
-    /// The header's value.
-    public let base: SessionCore
-    /// The records, in order.
-    public let records: [JournalRecord]
-    /// The value after every `checkpointEvery`-th record, by the record's number.
-    public let checkpoints: [Int: SessionCore]
-    /// The value after the last record.
-    public let final: SessionCore
-
-    /// The number of the last record (the base's when there is none).
-    public var lastNumber: Int { records.last?.number ?? baseNumber }
-}
-
-/// Why an export could not be read: the line, and what is wrong with it.
-public struct JournalImportError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The line (1 is the header).
-    public let line: Int
-    /// What is wrong.
-    public let reason: String
-
-    /// Creates an error.
-    public init(line: Int, reason: String) {
-        self.line = line
-        self.reason = reason
-    }
-
-    public var description: String { "line \(line): \(reason)" }
-
-    /// A decoding error in a sentence: where and what.
-    static func describe(_ error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "\(error)" }
-        let (context, what): (DecodingError.Context, String) =
-            switch error {
-            case .keyNotFound(let key, let context): (context, "'\(key.stringValue)' is missing")
-            case .typeMismatch(_, let context): (context, "a value has the wrong type")
-            case .valueNotFound(_, let context): (context, "a value is missing")
-            case .dataCorrupted(let context): (context, context.debugDescription)
-            @unknown default: (DecodingError.Context(codingPath: [], debugDescription: ""), "\(error)")
-            }
-        let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-        return path.isEmpty ? what : "\(what) at \(path.hasPrefix(".") ? String(path.dropFirst()) : path)"
-    }
-}
-
 /// The lines of an export, numbered from 1: split at `\n` (a `\r` before it is dropped), a final newline allowed.
 private struct Lines: Sendable {
     private let bytes: [UInt8]
