@@ -43,6 +43,7 @@ final class SessionRegistry: Sendable {
     /// Where a session that cannot be loaded is reported (its client only gets 503).
     let logger: Logger
     private let ordinal = Atomic<UInt64>(0)
+    private let initialFeatures = InitialFeatureCache()
 
     init(
         settings: Settings, scheduler: any TimerScheduling, features: HostedFeatures,
@@ -91,11 +92,14 @@ final class SessionRegistry: Sendable {
             timeZone: timeZone, locale: locale, simulationSpeed: settings.simulationSpeed,
             logCapacity: settings.logCapacity)
         let secret = SessionSecret.random()
+        let initial = initialFeatures.features(of: wanted, settings: sessionSettings) {
+            InitialFeatures(wanted.map { $0.initialFeature(sessionSettings) })
+        }
         guard
             let session = store.insert({
                 Session(
                     id: .random(), token: SessionToken(secret: secret), environment: environment,
-                    settings: sessionSettings, random: random, features: wanted.map { $0.initialFeature(sessionSettings) })
+                    settings: sessionSettings, random: random, features: initial)
             })
         else { throw .tooManySessions }
         var durable: CommitTicket?

@@ -12,13 +12,15 @@ public struct HeldHistory: Sendable, SessionHistoryReading {
 
     /// How many of the latest inputs are kept at least.
     public let limit: Int
-    private var held: [(checkpoint: HistoryCheckpoint, core: SessionCore)]
+    /// The checkpoints, oldest first: each value with the number of the last record it includes (its versions are
+    /// read from the value when asked for, not kept beside it).
+    private var held: [(number: Int, core: SessionCore)]
     private var inputs: [Held] = []
 
     /// A history that starts with `base`, the value after journal record `number` (0: a new session).
     public init(limit: Int, base: SessionCore, number: Int) {
         self.limit = max(0, limit)
-        held = [(HistoryCheckpoint(number: number, core: base), base)]
+        held = [(number, base)]
     }
 
     /// Adds `record`, applied last; with `core` (its value after the record), a checkpoint there, and then the
@@ -32,23 +34,23 @@ public struct HeldHistory: Sendable, SessionHistoryReading {
     mutating func append(number: Int, input: @escaping @Sendable () -> SessionInput, checkpoint core: SessionCore?) {
         inputs.append(Held(number: number, make: input))
         guard let core else { return }
-        held.append((HistoryCheckpoint(number: number, core: core), core))
-        guard let base = HistoryRetention.base(of: held.map(\.checkpoint.number), last: number, keeping: limit),
-            let kept = held.firstIndex(where: { $0.checkpoint.number == base })
+        held.append((number, core))
+        guard let base = HistoryRetention.base(of: held.map(\.number), last: number, keeping: limit),
+            let kept = held.firstIndex(where: { $0.number == base })
         else { return }
         held.removeFirst(kept)
         inputs.removeFirst(inputs.prefix { $0.number <= base }.count)
     }
 
     /// The number of the last record held (the base checkpoint's when none is).
-    public var lastNumber: Int { inputs.last?.number ?? held[held.count - 1].checkpoint.number }
+    public var lastNumber: Int { inputs.last?.number ?? held[held.count - 1].number }
 
     public func checkpoints(of id: SessionID) -> [HistoryCheckpoint] {
-        held.map(\.checkpoint)
+        held.map { HistoryCheckpoint(number: $0.number, core: $0.core) }
     }
 
     public func checkpoint(of id: SessionID, at number: Int) -> SessionCore? {
-        held.first { $0.checkpoint.number == number }?.core
+        held.first { $0.number == number }?.core
     }
 
     public func records(of id: SessionID, after number: Int, limit: Int) -> [JournalRecord] {

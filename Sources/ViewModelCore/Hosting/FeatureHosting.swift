@@ -9,7 +9,9 @@
 ///     requests: services.perform)
 /// ```
 public struct FeatureHosting<F: Feature>: Sendable {
-    /// The feature's state in a new session made with the given settings.
+    /// The feature's state in a new session made with the given settings. A function of the settings only (it
+    /// reads no clock and draws nothing): the host calls it once per distinct settings and shares the value among
+    /// the sessions made with them, each copying it when it first changes it.
     public var initialState: @Sendable (SessionSettings) -> F.State
     /// Sent (source `view`) right after a session is made, in order.
     public var startEvents: [F.Event]

@@ -167,6 +167,17 @@ public final class Session: Sendable {
         random: RandomSource = .system(), features: [InitialFeature]
     ) {
         self.init(
+            id: id, token: token, environment: environment, settings: settings, random: random,
+            features: InitialFeatures(features))
+    }
+
+    /// A new session with `features` in their initial states, shared with every session made from them until it
+    /// changes them.
+    public convenience init(
+        id: SessionID, token: SessionToken, environment: SessionEnvironment, settings: SessionSettings = SessionSettings(),
+        random: RandomSource = .system(), features: InitialFeatures
+    ) {
+        self.init(
             id: id, token: token, core: SessionCore(settings: settings, random: random, features: features),
             environment: environment)
     }

@@ -86,6 +86,7 @@ extension SessionCore: Codable {
             slots.append(try types.decodeSlot(named: name, from: item.superDecoder(forKey: .slot)))
         }
         self.slots = slots
+        featureNames = slots.map(\.name)
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -10,6 +10,9 @@ public struct SessionCore: Sendable {
     /// What the session was made with.
     public let settings: SessionSettings
     var slots: [any AnyFeatureSlot]
+    /// The feature names, in order (``slots``' names, kept so that every session made with the same features
+    /// shares one array).
+    public let featureNames: [String]
     var counters: SessionCounters
     /// The data-flow log ring.
     public internal(set) var log: EventLog
@@ -22,8 +25,19 @@ public struct SessionCore: Sendable {
     ///   - random: The session's random draws (seeded for repeatable bot choices).
     ///   - features: Each feature's initial state, in the order snapshots list them.
     public init(settings: SessionSettings, random: RandomSource, features: [InitialFeature]) {
+        self.init(settings: settings, random: random, features: InitialFeatures(features))
+    }
+
+    /// A new session core whose features start as `features`, which every core made from them shares until it
+    /// changes a feature (copy on write): an idle session holds no copy of its features' initial states.
+    /// - Parameters:
+    ///   - settings: Time zone, locale, simulation speed, log size.
+    ///   - random: The session's random draws (seeded for repeatable bot choices).
+    ///   - features: Each feature's initial state, in the order snapshots list them.
+    public init(settings: SessionSettings, random: RandomSource, features: InitialFeatures) {
         self.settings = settings
-        slots = features.map(\.slot)
+        slots = features.slots
+        featureNames = features.names
         counters = SessionCounters(random: random)
         log = EventLog(capacity: settings.logCapacity)
         idempotency = IdempotencyLedger()
@@ -31,9 +45,6 @@ public struct SessionCore: Sendable {
 
     /// The newest session-wide sequence number.
     public var sequence: Int { counters.sequence }
-
-    /// The feature names, in order.
-    public var featureNames: [String] { slots.map(\.name) }
 
     /// The current version of `feature`, or nil when there is no such feature.
     public func version(of feature: String) -> Int? {

@@ -2,7 +2,7 @@ import Foundation
 
 /// What a session is made with and never changes: its time zone and locale, how fast its simulated delays run, and
 /// how much data-flow log it keeps. Part of the session's value, so a replay renders and schedules as the original.
-public struct SessionSettings: Codable, Equatable, Sendable {
+public struct SessionSettings: Codable, Hashable, Sendable {
     /// The zone dates are rendered in (default UTC).
     public var timeZone: TimeZone
     /// The locale identifier (`en_US` by default; `zh-Hans` switches the login texts to the original Chinese).
