@@ -19,31 +19,52 @@ import Darwin
 /// the first of them (`scripts/sanitize.sh thread`, 2026-11-25); ThreadSanitizer intercepts `pthread_mutex_*`. Its
 /// API is `Mutex`'s (`withLock`, `sending` in and out), so a value that is not `Sendable` still cannot leak.
 ///
-/// `@unchecked Sendable`: `value` is only touched between `pthread_mutex_lock` and `pthread_mutex_unlock`.
-public final class Locked<Value: ~Copyable>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+/// The mutex and the value share one allocation (a `ManagedBuffer`, as swift-nio's `LockStorage` does): a session
+/// holds a few, and a heap object plus a separately allocated `pthread_mutex_t` cost about 90 bytes more per lock
+/// than a `Mutex` inside its owner (Benchmarks/ab.sh, BENCHMARKS.md).
+///
+/// `@unchecked Sendable`: the value is only touched between `pthread_mutex_lock` and `pthread_mutex_unlock`.
+public struct Locked<Value: ~Copyable>: @unchecked Sendable {
+    private let storage: LockedStorage<Value>
 
     /// A lock around `value`.
     public init(_ value: consuming sending Value) {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        let status = pthread_mutex_init(mutex, nil)
-        precondition(status == 0, "pthread_mutex_init failed: \(status)")
-        self.value = value
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
+        storage = LockedStorage.make(value)
     }
 
     /// Runs `body` with the value, holding the lock; what `body` returns or throws is passed on.
     public func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
+        let (mutex, value) = storage.pointers
         pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
+        defer {
+            pthread_mutex_unlock(mutex)
+            withExtendedLifetime(storage) {}  // the pointers stay valid until here
+        }
+        return try body(&value.pointee)
+    }
+}
+
+/// The mutex (the buffer's header) and the value (its one element) in one heap object.
+private final class LockedStorage<Value: ~Copyable>: ManagedBuffer<pthread_mutex_t, Value> {
+    static func make(_ value: consuming Value) -> LockedStorage<Value> {
+        let storage = unsafeDowncast(create(minimumCapacity: 1) { _ in pthread_mutex_t() }, to: LockedStorage.self)
+        let (mutex, element) = storage.pointers
+        let status = pthread_mutex_init(mutex, nil)
+        precondition(status == 0, "pthread_mutex_init failed: \(status)")
+        element.initialize(to: value)
+        return storage
+    }
+
+    /// The header's and the element's addresses, valid while the object lives (it never moves).
+    var pointers: (mutex: UnsafeMutablePointer<pthread_mutex_t>, value: UnsafeMutablePointer<Value>) {
+        withUnsafeMutablePointers { ($0, $1) }
+    }
+
+    deinit {
+        let (mutex, value) = pointers
+        value.deinitialize(count: 1)
+        pthread_mutex_destroy(mutex)
     }
 }
