@@ -1,5 +1,6 @@
 import CSystemShim
 import Foundation
+import ViewHostLocking
 
 #if canImport(Glibc)
 import Glibc
@@ -37,15 +38,26 @@ public final class ServerProcess: @unchecked Sendable {
     public let pid: pid_t
     private let stdoutFD: Int32
     private let stderrFD: Int32
-    private var exitStatus: Int32?
-    /// The slot this child holds until it is reaped.
-    private var slot: ProcessSlots?
-    private var collectedOutput: [UInt8] = []
-    private var collectedErrors: [UInt8] = []
+    /// What the threads that wait on the child (``OffThread``) and the test's task share: the test reads what a
+    /// waiting thread collected or set, under this lock (a continuation's resumption alone did not order them for
+    /// ThreadSanitizer, which once reported the output read after `waitForExit` as a race with the last `pump`).
+    private struct Shared {
+        var exitStatus: Int32?
+        /// The slot this child holds until it is reaped.
+        var slot: ProcessSlots?
+        var output: [UInt8] = []
+        var errors: [UInt8] = []
+        var port = 0
+        var readinessLine = ""
+    }
+
+    private let shared: Locked<Shared>
+    private var collectedOutput: [UInt8] { shared.withLock { $0.output } }
+    private var collectedErrors: [UInt8] { shared.withLock { $0.errors } }
     /// The port from the readiness line.
-    public private(set) var port = 0
+    public var port: Int { shared.withLock { $0.port } }
     /// The readiness line.
-    public private(set) var readinessLine = ""
+    public var readinessLine: String { shared.withLock { $0.readinessLine } }
 
     /// The slots of long-running servers (the convenience initialiser's children).
     public static let servers = ProcessSlots(count: ProcessSlots.perMachine)
@@ -125,8 +137,10 @@ public final class ServerProcess: @unchecked Sendable {
             if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("viewhost listening on ") }),
                 text.contains("\n")
             {
-                readinessLine = String(line)
-                port = Int(line.split(separator: ":").last ?? "") ?? 0
+                shared.withLock {
+                    $0.readinessLine = String(line)
+                    $0.port = Int(line.split(separator: ":").last ?? "") ?? 0
+                }
                 return
             }
             if reap() != nil {
@@ -181,13 +195,14 @@ public final class ServerProcess: @unchecked Sendable {
             slot.release()
             throw ProcessError.spawnFailed(result)
         }
-        self.slot = slot
+        shared = Locked(Shared(slot: slot))
         pid = child
         stdoutFD = outPipe[0]
         stderrFD = errPipe[0]
     }
 
     deinit {
+        let (exitStatus, slot) = shared.withLock { ($0.exitStatus, $0.slot) }
         if exitStatus == nil {
             kill(pid, SIGKILL)
             var status: Int32 = 0
@@ -236,20 +251,25 @@ public final class ServerProcess: @unchecked Sendable {
             let count = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
             guard count > 0 else { continue }
             readAny = true
-            if index == 0 { collectedOutput += buffer[0..<count] } else { collectedErrors += buffer[0..<count] }
+            let bytes = buffer[0..<count]
+            shared.withLock { if index == 0 { $0.output += bytes } else { $0.errors += bytes } }
         }
         return readAny
     }
 
     /// The exit status once the child ended, without blocking.
     private func reap() -> Int32? {
-        if let exitStatus { return exitStatus }
+        if let exitStatus = shared.withLock({ $0.exitStatus }) { return exitStatus }
         var status: Int32 = 0
         guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
         let terminatedBySignal = status & 0x7F
-        exitStatus = terminatedBySignal == 0 ? (status >> 8) & 0xFF : 128 + terminatedBySignal
+        let exitStatus = terminatedBySignal == 0 ? (status >> 8) & 0xFF : 128 + terminatedBySignal
+        let slot = shared.withLock { shared -> ProcessSlots? in
+            shared.exitStatus = exitStatus
+            defer { shared.slot = nil }
+            return shared.slot
+        }
         slot?.release()
-        slot = nil
         return exitStatus
     }
 }
