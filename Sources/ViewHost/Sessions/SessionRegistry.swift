@@ -93,7 +93,7 @@ final class SessionRegistry: Sendable {
             logCapacity: settings.logCapacity)
         let secret = SessionSecret.random()
         let initial = initialFeatures.features(of: wanted, settings: sessionSettings) {
-            InitialFeatures(wanted.map { $0.initialFeature(sessionSettings) })
+            InitialFeatures(wanted.map { $0.initialFeature(sessionSettings) }, settings: sessionSettings)
         }
         guard
             let session = store.insert({

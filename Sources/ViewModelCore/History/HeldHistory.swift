@@ -12,16 +12,22 @@ public struct HeldHistory: Sendable, SessionHistoryReading {
 
     /// How many of the latest inputs are kept at least.
     public let limit: Int
-    /// The checkpoints, oldest first: each value with the number of the last record it includes (its versions are
-    /// read from the value when asked for, not kept beside it).
-    private var held: [(number: Int, core: SessionCore)]
+    /// The oldest checkpoint: a value with the number of the last record it includes (its versions are read from
+    /// the value when asked for, not kept beside it). Kept here, not first in ``later``: most sessions never reach a
+    /// second checkpoint, and an array of one would cost them an allocation.
+    private var base: (number: Int, core: SessionCore)
+    /// The newer checkpoints, oldest first.
+    private var later: [(number: Int, core: SessionCore)] = []
     private var inputs: [Held] = []
 
     /// A history that starts with `base`, the value after journal record `number` (0: a new session).
     public init(limit: Int, base: SessionCore, number: Int) {
         self.limit = max(0, limit)
-        held = [(number, base)]
+        self.base = (number, base)
     }
+
+    /// Every checkpoint, oldest first.
+    private var held: [(number: Int, core: SessionCore)] { [base] + later }
 
     /// Adds `record`, applied last; with `core` (its value after the record), a checkpoint there, and then the
     /// checkpoints and records older than the retention bound go.
@@ -34,23 +40,24 @@ public struct HeldHistory: Sendable, SessionHistoryReading {
     mutating func append(number: Int, input: @escaping @Sendable () -> SessionInput, checkpoint core: SessionCore?) {
         inputs.append(Held(number: number, make: input))
         guard let core else { return }
-        held.append((number, core))
-        guard let base = HistoryRetention.base(of: held.map(\.number), last: number, keeping: limit),
-            let kept = held.firstIndex(where: { $0.number == base })
+        later.append((number, core))
+        guard let oldest = HistoryRetention.base(of: held.map(\.number), last: number, keeping: limit),
+            oldest != base.number, let kept = later.firstIndex(where: { $0.number == oldest })
         else { return }
-        held.removeFirst(kept)
-        inputs.removeFirst(inputs.prefix { $0.number <= base }.count)
+        base = later[kept]
+        later.removeFirst(kept + 1)
+        inputs.removeFirst(inputs.prefix { $0.number <= oldest }.count)
     }
 
     /// The number of the last record held (the base checkpoint's when none is).
-    public var lastNumber: Int { inputs.last?.number ?? held[held.count - 1].number }
+    public var lastNumber: Int { inputs.last?.number ?? (later.last ?? base).number }
 
     public func checkpoints(of id: SessionID) -> [HistoryCheckpoint] {
         held.map { HistoryCheckpoint(number: $0.number, core: $0.core) }
     }
 
     public func checkpoint(of id: SessionID, at number: Int) -> SessionCore? {
-        held.first { $0.number == number }?.core
+        base.number == number ? base.core : later.first { $0.number == number }?.core
     }
 
     public func records(of id: SessionID, after number: Int, limit: Int) -> [JournalRecord] {

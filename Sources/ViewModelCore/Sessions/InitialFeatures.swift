@@ -7,10 +7,38 @@ public struct InitialFeatures: Sendable {
     let slots: [any AnyFeatureSlot]
     /// The feature names, in order.
     public let names: [String]
+    /// The settings these were made for, shared by every core made with them.
+    private let settings: SharedSettings?
 
     /// The features of `features`, in order.
     public init(_ features: [InitialFeature]) {
         slots = features.map(\.slot)
         names = slots.map(\.name)
+        settings = nil
+    }
+
+    /// The features of `features`, in order, for sessions made with `settings`: those sessions share one copy of
+    /// the settings too.
+    public init(_ features: [InitialFeature], settings: SessionSettings) {
+        slots = features.map(\.slot)
+        names = slots.map(\.name)
+        self.settings = SharedSettings(settings)
+    }
+
+    /// `settings` as a core made from these keeps them: the shared copy when they are the ones these were made
+    /// for, else a copy of its own.
+    func sharedSettings(for settings: SessionSettings) -> SharedSettings {
+        if let shared = self.settings, shared.value == settings { return shared }
+        return SharedSettings(settings)
+    }
+}
+
+/// A session's settings, kept once: the core's copies, the session and the cores of other sessions made with the
+/// same settings hold a reference (8 bytes) instead of the value (48).
+final class SharedSettings: Sendable {
+    let value: SessionSettings
+
+    init(_ value: SessionSettings) {
+        self.value = value
     }
 }

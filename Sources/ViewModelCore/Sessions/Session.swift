@@ -90,7 +90,8 @@ public final class Session: Sendable {
     /// The feature names, in registration order.
     public let featureNames: [String]
     /// Time zone, locale, simulation speed, log size.
-    public let settings: SessionSettings
+    public var settings: SessionSettings { sharedSettings.value }
+    private let sharedSettings: SharedSettings
     /// Which copy of the session this is (``StoredSession/copy``): its journal entries carry it.
     let copy: Int
     /// Wakes long polls and event streams on every durable change.
@@ -135,7 +136,7 @@ public final class Session: Sendable {
         self.token = token
         self.createdAt = createdAt ?? environment.scheduler.now
         self.featureNames = core.featureNames
-        self.settings = core.settings
+        self.sharedSettings = core.sharedSettings
         self.environment = environment
         var shell = Shell(core: core, appliedNumber: journalNumber, committedNumber: journalNumber)
         if environment.journal == nil, environment.historyInputs > 0 {

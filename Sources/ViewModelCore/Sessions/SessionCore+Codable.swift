@@ -74,7 +74,7 @@ extension SessionCore: Codable {
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "no feature types to decode with"))
         }
-        settings = try container.decode(SessionSettings.self, forKey: .settings)
+        sharedSettings = SharedSettings(try container.decode(SessionSettings.self, forKey: .settings))
         counters = try container.decode(SessionCounters.self, forKey: .counters)
         log = try container.decode(EventLog.self, forKey: .log)
         idempotency = try container.decode(IdempotencyLedger.self, forKey: .idempotency)

@@ -7,8 +7,11 @@ import ViewHostAPI
 /// reads a clock, draws from the system, or touches the world. Applying the same inputs at the same instants to
 /// equal cores gives equal cores, byte for byte.
 public struct SessionCore: Sendable {
+    /// What the session was made with, kept once for every copy of the core (and, through ``InitialFeatures``, for
+    /// every session made with the same settings).
+    let sharedSettings: SharedSettings
     /// What the session was made with.
-    public let settings: SessionSettings
+    public var settings: SessionSettings { sharedSettings.value }
     var slots: [any AnyFeatureSlot]
     /// The feature names, in order (``slots``' names, kept so that every session made with the same features
     /// shares one array).
@@ -35,7 +38,7 @@ public struct SessionCore: Sendable {
     ///   - random: The session's random draws (seeded for repeatable bot choices).
     ///   - features: Each feature's initial state, in the order snapshots list them.
     public init(settings: SessionSettings, random: RandomSource, features: InitialFeatures) {
-        self.settings = settings
+        sharedSettings = features.sharedSettings(for: settings)
         slots = features.slots
         featureNames = features.names
         counters = SessionCounters(random: random)
