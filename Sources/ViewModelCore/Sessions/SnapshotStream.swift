@@ -1,3 +1,4 @@
+import Synchronization
 import ViewHostLocking
 
 /// Wakes whoever waits for a session's changes: long polls waiting for a feature's next version, and observers
@@ -18,7 +19,20 @@ public final class SnapshotStream: Sendable {
         var end: SessionEnd?
     }
 
-    private let state = Locked(State())
+    /// The state, in an object of its own made by the first waiter, observer or end: most sessions are never
+    /// watched, and an idle one then holds no lock for it (88 B). A change published before it is made has nobody
+    /// to tell; a waiter reads the version after it is in place, so it misses nothing.
+    private final class Shared: Sendable {
+        let state = Locked(State())
+    }
+
+    private let made = AtomicLazyReference<Shared>()
+
+    /// The state, made now if it was not.
+    private var state: Locked<State> { (made.load() ?? made.storeIfNil(Shared())).state }
+
+    /// The state if anything made it.
+    private var stateIfMade: Locked<State>? { made.load()?.state }
 
     /// Creates a stream with no waiters.
     public init() {}
@@ -37,17 +51,18 @@ public final class SnapshotStream: Sendable {
 
     /// Stops calling an observer.
     public func removeObserver(_ id: Int) {
-        _ = state.withLock { $0.observers.removeValue(forKey: id) }
+        _ = stateIfMade?.withLock { $0.observers.removeValue(forKey: id) }
     }
 
     /// Why the session ended, once it has.
-    public var end: SessionEnd? { state.withLock { $0.end } }
+    public var end: SessionEnd? { stateIfMade?.withLock { $0.end } }
 
     /// The number of observers (open event streams).
-    public var observerCount: Int { state.withLock { $0.observers.count } }
+    public var observerCount: Int { stateIfMade?.withLock { $0.observers.count } ?? 0 }
 
     /// Wakes the waiters of the features that changed and tells every observer.
     func publish(_ change: SessionChange) {
+        guard let state = stateIfMade else { return }
         let (woken, observers) = state.withLock { state -> ([(CheckedContinuation<Int?, Never>, Int)], [@Sendable (SessionChange) -> Void]) in
             var woken: [(CheckedContinuation<Int?, Never>, Int)] = []
             state.waiters.removeAll { waiter in
@@ -121,7 +136,7 @@ public final class SnapshotStream: Sendable {
     }
 
     private func resume(_ id: Int, with version: Int?) {
-        let continuation = state.withLock { state -> CheckedContinuation<Int?, Never>? in
+        let continuation = stateIfMade?.withLock { state -> CheckedContinuation<Int?, Never>? in
             guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
             return state.waiters.remove(at: index).continuation
         }
