@@ -11,7 +11,7 @@ import Glibc
 ///
 /// It starts children with `posix_spawn` and reads their output through pipes by hand: Foundation's `Process`
 /// on this toolchain can crash the test process in `run()` (swift-corelibs-foundation#5472). Every wait (for the
-/// readiness line, for an exit) happens on a thread of its own (``OffThread``), never on the test's task. How many
+/// readiness line, for an exit) happens on a thread of its own (`OffThread`), never on the test's task. How many
 /// run at once is bounded (``ProcessSlots``): servers in ``servers``, short commands (`viewhost client`, `curl`,
 /// `openssl`) in ``commands``, apart so that a test holding a server can always run a command against it.
 ///
@@ -38,7 +38,7 @@ public final class ServerProcess: @unchecked Sendable {
     public let pid: pid_t
     private let stdoutFD: Int32
     private let stderrFD: Int32
-    /// What the threads that wait on the child (``OffThread``) and the test's task share: the test reads what a
+    /// What the threads that wait on the child (`OffThread`) and the test's task share: the test reads what a
     /// waiting thread collected or set, under this lock (a continuation's resumption alone did not order them for
     /// ThreadSanitizer, which once reported the output read after `waitForExit` as a race with the last `pump`).
     private struct Shared {

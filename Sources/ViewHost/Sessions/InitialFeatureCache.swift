@@ -2,7 +2,7 @@ import ViewHostLocking
 import ViewModelCore
 
 /// The initial features of new sessions, made once per feature list and settings and shared by every session made
-/// with them (``InitialFeatures``): a new session holds no copy of a feature's state until it changes it. Settings
+/// with them (`InitialFeatures`): a new session holds no copy of a feature's state until it changes it. Settings
 /// come partly from clients (time zone, locale), so the cache is bounded: past `limit` lists it starts again.
 /// A feature's `initialState` is a function of the settings (FeatureHosting), so sharing its value changes nothing
 /// a session sees.

@@ -13,7 +13,7 @@ public struct HeldHistory: Sendable, SessionHistoryReading {
     /// How many of the latest inputs are kept at least.
     public let limit: Int
     /// The oldest checkpoint: a value with the number of the last record it includes (its versions are read from
-    /// the value when asked for, not kept beside it). Kept here, not first in ``later``: most sessions never reach a
+    /// the value when asked for, not kept beside it). Kept here, not first in `later`: most sessions never reach a
     /// second checkpoint, and an array of one would cost them an allocation.
     private var base: (number: Int, core: SessionCore)
     /// The newer checkpoints, oldest first.

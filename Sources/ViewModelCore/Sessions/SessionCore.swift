@@ -7,13 +7,13 @@ import ViewHostAPI
 /// reads a clock, draws from the system, or touches the world. Applying the same inputs at the same instants to
 /// equal cores gives equal cores, byte for byte.
 public struct SessionCore: Sendable {
-    /// What the session was made with, kept once for every copy of the core (and, through ``InitialFeatures``, for
+    /// What the session was made with, kept once for every copy of the core (and, through `InitialFeatures`, for
     /// every session made with the same settings).
     let sharedSettings: SharedSettings
     /// What the session was made with.
     public var settings: SessionSettings { sharedSettings.value }
     var slots: [any AnyFeatureSlot]
-    /// The feature names, in order (``slots``' names, kept so that every session made with the same features
+    /// The feature names, in order (`slots`' names, kept so that every session made with the same features
     /// shares one array).
     public let featureNames: [String]
     var counters: SessionCounters

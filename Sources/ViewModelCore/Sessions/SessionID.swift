@@ -97,7 +97,7 @@ public struct SessionToken: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The digest's byte at `index` (below ``byteCount``).
+    /// The digest's byte at `index` (below `byteCount`).
     private func byte(at index: Int) -> UInt8 {
         switch stored {
         case .sha256(let first, let second, let third, let fourth):
