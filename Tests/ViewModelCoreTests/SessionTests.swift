@@ -171,4 +171,18 @@ struct SessionTests {
             SessionChange(sequence: 1, versions: ["counter": 2]), SessionChange(sequence: 1, versions: [:], end: .expired),
         ])
     }
+
+    /// A stream nobody watches keeps no state, yet changes made before the first watcher are not lost to it: a
+    /// long poll after them returns at once, and an unwatched session's end is still told to later comers.
+    @Test func anUnwatchedStreamMissesNothingAndKeepsItsEnd() async {
+        let (session, _) = makeSession()
+        #expect(session.stream.observerCount == 0 && session.stream.end == nil)
+        _ = try? session.send([.increment], to: Counter.key)
+        #expect(await session.waitForVersion(of: "counter", after: 1, timeout: .seconds(30)) == 2)
+        let (other, _) = makeSession()
+        other.close(.deleted)
+        #expect(other.stream.end == .deleted)
+        #expect(other.stream.addObserver { _ in } == nil)
+        #expect(await other.waitForVersion(of: "counter", after: 1, timeout: .seconds(30)) == nil)
+    }
 }
