@@ -12,17 +12,19 @@ public struct InitialFeatures: Sendable {
 
     /// The features of `features`, in order.
     public init(_ features: [InitialFeature]) {
-        slots = features.map(\.slot)
-        names = slots.map(\.name)
-        settings = nil
+        self.init(features, shared: nil)
     }
 
     /// The features of `features`, in order, for sessions made with `settings`: those sessions share one copy of
     /// the settings too.
     public init(_ features: [InitialFeature], settings: SessionSettings) {
+        self.init(features, shared: SharedSettings(settings))
+    }
+
+    private init(_ features: [InitialFeature], shared settings: SharedSettings?) {
         slots = features.map(\.slot)
         names = slots.map(\.name)
-        self.settings = SharedSettings(settings)
+        self.settings = settings
     }
 
     /// `settings` as a core made from these keeps them: the shared copy when they are the ones these were made
