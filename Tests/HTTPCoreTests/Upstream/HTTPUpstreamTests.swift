@@ -1,0 +1,129 @@
+import HTTPCore
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The upstream client against a real server on loopback: whole answers, bodies and fields sent on, chunked answers
+/// relayed as they come through a second server, kept connections reused (and replaced when the upstream closed
+/// them), and a port nobody listens on reported as unreachable, which means nothing was sent.
+@Suite(.timeLimit(.minutes(5)))
+struct HTTPUpstreamTests {
+    static func upstreamRoutes(_ router: inout Router) {
+        TestServer.standardRoutes(&router)
+        router.get("/fields") { request, _ in
+            let names = ["X-Set", "X-Kept", "Connection", "TE"].map { "\($0)=\(request.headers[HTTPHeaderName($0)] ?? "-")" }
+            return HTTPResponse(
+                contentType: "text/plain", bytes: Array(names.joined(separator: " ").utf8),
+                headers: ["ETag": "\"7\"", "Keep-Alive": "timeout=5"])
+        }
+        router.get("/parts") { _, _ in
+            HTTPResponse(
+                headers: [.contentType: "text/event-stream"],
+                body: .stream(
+                    HTTPBodyStream { writer in
+                        for part in ["one\n", "two\n", "three\n"] {
+                            try await writer.write(Array(part.utf8))
+                            try await Task.sleep(for: .milliseconds(20))
+                        }
+                    }))
+        }
+    }
+
+    @Test func aWholeAnswerComesBackWithItsFieldsButNotTheHopByHopOnes() async throws {
+        let upstream = try TestServer(routes: Self.upstreamRoutes)
+        let client = HTTPUpstream()
+        let request = HTTPRequest(
+            method: .get, target: "/fields",
+            headers: ["X-Set": "from-client", "X-Kept": "kept", "Connection": "x-kept", "TE": "trailers"])
+        let response = try await client.send(request, to: "127.0.0.1:\(upstream.port)", setting: [("X-Set", "replaced")])
+        #expect(response.status == .ok)
+        guard case .bytes(let body) = response.body else {
+            Issue.record("a whole body expected, got \(response.body)")
+            return
+        }
+        #expect(String(decoding: body, as: UTF8.self) == "X-Set=replaced X-Kept=kept Connection=- TE=-")
+        #expect(response.headers["ETag"] == "\"7\"")
+        #expect(response.headers["Keep-Alive"] == nil && response.headers[.contentLength] == nil)
+        await upstream.stop()
+    }
+
+    @Test func aPostCarriesItsBodyAndAKeptConnectionIsReused() async throws {
+        let upstream = try TestServer(routes: Self.upstreamRoutes)
+        let client = HTTPUpstream()
+        for index in 0..<5 {
+            let request = HTTPRequest(method: .post, target: "/echo", body: Array("body \(index)".utf8))
+            let response = try await client.send(request, to: "127.0.0.1:\(upstream.port)", setting: [])
+            guard case .bytes(let body) = response.body else {
+                Issue.record("a whole body expected")
+                return
+            }
+            #expect(String(decoding: body, as: UTF8.self) == "body \(index)")
+        }
+        #expect(upstream.server.acceptedConnectionCount == 1, "one kept connection carried all five")
+        await upstream.stop()
+    }
+
+    @Test func aConnectionTheUpstreamClosedWhileIdleIsReplaced() async throws {
+        let upstream = try TestServer(
+            timeouts: HTTPTimeouts(idle: .milliseconds(100), lingeringClose: .milliseconds(50)), routes: Self.upstreamRoutes)
+        let client = HTTPUpstream()
+        let address = "127.0.0.1:\(upstream.port)"
+        #expect(try await client.send(HTTPRequest(method: .get, target: "/hello"), to: address, setting: []).status == .ok)
+        #expect(await upstream.waitForClosedConnections(1))
+        #expect(try await client.send(HTTPRequest(method: .get, target: "/hello"), to: address, setting: []).status == .ok)
+        #expect(upstream.server.acceptedConnectionCount == 2)
+        await upstream.stop()
+    }
+
+    @Test func aChunkedAnswerIsRelayedAsItComes() async throws {
+        let upstream = try TestServer(routes: Self.upstreamRoutes)
+        let client = HTTPUpstream()
+        let address = "127.0.0.1:\(upstream.port)"
+        // A second server whose every answer is the upstream's.
+        let relay = try TestServer { router in
+            router.on(.get, "/parts") { request, _ in
+                .deferred { try await client.send(request, to: address, setting: []) }
+            }
+        }
+        let reader = try relay.client()
+        try reader.send("GET /parts HTTP/1.1\r\nHost: x\r\n\r\n")
+        let response = try await reader.readResponse()
+        #expect(response.status == 200)
+        #expect(response.header("Content-Type") == "text/event-stream")
+        #expect(response.header("Transfer-Encoding") == "chunked")
+        #expect(response.text == "one\ntwo\nthree\n")
+        await relay.stop()
+        await upstream.stop()
+    }
+
+    @Test func aPortNobodyListensOnIsUnreachable() async throws {
+        // A port that was free a moment ago: bound, then closed.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        close(fd)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        await #expect(throws: HTTPUpstreamError.self) {
+            _ = try await HTTPUpstream().send(HTTPRequest(method: .get, target: "/"), to: "127.0.0.1:\(port)", setting: [])
+        }
+        do {
+            _ = try await HTTPUpstream().send(HTTPRequest(method: .get, target: "/"), to: "127.0.0.1:\(port)", setting: [])
+        } catch {
+            guard case .unreachable = error else {
+                Issue.record("unreachable expected, got \(error)")
+                return
+            }
+        }
+    }
+}
