@@ -15,6 +15,9 @@
 /// - `checkpoints` (since 3): a session's history, when history is kept (`sessions.historyVersions`): every
 ///   snapshot taken while within it, by session and number, with each feature's version there (JSON); the
 ///   journal then keeps the records after the oldest. A load still reads `sessions.snapshot`.
+/// - `nodes` (since 5): each node's lease: its name, the internal address other nodes forward requests to, and
+///   when its lease ends (seconds since 1970 on the database's clock; renewed every second, 5 s ahead). A session
+///   whose owner's lease holds stays with that owner; another node forwards its requests there.
 enum PostgresSchema {
     /// The advisory lock key migrations run under ("VHST").
     static let migrationLock = "1447580500"
@@ -84,6 +87,18 @@ enum PostgresSchema {
             ALTER TABLE journal ADD COLUMN record bytea;
             ALTER TABLE journal ALTER COLUMN input DROP NOT NULL;
             ALTER TABLE sessions DROP COLUMN last_number;
+            """
+        ),
+        (
+            5,
+            // The nodes' leases: where each takes requests from the others, and until when it counts as alive
+            // (the database's clock, so nodes' clocks never matter).
+            """
+            CREATE TABLE nodes (
+                name text PRIMARY KEY,
+                address text NOT NULL,
+                expires_at double precision NOT NULL
+            );
             """
         ),
     ]

@@ -20,7 +20,7 @@ import ViewModelCore
 /// let storage = try PostgresSessionStorage(url: "postgres://viewhost@127.0.0.1/viewhost", node: "node1", features: types)
 /// let lookup = try storage.load(SessionID("…"))
 /// ```
-public final class PostgresSessionStorage: SessionStorage {
+public final class PostgresSessionStorage: SharedSessionStorage {
     /// This node's name in leases and logs.
     public let node: String
     let features: FeatureTypes
@@ -28,7 +28,9 @@ public final class PostgresSessionStorage: SessionStorage {
     let writer: JournalWriter<PostgresStatements>
     let leases = PostgresLeases()
     let listener: PostgresReleaseListener
+    let lease: PostgresNodeLease
     private let redactedURL: String
+    private let takenOver = Atomic<Int>(0)
     /// The last copy number a load handed out (``StoredSession/copy``).
     private let copies = Atomic<Int>(0)
 
@@ -75,6 +77,7 @@ public final class PostgresSessionStorage: SessionStorage {
             label: "viewhost.postgres.writer",
             statements: PostgresStatements(url: url, node: node, historyInputs: max(0, historyInputs)))
         listener = PostgresReleaseListener(url: url, node: node, leases: leases)
+        lease = PostgresNodeLease(url: url, node: node)
         do {
             try listener.start()
         } catch {
@@ -87,10 +90,23 @@ public final class PostgresSessionStorage: SessionStorage {
     /// Takes session `id` over (raising its epoch; its previous owner is told to drop its copy) and returns its
     /// newest durable value. Blocks for a few round trips: call it off event loops.
     public func load(_ id: SessionID) throws(StorageError) -> StoredLookup {
+        switch try lookUp(id, leavingLiveOwners: false) {
+        case .loaded(let lookup): lookup
+        case .ownedElsewhere: .none  // not asked for: a load always takes over
+        }
+    }
+
+    /// Takes session `id` over unless another node whose lease holds owns it (and has announced where it takes
+    /// requests); that node is named then, and nothing changes.
+    public func claim(_ id: SessionID) throws(StorageError) -> SessionClaim {
+        try lookUp(id, leavingLiveOwners: true)
+    }
+
+    private func lookUp(_ id: SessionID, leavingLiveOwners: Bool) throws(StorageError) -> SessionClaim {
         do {
-            return try pool.withConnection { connection throws(PostgresError) -> StoredLookup in
-                try connection.transaction { () throws(PostgresError) -> StoredLookup in
-                    try take(id, connection: connection)
+            return try pool.withConnection { connection throws(PostgresError) -> SessionClaim in
+                try connection.transaction { () throws(PostgresError) -> SessionClaim in
+                    try take(id, leavingLiveOwners: leavingLiveOwners, connection: connection)
                 }
             }
         } catch .server(state: "ViewHost", let message) {
@@ -100,15 +116,32 @@ public final class PostgresSessionStorage: SessionStorage {
         }
     }
 
-    private func take(_ id: SessionID, connection: PostgresConnection) throws(PostgresError) -> StoredLookup {
+    public func announce(_ internalAddress: String) {
+        lease.start(address: internalAddress)
+    }
+
+    public var takeovers: Int { takenOver.load(ordering: .relaxed) }
+
+    private func take(
+        _ id: SessionID, leavingLiveOwners: Bool, connection: PostgresConnection
+    ) throws(PostgresError) -> SessionClaim {
+        // The owner's address only while its lease holds: a dead owner's sessions are taken over.
         let found = try connection.query(
-            "SELECT token_digest, expired_at, owner FROM sessions WHERE id = $1 FOR UPDATE", [id.rawValue])
-        guard let row = found.rows.first else { return .none }
+            """
+            SELECT token_digest, expired_at, owner,
+                (SELECT address FROM nodes WHERE name = sessions.owner
+                    AND expires_at > extract(epoch FROM clock_timestamp()))
+            FROM sessions WHERE id = $1 FOR UPDATE
+            """, [id.rawValue])
+        guard let row = found.rows.first else { return .loaded(.none) }
+        if leavingLiveOwners, row[1] == nil, let owner = row[2], owner != node, let address = row[3], !address.isEmpty {
+            return .ownedElsewhere(PeerNode(name: owner, address: address))
+        }
         guard let digest = row[0].flatMap(PostgresEncoded.bytes(hex:)) else {
             throw .server(state: "ViewHost", message: "session \(id) has no token digest")
         }
         let token = SessionToken(digest: digest)
-        if row[1] != nil { return .expired(token) }
+        if row[1] != nil { return .loaded(.expired(token)) }
         let previousOwner = row[2]
         let taken = try connection.query(
             """
@@ -143,17 +176,18 @@ public final class PostgresSessionStorage: SessionStorage {
             number = next
         }
         if let previousOwner, previousOwner != node {
+            takenOver.add(1, ordering: .relaxed)
             // Delivered at commit, to every node listening.
             try connection.query(
                 "SELECT pg_notify($1, $2)",
                 [PostgresReleaseListener.channel, "\(id.rawValue) \(epoch) \(node)"])
         }
         leases.own(id, epoch: epoch)
-        return .found(
+        return .loaded(.found(
             StoredSession(
                 id: id, token: token, createdAt: Date(timeIntervalSince1970: Double(lease[1] ?? "") ?? 0),
                 lastAccess: Date(timeIntervalSince1970: Double(lease[2] ?? "") ?? 0), core: core,
-                journalNumber: number, copy: copies.wrappingAdd(1, ordering: .relaxed).newValue))
+                journalNumber: number, copy: copies.wrappingAdd(1, ordering: .relaxed).newValue)))
     }
 
     /// Sessions with pending timers that this node owned (by name: give a node a stable `--node-id` and it takes
@@ -169,6 +203,24 @@ public final class PostgresSessionStorage: SessionStorage {
             }.rows.compactMap { $0[0].map(SessionID.init) }
         } catch {
             throw .failed(reason: "listing sessions with timers: \(error)")
+        }
+    }
+
+    /// Sessions with pending timers whose owner's lease has ended (or that nobody owns), soonest due first, at most
+    /// 500 a call.
+    public func sessionsWithOrphanedTimers() throws(StorageError) -> [SessionID] {
+        do {
+            return try pool.withConnection { connection throws(PostgresError) in
+                try connection.query(
+                    """
+                    SELECT id FROM sessions WHERE next_due_at IS NOT NULL AND expired_at IS NULL AND (owner IS NULL
+                        OR owner <> $1 AND NOT EXISTS (SELECT 1 FROM nodes WHERE name = sessions.owner
+                            AND expires_at > extract(epoch FROM clock_timestamp())))
+                    ORDER BY next_due_at LIMIT 500
+                    """, [node])
+            }.rows.compactMap { $0[0].map(SessionID.init) }
+        } catch {
+            throw .failed(reason: "listing sessions with orphaned timers: \(error)")
         }
     }
 
@@ -271,6 +323,7 @@ public final class PostgresSessionStorage: SessionStorage {
     public func close() {
         writer.drainAndStop()
         listener.stop()
+        lease.stop()
     }
 
     /// `error`'s text with any password in it hidden, should libpq repeat the URL or a part of it.

@@ -19,7 +19,7 @@ final class PostgresSessionStorageTests {
     }
     // The server stops when the suite instance goes (PostgresServer's deinit).
 
-    private func newSession(_ storage: PostgresSessionStorage) async throws -> (SessionID, SessionCore) {
+    func newSession(_ storage: PostgresSessionStorage) async throws -> (SessionID, SessionCore) {
         let id = SessionID.random()
         let core = SessionCore(
             settings: SessionSettings(), random: .seeded(1), features: [InitialFeature(Tally.key, state: Tally.State())])
