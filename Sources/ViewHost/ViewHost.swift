@@ -39,7 +39,17 @@ public func makeServer<C: Clock>(
 public struct ViewHostApp: Sendable {
     /// The HTTP server, not yet started.
     public let server: HTTPServer
+    /// The listener for requests the cluster's other nodes forward here (`cluster.internalAddress`), not yet
+    /// started; nil unless this node forwards.
+    public let internalServer: HTTPServer?
     let registry: SessionRegistry
+
+    /// Tells the cluster's other nodes where this node takes their forwarded requests, and keeps its lease alive
+    /// (call once ``internalServer`` listens).
+    public func announce() {
+        guard let internalServer, let address = internalServer.localAddress else { return }
+        registry.shared?.announce(address.description)
+    }
 
     /// Loads the stored sessions that have pending timers, so those fire without waiting for a request (call once
     /// the server listens).
@@ -83,7 +93,7 @@ public func makeApp<C: Clock>(
             simulationSpeed: configuration.simulation.speed, historyInputs: configuration.sessions.historyVersions,
             maxStoreBytes: configuration.store.maxMegabytes > 0 ? configuration.store.maxMegabytes << 20 : nil),
         scheduler: scheduler ?? LiveTimerScheduler(), features: configuration.features, logger: logger,
-        storage: storage)
+        storage: storage, cluster: clusterHop(configuration.store, storage: storage))
     storage?.onHealthChange { health in log(health, to: logger) }
     let archive = SessionArchive(storage: storage, logger: logger)
     let metrics = AppMetrics()
@@ -91,7 +101,8 @@ public func makeApp<C: Clock>(
     let serverReference = MetricsRoutes.ServerReference()
     let limits = RequestRateLimits(configuration.rateLimits, clock: limitsClock)
     var router = MeteredRouter(
-        metrics: metrics, accessLog: AccessLog(logger: logger, isEnabled: configuration.log.access))
+        metrics: metrics, accessLog: AccessLog(logger: logger, isEnabled: configuration.log.access),
+        hop: registry.cluster)
     HealthRoutes.register(on: &router, registry: registry)
     WebRoutes.register(on: &router, features: configuration.features)
     MetricsRoutes.register(on: &router, metrics: metrics, registry: registry, streams: streams, server: serverReference)
@@ -106,7 +117,37 @@ public func makeApp<C: Clock>(
     let server = HTTPServer(
         configuration: configuration.http, responder: responder, logger: logger, security: security)
     serverReference.set(server)
-    return ViewHostApp(server: server, registry: registry)
+    return ViewHostApp(
+        server: server,
+        internalServer: registry.cluster.map { hop in
+            HTTPServer(
+                configuration: internalConfiguration(configuration),
+                // The router itself: CORS is the forwarding node's to answer, once.
+                responder: HopGate(wrapped: router, hop: hop),
+                logger: logger, security: nil)
+        }, registry: registry)
+}
+
+/// The hop to other nodes, when this node forwards: a shared store, an internal address and the secret.
+private func clusterHop(_ store: AppConfiguration.Store, storage: (any SessionStorage)?) -> ClusterHop? {
+    guard store.internalAddress != nil, let secret = store.clusterSecret, storage is any SharedSessionStorage else {
+        return nil
+    }
+    return ClusterHop(node: store.nodeName, secret: secret)
+}
+
+/// The internal listener's settings: the public one's, on the internal address, taking the client's address
+/// from every hop (each carries the secret, so what it says of the client is the forwarding node's word).
+private func internalConfiguration(_ configuration: AppConfiguration) -> HTTPServerConfiguration {
+    var http = configuration.http
+    let address = configuration.store.internalAddress ?? "127.0.0.1:0"
+    let colon = address.lastIndex(of: ":") ?? address.endIndex
+    var host = String(address[..<colon])
+    if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+    http.host = host
+    http.port = Int(address[address.index(after: colon)...]) ?? 0
+    http.trustedProxies = TrustedProxies([IPAddressRange("0.0.0.0/0"), IPAddressRange("::/0")].compactMap { $0 })
+    return http
 }
 
 /// One line for each change of the store's health: what is wrong, naming the file, or that it is well again.
@@ -139,9 +180,8 @@ public func makeStorage(_ store: AppConfiguration.Store, features: FeatureTypes,
             directory: store.dataDirectory, sync: SQLiteSessionStorage.Sync(rawValue: store.sync) ?? .full,
             features: features, historyInputs: historyInputs)
     case .postgres:
-        let node = store.nodeID ?? "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
         return try PostgresSessionStorage(
-            url: store.databaseURL ?? "", node: node, features: features, historyInputs: historyInputs)
+            url: store.databaseURL ?? "", node: store.nodeName, features: features, historyInputs: historyInputs)
     }
 }
 

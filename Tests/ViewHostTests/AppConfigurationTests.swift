@@ -180,6 +180,14 @@ struct AppConfigurationTests {
     func everyKeyIsReadFromItsDocumentedEnvironmentVariable(path: String) async throws {
         let key = try #require(ConfigurationKey.anyNamed(path))
         var environment = [key.environmentName: try Self.environmentText(of: key)]
+        // Keys whose values have a shape, and what they need beside them.
+        if path == "cluster.secret" { environment[key.environmentName] = "0123456789abcdef" }
+        if path == "cluster.internalAddress" {
+            environment[key.environmentName] = "127.0.0.1:0"
+            environment["VIEWHOST_CLUSTER_SECRET"] = "0123456789abcdef"
+            environment["VIEWHOST_STORE_KIND"] = "postgres"
+            environment["VIEWHOST_STORE_DATABASE_URL"] = "postgres://viewhost@db/viewhost"
+        }
         // The TLS paths go together; the partner gets a value too.
         if let partner = ["tls.certificatePath": "tls.keyPath", "tls.keyPath": "tls.certificatePath"][path],
             let other = ConfigurationKey.anyNamed(partner)

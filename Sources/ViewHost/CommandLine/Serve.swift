@@ -52,6 +52,11 @@ struct Serve: AsyncParsableCommand, FeatureHostingCommand {
     @Option(name: .customLong("node-id"), help: "This node's name in leases and logs (cluster.nodeId; default host-pid).")
     var nodeID: String?
 
+    @Option(
+        name: .customLong("internal-address"),
+        help: "HOST:PORT for requests other nodes forward here (cluster.internalAddress; needs VIEWHOST_CLUSTER_SECRET).")
+    var internalAddress: String?
+
     /// The features' own flags (`--weather-provider offline`), read against the app's registrations.
     @Argument(parsing: .allUnrecognized, help: .hidden)
     var featureOptions: [String] = []
@@ -75,6 +80,7 @@ struct Serve: AsyncParsableCommand, FeatureHostingCommand {
         flags["store.sync"] = sync
         flags["store.databaseURL"] = databaseURL
         flags["cluster.nodeId"] = nodeID
+        flags["cluster.internalAddress"] = internalAddress
         do {
             for (path, value) in try Self.featureFlags(featureOptions, features: features) { flags[path] = value }
         } catch {
@@ -130,12 +136,26 @@ struct Serve: AsyncParsableCommand, FeatureHostingCommand {
         } catch {
             Self.fail("viewhost: cannot listen: \(error)", code: error.isAddressInUse ? 69 : 71, after: writer)
         }
+        if let internalServer = app.internalServer {
+            do {
+                try internalServer.start()
+            } catch {
+                Self.fail(
+                    "viewhost: cannot listen on the internal address \(configuration.store.internalAddress ?? ""): \(error)",
+                    code: error.isAddressInUse ? 69 : 71, after: writer)
+            }
+            app.announce()
+            logger.notice(
+                "taking forwarded requests", metadata: ["address": "\(internalServer.localAddress.map { "\($0)" } ?? "")"])
+        }
         // The readiness line (API.md, Process): scripts and tests wait for it and read the real port from it.
         let scheme = server.isSecure ? "https" : "http"
         FileHandle.standardOutput.write(Data("viewhost listening on \(scheme)://\(server.localAddress!)\n".utf8))
         // Sessions whose timers are due (a bot reply that fell due while the server was down) load now, in order.
         Task.detached { app.restoreSessionsWithTimers() }
-        let group = ServiceGroup(services: [HTTPServerService(server: server)], logger: logger)
+        let group = ServiceGroup(
+            services: [HTTPServerService(server: server)] + (app.internalServer.map { [HTTPServerService(server: $0)] } ?? []),
+            logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             tasks.addTask {

@@ -223,11 +223,42 @@ struct ValueLoader: FeatureSettings {
                 !$0.isEmpty && $0.utf8.count <= 64 && !$0.contains(" ") ? nil : "expected 1 to 64 characters without spaces"
             }
         }
+        try clusterSettings(into: &store)
         return AppConfiguration(
             http: http, logLevel: Logger.Level(rawValue: levelName.lowercased()) ?? .info, sessions: sessions,
             simulation: simulation, streams: streams, cors: cors, tls: try tlsSettings(), store: store,
             rateLimits: rateLimits, log: log,
             features: try HostedFeatures(features, settings: self) { key in source(of: key) ?? "default" })
+    }
+
+    /// The internal address and the secret: both or neither, the address a `HOST:PORT` and only with PostgreSQL.
+    private func clusterSettings(into store: inout AppConfiguration.Store) throws(ConfigurationError) {
+        if source(of: "cluster.internalAddress") != nil {
+            store.internalAddress = try string("cluster.internalAddress", default: "") { address in
+                guard let colon = address.lastIndex(of: ":"), colon != address.startIndex,
+                    let port = Int(address[address.index(after: colon)...]), (0...65535).contains(port)
+                else { return "expected HOST:PORT, such as 10.0.0.7:9090" }
+                return nil
+            }
+        }
+        if source(of: "cluster.secret") != nil {
+            // The value is never repeated in an error: it is a secret.
+            store.clusterSecret = try string("cluster.secret", default: "") { secret in
+                secret.utf8.count >= 16 && secret.utf8.allSatisfy({ (33...126).contains($0) })
+                    ? nil : "expected at least 16 printable characters without spaces"
+            }
+        }
+        guard let address = store.internalAddress else { return }
+        guard store.kind == .postgres else {
+            throw .invalidValue(
+                key: "cluster.internalAddress", source: source(of: "cluster.internalAddress") ?? "cluster.internalAddress",
+                reason: "only a node of a cluster (store.kind postgres) forwards requests; got \(address)")
+        }
+        guard store.clusterSecret != nil else {
+            throw .invalidValue(
+                key: "cluster.secret", source: source(of: "cluster.internalAddress") ?? "cluster.internalAddress",
+                reason: "cluster.internalAddress is set, so the cluster's shared secret is needed too (VIEWHOST_CLUSTER_SECRET)")
+        }
     }
 
     /// Both paths or neither: one alone is a mistake worth stopping for, not a reason to serve plain HTTP.

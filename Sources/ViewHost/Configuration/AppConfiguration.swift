@@ -1,3 +1,4 @@
+import Foundation
 public import HTTPCore
 public import Logging
 
@@ -127,9 +128,20 @@ public struct AppConfiguration: Sendable {
         public var databaseURL: String?
         /// This node's name in leases and logs (`cluster.nodeId`); nil means the host name and the process id.
         public var nodeID: String?
+        /// Where this node takes requests forwarded by the cluster's other nodes, `HOST:PORT`
+        /// (`cluster.internalAddress`); nil: it forwards nothing, and takes over the sessions it is asked for.
+        public var internalAddress: String?
+        /// The secret every node of the cluster shares, carried by each forwarded request (`cluster.secret`, best
+        /// set as `VIEWHOST_CLUSTER_SECRET`); needed with `internalAddress`.
+        public var clusterSecret: String?
 
         /// The documented defaults.
         public init() {}
+
+        /// This node's name: `nodeID`, or the host name and the process id.
+        public var nodeName: String {
+            nodeID ?? "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
+        }
     }
 
     /// The simulated other side's pace and randomness.

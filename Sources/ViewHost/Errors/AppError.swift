@@ -49,6 +49,13 @@ enum AppError: HTTPResponseError, Sendable {
     case versionNotHeld(feature: String, version: Int, oldest: Int)
     /// A journal export posted to be imported does not read back; nothing was kept.
     case journalRejected(JournalImportError)
+    /// A request another node forwarded here for a session a third node owns (its route was stale): the forwarding
+    /// node looks the owner up again. Never sent to clients.
+    case misdirected(owner: String)
+    /// The node that owns the session did not answer a forwarded request (it may have applied it).
+    case ownerUnreachable(node: String)
+    /// A request on the internal listener without the cluster's secret.
+    case hopRefused
 
     /// The answer for a session's refusal to apply a request's events: an ended session is `404` only when it was
     /// deleted, `410` when it expired, and `503` while the store still keeps it (never `404` for a session that
@@ -81,7 +88,10 @@ enum AppError: HTTPResponseError, Sendable {
         case .tooManyEvents: .contentTooLarge
         case .eventRefused, .idempotencyKeyInFlight: .conflict
         case .idempotencyKeyReused: .unprocessableContent
-        case .storageUnavailable, .sessionUnavailable, .shuttingDown, .sessionUnreadable: .serviceUnavailable
+        case .storageUnavailable, .sessionUnavailable, .shuttingDown, .sessionUnreadable, .ownerUnreachable:
+            .serviceUnavailable
+        case .misdirected: HTTPStatus(code: 421, reasonPhrase: "Misdirected Request")
+        case .hopRefused: .forbidden
         case .rateLimited: .tooManyRequests
         }
     }
@@ -92,7 +102,7 @@ enum AppError: HTTPResponseError, Sendable {
         case .tooManySessions: [.retryAfter: "30"]
         case .storeFull: [.retryAfter: "60"]
         case .storageUnavailable: [.retryAfter: "5"]
-        case .sessionUnavailable, .shuttingDown: [.retryAfter: "1"]
+        case .sessionUnavailable, .shuttingDown, .ownerUnreachable: [.retryAfter: "1"]
         case .sessionUnreadable: [.retryAfter: "5"]
         case .idempotencyKeyInFlight: [.retryAfter: "1"]
         case .rateLimited(_, let wait):
@@ -176,6 +186,16 @@ enum AppError: HTTPResponseError, Sendable {
                 status: status,
                 detail: "Version \(version) of '\(feature)' is no longer kept; the oldest version held is \(oldest).",
                 integers: ["oldestVersion": oldest])
+        case .misdirected(let owner):
+            ProblemDetails(status: status, detail: "This node does not own the session; node \(owner) does.")
+        case .ownerUnreachable(let node):
+            ProblemDetails(
+                status: status,
+                detail: "The node holding this session (\(node)) did not answer, so whether the request was applied is "
+                    + "not known; retry it in a moment (same Idempotency-Key).")
+        case .hopRefused:
+            ProblemDetails(
+                status: status, detail: "This listener takes requests from the cluster's nodes only (ViewHost-Hop).")
         case .journalRejected(let error):
             ProblemDetails(
                 status: status, detail: "The journal was not imported, and nothing was kept: line \(error.line): \(error.reason).",

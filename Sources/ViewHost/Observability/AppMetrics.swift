@@ -65,6 +65,10 @@ final class AppMetrics: Sendable {
     private let storeWrites: Counter
     /// The store's counts last reported, so the counters grow by the difference.
     private let reportedStore = Locked((commits: 0, writes: 0))
+    private let clusterTakeovers: Counter
+    private let clusterForwarded: Counter
+    /// The cluster's counts last reported.
+    private let reportedCluster = Locked((takeovers: 0, forwarded: 0))
 
     init() {
         openConnections = registry.makeGauge(
@@ -91,6 +95,24 @@ final class AppMetrics: Sendable {
             descriptor: .init(
                 namespace: "viewhost", subsystem: "store", metricName: "writes", unitName: "total",
                 helpText: "Session and journal writes those transactions carried (group commit shares one)."))
+        clusterTakeovers = registry.makeCounter(
+            descriptor: .init(
+                namespace: "viewhost", subsystem: "cluster", metricName: "takeovers", unitName: "total",
+                helpText: "Sessions this node took over from another node (a shared store)."))
+        clusterForwarded = registry.makeCounter(
+            descriptor: .init(
+                namespace: "viewhost", subsystem: "cluster", metricName: "forwarded", unitName: "total",
+                helpText: "Requests this node forwarded to the node that owns their session."))
+    }
+
+    /// Brings the cluster's counters up to the store's and the hop's own counts.
+    func clusterCounts(takeovers: Int, forwarded: Int) {
+        let growth = reportedCluster.withLock { reported in
+            defer { reported = (max(reported.takeovers, takeovers), max(reported.forwarded, forwarded)) }
+            return (max(0, takeovers - reported.takeovers), max(0, forwarded - reported.forwarded))
+        }
+        clusterTakeovers.increment(by: Int64(growth.0))
+        clusterForwarded.increment(by: Int64(growth.1))
     }
 
     /// Brings the store's counters up to the durable store's own counts.

@@ -22,6 +22,9 @@ enum MetricsRoutes {
         router.get("/metrics") { _, _ in
             let live = server.value
             if let counts = registry.commitCounts { metrics.storeCounts(commits: counts.commits, writes: counts.writes) }
+            if let shared = (registry.storage as? any SharedSessionStorage) {
+                metrics.clusterCounts(takeovers: shared.takeovers, forwarded: registry.cluster?.forwarded ?? 0)
+            }
             let body = metrics.exposition(
                 connections: live?.openConnectionCount ?? 0, accepted: live?.acceptedConnectionCount ?? 0,
                 sessions: registry.store.count, streams: streams.openCount)

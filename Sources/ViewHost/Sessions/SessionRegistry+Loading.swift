@@ -15,7 +15,8 @@ extension SessionRegistry {
         let id = session.id
         let token = Self.token(of: request) ?? ""
         let now = scheduler.now
-        return SessionLoadNeeded { [self] in try await loadOffLoop(id, token: token, now: now) }
+        let mode = loadMode(for: request)
+        return SessionLoadNeeded { [self] in try await loadOffLoop(id, token: token, now: now, mode: mode) }
     }
 
     /// For a reader whose copy of `session` was dropped while it waited (the store could not keep a newer input):
@@ -27,9 +28,9 @@ extension SessionRegistry {
     ) async throws -> (value: Value, live: Session) {
         store.drop(id: session.id)
         let made = Locked<Value?>(nil)
-        let live = try await loadOffLoop(session.id, token: Self.token(of: request) ?? "", now: scheduler.now) {
-            loaded in made.withLock { $0 = read(loaded) }
-        }
+        let live = try await loadOffLoop(
+            session.id, token: Self.token(of: request) ?? "", now: scheduler.now, mode: loadMode(for: request)
+        ) { loaded in made.withLock { $0 = read(loaded) } }
         // `read` ran on the loaded copy before it was adopted or dropped (a load that returns always adopts).
         guard let value = made.withLock({ $0 }) else { throw AppError.sessionUnavailable }
         return (value, live)
@@ -38,12 +39,14 @@ extension SessionRegistry {
     /// Loads session `id` for `token` on a storage thread (its read blocks: a network round trip with PostgreSQL,
     /// never on an event loop).
     func loadOffLoop(
-        _ id: SessionID, token: String, now: Date, prepare: (@Sendable (Session) -> Void)? = nil
+        _ id: SessionID, token: String, now: Date, mode: LoadMode = .takeOver,
+        prepare: (@Sendable (Session) -> Void)? = nil
     ) async throws -> Session {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Session, any Error>) in
             Self.loading.async {
                 do {
-                    continuation.resume(returning: try self.load(id, token: token, now: now, prepare: prepare))
+                    continuation.resume(
+                        returning: try self.load(id, token: token, now: now, mode: mode, prepare: prepare))
                 } catch {
                     continuation.resume(throwing: error)
                 }
@@ -55,33 +58,79 @@ extension SessionRegistry {
     static let loading = DispatchQueue(label: "viewhost.sessions.load", attributes: .concurrent)
 
     private func load(
-        _ id: SessionID, token: String, now: Date, prepare: (@Sendable (Session) -> Void)? = nil
-    ) throws(AppError) -> Session {
-        guard let storage, id.rawValue.utf8.count <= 64 else { throw .sessionNotFound }
+        _ id: SessionID, token: String, now: Date, mode: LoadMode, prepare: (@Sendable (Session) -> Void)? = nil
+    ) throws -> Session {
+        guard let storage, id.rawValue.utf8.count <= 64 else { throw AppError.sessionNotFound }
         let lookup: StoredLookup
         do {
-            lookup = try storage.load(id)
-        } catch {
+            if let shared, mode != .takeOver {
+                switch try shared.claim(id) {
+                case .loaded(let found):
+                    lookup = found
+                case .ownedElsewhere(let owner)
+                where mode == .replacing(owner) || (mode != .hop && cluster?.routes.isUnreachable(owner) == true):
+                    // Its lease still holds, but it refused a connection just now: its process is gone.
+                    lookup = try storage.load(id)
+                case .ownedElsewhere(let owner):
+                    // A hop is never forwarded again: the node that sent it looks the owner up itself.
+                    guard mode != .hop, let cluster else { throw AppError.misdirected(owner: owner.name) }
+                    cluster.routes.remember(id, owner: owner)
+                    throw elsewhere(id, owner: owner, token: token, now: now)
+                }
+            } else {
+                lookup = try storage.load(id)
+            }
+        } catch let error as StorageError {
             // The client is told 503 and nothing more; the operator is told why, naming the file.
             logger.error("a stored session cannot be loaded", metadata: ["session-id": "\(id)", "reason": "\(error)"])
-            throw .sessionUnreadable
+            throw AppError.sessionUnreadable
         }
         switch lookup {
         case .none:
-            throw .sessionNotFound
+            throw AppError.sessionNotFound
         case .expired(let stored):
-            guard stored.matches(token) else { throw .sessionNotFound }
+            guard stored.matches(token) else { throw AppError.sessionNotFound }
             store.rememberExpired(id, token: stored, at: now)
-            throw .sessionExpired
+            throw AppError.sessionExpired
         case .found(let stored):
-            guard stored.token.matches(token) else { throw .sessionNotFound }
+            guard stored.token.matches(token) else { throw AppError.sessionNotFound }
             guard stored.lastAccess.addingTimeInterval(settings.store.idleTTL.seconds) > now else {
                 storage.remove(id, expiredAt: now) { _ in }
                 store.rememberExpired(id, token: stored.token, at: now)
-                throw .sessionExpired
+                throw AppError.sessionExpired
             }
             return adopt(stored, prepare: prepare)
         }
+    }
+
+    /// How a request's session is loaded: taken over, unless this node forwards and another live node owns it.
+    enum LoadMode: Sendable, Equatable {
+        /// Take the session over whoever owns it (a node of one).
+        case takeOver
+        /// Take it over unless another live node owns it; then forward the request there.
+        case claim
+        /// As `claim`, but take it over from `gone` too: that owner refused a connection (its process is gone,
+        /// though its lease has not run out yet).
+        case replacing(PeerNode)
+        /// A hop from another node: take it over unless another live node owns it; then answer 421.
+        case hop
+    }
+
+    /// How `request`'s session is loaded here.
+    func loadMode(for request: HTTPRequest) -> LoadMode {
+        guard let cluster else { return .takeOver }
+        return cluster.isHop(request) ? .hop : .claim
+    }
+
+    /// The request goes to `owner`: its answer is relayed; if `owner` is gone, the session is taken over here, and
+    /// if it no longer owns the session, its owner is looked up again.
+    func elsewhere(_ id: SessionID, owner: PeerNode, token: String, now: Date) -> SessionElsewhere {
+        SessionElsewhere(
+            id: id, owner: owner,
+            takeOver: SessionLoadNeeded { [self] in
+                try await loadOffLoop(id, token: token, now: now, mode: .replacing(owner))
+            },
+            lookUpAgain: SessionLoadNeeded { [self] in try await loadOffLoop(id, token: token, now: now, mode: .claim) })
     }
 
     /// A live session from its stored value: its timers start (those that fell due while the server was down
@@ -95,9 +144,38 @@ extension SessionRegistry {
             core: stored.core, journalNumber: stored.journalNumber, copy: stored.copy, isStored: true,
             environment: environment, startsNow: false)
         prepare?(restored)
+        cluster?.routes.forget(stored.id)
         let kept = store.adopt(restored)
         if kept === restored { restored.start() }
         return kept
+    }
+
+    /// Every second, claims the sessions with pending timers whose owner died (its lease ended), so their timers
+    /// fire here without waiting for a request. Several live nodes may look at once: each session goes to one.
+    func startClaimingOrphanedTimers() {
+        Task.detached { [weak self] in
+            while true {
+                try? await Task.sleep(for: .seconds(1))
+                guard let self else { return }
+                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                    Self.loading.async {
+                        self.claimOrphanedTimers()
+                        done.resume()
+                    }
+                }
+            }
+        }
+    }
+
+    private func claimOrphanedTimers() {
+        guard let shared, let ids = try? shared.sessionsWithOrphanedTimers() else { return }
+        let now = scheduler.now
+        for id in ids where !store.isLive(id) {
+            guard case .loaded(.found(let stored))? = try? shared.claim(id) else { continue }
+            // One idle past its time expires with the next sweep, not here.
+            guard stored.lastAccess.addingTimeInterval(settings.store.idleTTL.seconds) > now else { continue }
+            _ = adopt(stored)
+        }
     }
 
     /// Loads the stored sessions that have pending timers, so those fire without waiting for a request (at start).

@@ -42,15 +42,22 @@ final class SessionRegistry: Sendable {
     let environment: SessionEnvironment
     /// Where a session that cannot be loaded is reported (its client only gets 503).
     let logger: Logger
+    /// The hop to other nodes, when this node is one of a cluster that forwards (an internal address is set).
+    let cluster: ClusterHop?
+    /// The store, when it is shared and this node forwards: it says which node owns a session.
+    let shared: (any SharedSessionStorage)?
     private let ordinal = Atomic<UInt64>(0)
     private let initialFeatures = InitialFeatureCache()
 
     init(
         settings: Settings, scheduler: any TimerScheduling, features: HostedFeatures,
         logger: Logger = Logger(label: "viewhost", factory: { _ in SwiftLogNoOpLogHandler() }),
-        requests: (any RequestRunning)? = nil, storage: (any SessionStorage)? = nil
+        requests: (any RequestRunning)? = nil, storage: (any SessionStorage)? = nil, cluster: ClusterHop? = nil
     ) {
         self.settings = settings
+        let shared = cluster == nil ? nil : storage as? any SharedSessionStorage
+        self.shared = shared
+        self.cluster = shared == nil ? nil : cluster
         self.logger = logger
         // With a durable store memory is a cache: idle sessions leave it at the cap, and load again when asked for.
         var storeSettings = settings.store
@@ -76,6 +83,7 @@ final class SessionRegistry: Sendable {
         }
         startSweeping()
         if storage != nil { startFlushingAccess() }
+        if shared != nil { startClaimingOrphanedTimers() }
     }
 
     /// Creates a session with `features` (all of them when nil) and starts each feature.
@@ -144,7 +152,12 @@ final class SessionRegistry: Sendable {
         case .notFound: throw AppError.sessionNotFound
         case .notLoaded:
             guard storage != nil, sessionID.rawValue.utf8.count <= 64 else { throw AppError.sessionNotFound }
-            throw SessionLoadNeeded { [self] in try await loadOffLoop(sessionID, token: token, now: now) }
+            let mode = loadMode(for: request)
+            // A session known to live on another node goes there without asking the store.
+            if mode == .claim, let owner = cluster?.routes.owner(of: sessionID) {
+                throw elsewhere(sessionID, owner: owner, token: token, now: now)
+            }
+            throw SessionLoadNeeded { [self] in try await loadOffLoop(sessionID, token: token, now: now, mode: mode) }
         }
     }
 

@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Two nodes on one PostgreSQL, each with an internal address: any node serves any session. A request that reaches
+/// the node that does not own the session goes to the owner and back (the session stays put); a stream held on one
+/// node sees what is posted through the other; the internal listener takes nothing without the cluster's secret;
+/// and the sessions of a node that dies move, those with pending bot replies without any request.
+@Suite(.serialized, .timeLimit(.minutes(5)))
+final class ClusterProcessTests {
+    let database: PostgresServer
+    static let secret = "cluster-test-secret-0123456789"
+
+    init() async throws {
+        database = try await PostgresServer()
+    }
+
+    private func node(_ name: String, speed: String = "1") async throws -> ServerProcess {
+        try await ServerProcess(
+            arguments: [
+                "serve", "--port", "0", "--store", "postgres", "--database-url", database.url, "--node-id", name,
+                "--internal-address", "127.0.0.1:0", "--simulation-speed", speed,
+            ],
+            environment: ["VIEWHOST_CLUSTER_SECRET": Self.secret])
+    }
+
+    /// The internal listener's port, from the line the node logs once it listens there.
+    private func internalPort(of node: ServerProcess) async throws -> Int {
+        let deadline = TestDeadline.after(.seconds(20))
+        while ContinuousClock.now < deadline {
+            for line in node.standardErrorText().split(separator: "\n") where line.contains("taking forwarded requests") {
+                if let port = line.split(separator: ":").last.flatMap({ Int($0.prefix { $0.isNumber }) }) { return port }
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw HTTPTestClient.ClientError.malformedResponse("no internal address logged: \(node.standardErrorText())")
+    }
+
+    private static func counter(_ name: String, on port: Int) async throws -> Int {
+        let metrics = try await ProcessHTTP.request(port, "GET", "/metrics").text
+        return metrics.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+            .flatMap { Int($0.split(separator: " ")[1]) } ?? -1
+    }
+
+    private static func person(_ name: String) -> String {
+        #"{"type":"setPerson","firstName":"\#(name)","lastName":"Cluster","birthdate":"1990-01-01"}"#
+    }
+
+    @Test func aStreamOnOneNodeSeesWhatIsPostedThroughTheOtherAndTheSessionStaysPut() async throws {
+        let a = try await node("a")
+        let b = try await node("b")
+        _ = try await internalPort(of: a)
+        _ = try await internalPort(of: b)
+        let (id, token) = try await ProcessHTTP.createSession(a.port, features: ["person"])
+        let stream = try HTTPTestClient(port: b.port)
+        try stream.send("GET /v1/sessions/\(id)/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n\r\n")
+        let first = String(decoding: try await stream.read(untilContaining: "event: person"), as: UTF8.self)
+        for (index, name) in ["Ada", "Bea", "Cy"].enumerated() {
+            // Alternately through each node: both reach the owner, a.
+            let port = index % 2 == 0 ? a.port : b.port
+            let answer = try await ProcessHTTP.request(
+                port, "POST", "/v1/sessions/\(id)/person/events", token: token, body: Self.person(name))
+            #expect(answer.status == 202, "\(answer)")
+        }
+        let frames = first + String(decoding: try await stream.read(untilContaining: "Cy"), as: UTF8.self)
+        let ids = frames.split(whereSeparator: \.isNewline).compactMap { $0.hasPrefix("id: ") ? Int($0.dropFirst(4)) : nil }
+        #expect(ids == [0, 1, 2, 3], "every change, in order, no gaps: \(frames)")
+        #expect(frames.range(of: "Ada")!.lowerBound < frames.range(of: "Bea")!.lowerBound)
+        // Reads through b are answered by a: the session never moved.
+        let read = try await ProcessHTTP.request(b.port, "GET", "/v1/sessions/\(id)/person", token: token)
+        #expect(read.status == 200 && read.header("ETag") == "\"4\"", "\(read)")
+        #expect(try await Self.counter("viewhost_cluster_takeovers_total", on: a.port) == 0)
+        #expect(try await Self.counter("viewhost_cluster_takeovers_total", on: b.port) == 0)
+        #expect(try await Self.counter("viewhost_cluster_forwarded_total", on: b.port) >= 3)
+        // A wrong token through b is a's answer too: no session of that id for it.
+        let stranger = try await ProcessHTTP.request(b.port, "GET", "/v1/sessions/\(id)/person", token: "x")
+        #expect(stranger.status == 404)
+        for server in [a, b] {
+            server.send(signal: SIGTERM)
+            #expect(try await server.waitForExit() == 0)
+        }
+    }
+
+    @Test func theInternalListenerTakesNothingWithoutTheSecret() async throws {
+        let a = try await node("a")
+        let port = try await internalPort(of: a)
+        let (id, token) = try await ProcessHTTP.createSession(a.port, features: ["person"])
+        let bare = try await ProcessHTTP.request(port, "GET", "/v1/sessions/\(id)/person", token: token)
+        #expect(bare.status == 403 && bare.text.contains("ViewHost-Hop"), "\(bare)")
+        let wrong = try await ProcessHTTP.request(
+            port, "GET", "/v1/sessions/\(id)/person", token: token, headers: ["ViewHost-Hop": "not-the-secret-at-all"])
+        #expect(wrong.status == 403)
+        let hop = try await ProcessHTTP.request(
+            port, "GET", "/v1/sessions/\(id)/person", token: token, headers: ["ViewHost-Hop": Self.secret])
+        #expect(hop.status == 200)
+        a.send(signal: SIGTERM)
+        #expect(try await a.waitForExit() == 0)
+    }
+
+    @Test func aDeadNodesSessionsMoveAndItsBotRepliesArriveWithoutARequest() async throws {
+        // Speed 10: the bot reads a message 0.15–0.45 s after it is sent and replies 0.5–1.4 s later.
+        let a = try await node("a", speed: "10")
+        let b = try await node("b", speed: "10")
+        _ = try await internalPort(of: a)
+        _ = try await internalPort(of: b)
+        let (person, personToken) = try await ProcessHTTP.createSession(a.port, features: ["person"])
+        let (chat, chatToken) = try await ProcessHTTP.createSession(a.port, features: ["chat"])
+        let events = "/v1/sessions/\(chat)/chat/events"
+        #expect(try await ProcessHTTP.request(a.port, "POST", events, token: chatToken, body: #"{"type":"appear"}"#).status == 202)
+        var johnListed = false
+        var deadline = TestDeadline.after(.seconds(60))
+        while !johnListed, ContinuousClock.now < deadline {
+            johnListed = try await ProcessHTTP.request(a.port, "GET", "/v1/sessions/\(chat)/chat", token: chatToken)
+                .text.contains(#""contact":"John""#)
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(johnListed)
+        #expect(try await ProcessHTTP.request(a.port, "POST", events, token: chatToken, body: #"{"type":"openChat","contact":"John"}"#).status == 202)
+        #expect(try await ProcessHTTP.request(a.port, "POST", events, token: chatToken, body: #"{"type":"send","text":"Still there?"}"#).status == 202)
+        a.send(signal: SIGKILL)
+        _ = try await a.waitForExit()
+
+        // No request for the chat session: b claims it once a's lease (5 s) ends, and its reply timers fire there.
+        deadline = TestDeadline.after(.seconds(60))
+        var takeovers = 0
+        while takeovers < 1, ContinuousClock.now < deadline {
+            takeovers = try await Self.counter("viewhost_cluster_takeovers_total", on: b.port)
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(takeovers == 1, "b claimed the chat session with its pending timers by itself")
+        var messages: [[String: Any]] = []
+        deadline = TestDeadline.after(.seconds(30))
+        while messages.count < 3, ContinuousClock.now < deadline {
+            let log = try await ProcessHTTP.request(b.port, "GET", "/v1/sessions/\(chat)/chat", token: chatToken)
+            let conversations = ProcessHTTP.json(log)?["conversations"] as? [String: Any]
+            messages = (conversations?["John"] as? [String: Any])?["messages"] as? [[String: Any]] ?? []
+            if messages.count < 3 { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(messages.count >= 3, "greeting, our message, the bot's reply: \(messages)")
+        #expect(messages.dropFirst(2).allSatisfy { $0["sentBy"] as? String == "other" })
+        // The person session had no timers: it stayed where it was until asked for, and moves on its request.
+        #expect(try await Self.counter("viewhost_cluster_takeovers_total", on: b.port) == 1)
+        let moved = try await ProcessHTTP.request(b.port, "GET", "/v1/sessions/\(person)/person", token: personToken)
+        #expect(moved.status == 200, "\(moved)")
+        #expect(try await Self.counter("viewhost_cluster_takeovers_total", on: b.port) == 2)
+        b.send(signal: SIGTERM)
+        #expect(try await b.waitForExit() == 0)
+    }
+}
