@@ -1,13 +1,13 @@
-import Dispatch
+import CSystemShim
 import ViewHostLocking
 
 /// A client for relaying requests to other HTTP/1.1 servers (a reverse proxy's upstream side): it sends a received
 /// request on, with header fields of its own, and turns the answer into a response this server can send, its body
 /// streamed through as it comes when the upstream sends it in chunks (event streams).
 ///
-/// Connections are kept alive and reused, a few per upstream. Every socket call blocks, so it runs on a queue of
-/// its own (never an event loop); a streamed body holds its connection (and, while waiting for its next part, one
-/// thread) until it ends or the client goes away.
+/// Connections are kept alive and reused, a few per upstream. Sockets never block: a send or read that must wait
+/// registers with the client's ``UpstreamPoller`` (one thread for every wait), so a relayed event stream or long
+/// poll holds a connection, never a thread, until it ends or the client goes away.
 ///
 /// ```swift
 /// let upstream = HTTPUpstream()
@@ -22,7 +22,7 @@ public final class HTTPUpstream: Sendable {
     public let maxBodyBytes: Int
     private let idle = Locked<[String: [UpstreamConnection]]>([:])
     private let maxIdlePerUpstream = 16
-    private let queue = DispatchQueue(label: "viewhost.upstream", attributes: .concurrent)
+    private let poller = UpstreamPoller()
 
     /// Creates a client.
     public init(connectTimeout: Duration = .seconds(1), readTimeout: Duration = .seconds(120), maxBodyBytes: Int = 64 << 20) {
@@ -39,45 +39,45 @@ public final class HTTPUpstream: Sendable {
     ]
 
     /// Sends `request` (its method, target, fields and body) to `address` (`host:port`), with `fields` set in
-    /// place of any the client sent under the same names, and returns the answer.
+    /// place of any the client sent under the same names, and returns the answer. Nothing blocks a thread: the
+    /// waits are the poller's.
     /// - Throws: ``HTTPUpstreamError``: `unreachable` when no connection could be made (nothing was sent);
     ///   `failed` when the request went out but no whole answer head came back.
     public func send(
         _ request: HTTPRequest, to address: String, setting fields: [(HTTPHeaderName, String)]
     ) async throws(HTTPUpstreamError) -> HTTPResponse {
         let wire = Self.wire(request, address: address, setting: fields)
-        let result: Result<HTTPResponse, HTTPUpstreamError> = await withCheckedContinuation { continuation in
-            queue.async { [self] in
-                continuation.resume(returning: Result { () throws(HTTPUpstreamError) in
-                    try exchange(wire, to: address, method: request.method)
-                })
-            }
-        }
-        return try result.get()
-    }
-
-    /// Sends `wire` on a kept connection, or a new one; a kept one the upstream closed meanwhile is replaced
-    /// when nothing of the answer came (the upstream never saw the request).
-    private func exchange(_ wire: [UInt8], to address: String, method: HTTPMethod) throws(HTTPUpstreamError) -> HTTPResponse {
         if let kept = takeIdle(address) {
             do {
-                return try exchange(wire, on: kept, method: method)
-            } catch .failed(_, let reason) where reason == Self.closedBeforeAnswer {
-                // An idle connection closed as it was reused: the request was never read.
+                return try await exchange(wire, on: kept, method: request.method)
+            } catch .failed(_, let reason) where reason == UpstreamConnection.closedBeforeAnswer && Self.mayRepeat(request) {
+                // The upstream closed the kept connection as it was reused, so it most likely never read the
+                // request; one that must not run twice is not sent again (its client hears it failed).
             }
         }
-        return try exchange(wire, on: connect(address), method: method)
+        return try await exchange(wire, on: connect(address), method: request.method)
     }
 
-    private static let closedBeforeAnswer = "the connection closed before an answer"
+    /// Whether `request` may be sent a second time: its method is idempotent, or it names its
+    /// `Idempotency-Key` (a server that saw it answers a repeat with the first answer).
+    static func mayRepeat(_ request: HTTPRequest) -> Bool {
+        [.get, .head, .options, .delete, .put].contains(request.method)
+            || request.headers.contains(HTTPHeaderName("Idempotency-Key"))
+    }
 
     private func exchange(
         _ wire: [UInt8], on connection: UpstreamConnection, method: HTTPMethod
-    ) throws(HTTPUpstreamError) -> HTTPResponse {
-        try connection.write(wire)
-        var (status, headers) = try connection.readHead()
+    ) async throws(HTTPUpstreamError) -> HTTPResponse {
+        var sent = 0
+        let deadline = ContinuousClock.now.advanced(by: readTimeout)
+        while sent < wire.count {
+            let count = try connection.send(wire, from: sent)
+            sent += count
+            if count == 0 { try await wait(connection, for: VH_EPOLLOUT, until: deadline) }
+        }
+        var (status, headers) = try await take(connection) { () throws(HTTPUpstreamError) in try connection.takeHead() }
         while (100...199).contains(status.code) {
-            (status, headers) = try connection.readHead()
+            (status, headers) = try await take(connection) { () throws(HTTPUpstreamError) in try connection.takeHead() }
         }
         let chunked = headers[.transferEncoding]?.lowercased().contains("chunked") == true
         let length = headers[.contentLength].flatMap { Int($0.trimmingOWS()) }
@@ -92,12 +92,37 @@ public final class HTTPUpstream: Sendable {
                 connection.shutDown()
                 throw .failed(address: connection.address, reason: "an answer of \(length) bytes")
             }
-            response.body = length == 0 ? .empty : .bytes(try connection.readBytes(length))
+            if length > 0 {
+                response.body = .bytes(
+                    try await take(connection) { () throws(HTTPUpstreamError) in try connection.takeBytes(length) })
+            }
             release(connection)
         } else {
-            response.body = .bytes(try connection.readToEnd(limit: maxBodyBytes))
+            let limit = maxBodyBytes
+            response.body = .bytes(
+                try await take(connection) { () throws(HTTPUpstreamError) in try connection.takeToEnd(limit: limit) })
         }
         return response
+    }
+
+    /// What `part` takes out of what `connection` read, reading more (and waiting for it) until it is whole.
+    private func take<Part>(
+        _ connection: UpstreamConnection, _ part: () throws(HTTPUpstreamError) -> Part?
+    ) async throws(HTTPUpstreamError) -> Part {
+        let deadline = ContinuousClock.now.advanced(by: readTimeout)
+        while true {
+            if let whole = try part() { return whole }
+            if try !connection.receive() { try await wait(connection, for: VH_EPOLLIN, until: deadline) }
+        }
+    }
+
+    private func wait(
+        _ connection: UpstreamConnection, for events: UInt32, until deadline: ContinuousClock.Instant
+    ) async throws(HTTPUpstreamError) {
+        guard await poller.wait(connection.fd, for: events, until: deadline) else {
+            connection.shutDown()
+            throw .failed(address: connection.address, reason: "no answer within \(readTimeout)")
+        }
     }
 
     /// The chunks of `connection`'s answer, each written on as it comes; the connection is kept once the last
@@ -107,7 +132,9 @@ public final class HTTPUpstream: Sendable {
             var finished = false
             defer { if finished { release(connection) } else { connection.shutDown() } }
             try await withTaskCancellationHandler {
-                while let part = try await nextChunk(of: connection) {
+                while case .data(let part) = try await take(connection, { () throws(HTTPUpstreamError) in
+                    try connection.takeChunk()
+                }) {
                     try await writer.write(part)
                 }
                 finished = true
@@ -117,22 +144,26 @@ public final class HTTPUpstream: Sendable {
         }
     }
 
-    private func nextChunk(of connection: UpstreamConnection) async throws(HTTPUpstreamError) -> [UInt8]? {
-        let result: Result<[UInt8]?, HTTPUpstreamError> = await withCheckedContinuation { continuation in
-            queue.async {
-                continuation.resume(returning: Result { () throws(HTTPUpstreamError) in try connection.readChunk() })
-            }
-        }
-        return try result.get()
-    }
-
-    private func connect(_ address: String) throws(HTTPUpstreamError) -> UpstreamConnection {
+    private func connect(_ address: String) async throws(HTTPUpstreamError) -> UpstreamConnection {
         guard let colon = address.lastIndex(of: ":"), let port = Int(address[address.index(after: colon)...]) else {
             throw .unreachable(address: address, reason: "not HOST:PORT")
         }
         var host = String(address[..<colon])
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        return try UpstreamConnection(host: host, port: port, connectTimeout: connectTimeout, readTimeout: readTimeout)
+        let target: SocketAddress
+        do {
+            target = try SocketAddress(host: host, port: port)
+        } catch {
+            throw .unreachable(address: address, reason: "\(error)")
+        }
+        let (connection, pending) = try UpstreamConnection.open(target, address: address)
+        if pending {
+            guard await poller.wait(connection.fd, for: VH_EPOLLOUT, until: .now.advanced(by: connectTimeout)) else {
+                throw .unreachable(address: address, reason: "no answer to connect within \(connectTimeout)")
+            }
+            try connection.finishConnect()
+        }
+        return connection
     }
 
     private func takeIdle(_ address: String) -> UpstreamConnection? {
@@ -143,7 +174,7 @@ public final class HTTPUpstream: Sendable {
     }
 
     private func release(_ connection: UpstreamConnection) {
-        guard connection.reusable, connection.isIdleAndOpen else { return }
+        guard connection.isIdleAndOpen else { return }
         idle.withLock { idle in
             if idle[connection.address, default: []].count < maxIdlePerUpstream {
                 idle[connection.address, default: []].append(connection)

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPCore
 import Testing
 import TestSupport
@@ -97,6 +98,74 @@ struct HTTPUpstreamTests {
         #expect(response.text == "one\ntwo\nthree\n")
         await relay.stop()
         await upstream.stop()
+    }
+
+    /// A listener on a free loopback port that answers its first connection with `answer` (nil: nothing at all)
+    /// once it read a request head, then closes it after `hold`.
+    final class RawUpstream: @unchecked Sendable {
+        let port: Int
+        private let fd: Int32
+
+        init(answer: String?, hold: Duration = .zero) {
+            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let fd = fd
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+            }
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            }
+            listen(fd, 4)
+            port = Int(UInt16(bigEndian: address.sin_port))
+            Thread {
+                let client = accept(fd, nil, nil)
+                guard client >= 0 else { return }
+                var head: [UInt8] = []
+                var byte: UInt8 = 0
+                while recv(client, &byte, 1, 0) == 1 {
+                    head.append(byte)
+                    if head.suffix(4) == [13, 10, 13, 10] { break }
+                }
+                if let answer { _ = answer.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) } }
+                Thread.sleep(forTimeInterval: Double(hold.components.seconds) + Double(hold.components.attoseconds) / 1e18)
+                close(client)
+            }.start()
+        }
+
+        deinit { close(fd) }
+    }
+
+    @Test func anUpstreamThatHangsUpInsideItsAnswerFails() async throws {
+        let upstream = RawUpstream(answer: "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc")
+        do {
+            _ = try await HTTPUpstream().send(HTTPRequest(method: .get, target: "/"), to: "127.0.0.1:\(upstream.port)", setting: [])
+            Issue.record("an answer cut short was taken whole")
+        } catch {
+            guard case .failed(_, let reason) = error else {
+                Issue.record("failed expected, got \(error)")
+                return
+            }
+            #expect(reason.contains("inside the answer's body"), "\(reason)")
+        }
+    }
+
+    @Test func anUpstreamThatNeverAnswersFailsAtTheReadTimeout() async throws {
+        let upstream = RawUpstream(answer: nil, hold: .seconds(30))
+        let client = HTTPUpstream(readTimeout: .milliseconds(200))
+        do {
+            _ = try await client.send(HTTPRequest(method: .get, target: "/"), to: "127.0.0.1:\(upstream.port)", setting: [])
+            Issue.record("an answer came from an upstream that sent none")
+        } catch {
+            guard case .failed(_, let reason) = error else {
+                Issue.record("failed expected, got \(error)")
+                return
+            }
+            #expect(reason.contains("no answer within"), "\(reason)")
+        }
     }
 
     @Test func aPortNobodyListensOnIsUnreachable() async throws {
