@@ -55,30 +55,25 @@ final class AppMetrics: Sendable {
 
     let registry = PrometheusCollectorRegistry()
     private let openConnections: Gauge
-    private let acceptedConnections: Counter
-    /// The accepted count last reported, so the counter grows by the difference.
-    private let reportedAccepted = Locked(0)
+    private let acceptedConnections: MirroredCounter
     private let liveSessions: Gauge
     private let openStreams: Gauge
     private let acceptedEvents = Locked<[String: Counter]>([:])
-    private let storeCommits: Counter
-    private let storeWrites: Counter
-    /// The store's counts last reported, so the counters grow by the difference.
-    private let reportedStore = Locked((commits: 0, writes: 0))
-    private let clusterTakeovers: Counter
-    private let clusterForwarded: Counter
-    /// The cluster's counts last reported.
-    private let reportedCluster = Locked((takeovers: 0, forwarded: 0))
+    private let storeCommits: MirroredCounter
+    private let storeWrites: MirroredCounter
+    private let clusterTakeovers: MirroredCounter
+    private let clusterForwarded: MirroredCounter
 
     init() {
         openConnections = registry.makeGauge(
             descriptor: .init(
                 namespace: "viewhost", subsystem: "http", metricName: "connections_open", unitName: "",
                 helpText: "Open HTTP connections."))
-        acceptedConnections = registry.makeCounter(
-            descriptor: .init(
-                namespace: "viewhost", subsystem: "http", metricName: "connections_accepted", unitName: "total",
-                helpText: "Connections accepted since start."))
+        acceptedConnections = MirroredCounter(
+            registry.makeCounter(
+                descriptor: .init(
+                    namespace: "viewhost", subsystem: "http", metricName: "connections_accepted", unitName: "total",
+                    helpText: "Connections accepted since start.")))
         liveSessions = registry.makeGauge(
             descriptor: .init(
                 namespace: "viewhost", subsystem: "sessions", metricName: "live", unitName: "",
@@ -87,42 +82,38 @@ final class AppMetrics: Sendable {
             descriptor: .init(
                 namespace: "viewhost", subsystem: "streams", metricName: "open", unitName: "",
                 helpText: "Open server-sent event streams."))
-        storeCommits = registry.makeCounter(
-            descriptor: .init(
-                namespace: "viewhost", subsystem: "store", metricName: "commits", unitName: "total",
-                helpText: "Transactions the durable store committed (each one fsync with store.sync full)."))
-        storeWrites = registry.makeCounter(
-            descriptor: .init(
-                namespace: "viewhost", subsystem: "store", metricName: "writes", unitName: "total",
-                helpText: "Session and journal writes those transactions carried (group commit shares one)."))
-        clusterTakeovers = registry.makeCounter(
-            descriptor: .init(
-                namespace: "viewhost", subsystem: "cluster", metricName: "takeovers", unitName: "total",
-                helpText: "Sessions this node took over from another node (a shared store)."))
-        clusterForwarded = registry.makeCounter(
-            descriptor: .init(
-                namespace: "viewhost", subsystem: "cluster", metricName: "forwarded", unitName: "total",
-                helpText: "Requests this node forwarded to the node that owns their session."))
+        storeCommits = MirroredCounter(
+            registry.makeCounter(
+                descriptor: .init(
+                    namespace: "viewhost", subsystem: "store", metricName: "commits", unitName: "total",
+                    helpText: "Transactions the durable store committed (each one fsync with store.sync full).")))
+        storeWrites = MirroredCounter(
+            registry.makeCounter(
+                descriptor: .init(
+                    namespace: "viewhost", subsystem: "store", metricName: "writes", unitName: "total",
+                    helpText: "Session and journal writes those transactions carried (group commit shares one).")))
+        clusterTakeovers = MirroredCounter(
+            registry.makeCounter(
+                descriptor: .init(
+                    namespace: "viewhost", subsystem: "cluster", metricName: "takeovers", unitName: "total",
+                    helpText: "Sessions this node took over from another node (a shared store).")))
+        clusterForwarded = MirroredCounter(
+            registry.makeCounter(
+                descriptor: .init(
+                    namespace: "viewhost", subsystem: "cluster", metricName: "forwarded", unitName: "total",
+                    helpText: "Requests this node forwarded to the node that owns their session.")))
     }
 
     /// Brings the cluster's counters up to the store's and the hop's own counts.
     func clusterCounts(takeovers: Int, forwarded: Int) {
-        let growth = reportedCluster.withLock { reported in
-            defer { reported = (max(reported.takeovers, takeovers), max(reported.forwarded, forwarded)) }
-            return (max(0, takeovers - reported.takeovers), max(0, forwarded - reported.forwarded))
-        }
-        clusterTakeovers.increment(by: Int64(growth.0))
-        clusterForwarded.increment(by: Int64(growth.1))
+        clusterTakeovers.report(takeovers)
+        clusterForwarded.report(forwarded)
     }
 
     /// Brings the store's counters up to the durable store's own counts.
     func storeCounts(commits: Int, writes: Int) {
-        let growth = reportedStore.withLock { reported in
-            defer { reported = (max(reported.commits, commits), max(reported.writes, writes)) }
-            return (max(0, commits - reported.commits), max(0, writes - reported.writes))
-        }
-        storeCommits.increment(by: Int64(growth.0))
-        storeWrites.increment(by: Int64(growth.1))
+        storeCommits.report(commits)
+        storeWrites.report(writes)
     }
 
     /// Collectors for one route.
@@ -148,11 +139,7 @@ final class AppMetrics: Sendable {
     /// The Prometheus text exposition, with the gauges read now.
     func exposition(connections: Int, accepted: Int, sessions: Int, streams: Int) -> [UInt8] {
         openConnections.set(Double(connections))
-        let growth = reportedAccepted.withLock { reported in
-            defer { reported = max(reported, accepted) }
-            return max(0, accepted - reported)
-        }
-        acceptedConnections.increment(by: Int64(growth))
+        acceptedConnections.report(accepted)
         liveSessions.set(Double(sessions))
         openStreams.set(Double(streams))
         var buffer: [UInt8] = []
