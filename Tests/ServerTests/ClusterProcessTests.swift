@@ -81,6 +81,37 @@ final class ClusterProcessTests {
         }
     }
 
+    @Test func aSessionAskedForOnlyThroughAnotherNodeMovesThereOnceAndOneAskedForEverywhereStays() async throws {
+        let a = try await node("a")
+        let b = try await node("b")
+        _ = try await internalPort(of: a)
+        _ = try await internalPort(of: b)
+        let (hashed, hashedToken) = try await ProcessHTTP.createSession(a.port, features: ["person"])
+        let (spread, spreadToken) = try await ProcessHTTP.createSession(a.port, features: ["person"])
+        // Round robin: every other request straight to the owner; the session stays on a.
+        for index in 0..<40 {
+            let port = index % 2 == 0 ? a.port : b.port
+            #expect(try await ProcessHTTP.request(port, "GET", "/v1/sessions/\(spread)/person", token: spreadToken).status == 200)
+        }
+        #expect(try await Self.counter("viewhost_cluster_takeovers_total", on: b.port) == 0)
+        // A balancer that hashes the session to b: after 16 requests in a row from b, a hands it over.
+        for _ in 0..<40 {
+            #expect(try await ProcessHTTP.request(b.port, "GET", "/v1/sessions/\(hashed)/person", token: hashedToken).status == 200)
+        }
+        #expect(try await Self.counter("viewhost_cluster_takeovers_total", on: b.port) == 1)
+        let forwarded = try await Self.counter("viewhost_cluster_forwarded_total", on: b.port)
+        #expect(forwarded == 20 + 16, "b forwarded until the hand-over, then served the session itself")
+        // Asked through a now, it is b's answer, and it does not move back.
+        #expect(try await ProcessHTTP.request(a.port, "POST", "/v1/sessions/\(hashed)/person/events", token: hashedToken, body: Self.person("Moved")).status == 202)
+        let read = try await ProcessHTTP.request(b.port, "GET", "/v1/sessions/\(hashed)/person", token: hashedToken)
+        #expect(read.text.contains("Moved"))
+        #expect(try await Self.counter("viewhost_cluster_takeovers_total", on: a.port) == 0)
+        for server in [a, b] {
+            server.send(signal: SIGTERM)
+            #expect(try await server.waitForExit() == 0)
+        }
+    }
+
     @Test func theInternalListenerTakesNothingWithoutTheSecret() async throws {
         let a = try await node("a")
         let port = try await internalPort(of: a)

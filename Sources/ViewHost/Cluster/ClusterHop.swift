@@ -14,14 +14,19 @@ import ViewModelCore
 final class ClusterHop: Sendable {
     /// The field that carries the secret.
     static let field: HTTPHeaderName = "ViewHost-Hop"
-    /// The field that names the node that forwarded a request (logs, and so a hop is never forwarded again).
+    /// The field that names the node that forwarded a request.
     static let fromField: HTTPHeaderName = "ViewHost-Hop-From"
+    /// The field of an owner's answer that hands the session to the node that forwarded the request
+    /// (``SessionAffinity``): that node takes it over with its next request.
+    static let handOffField: HTTPHeaderName = "ViewHost-Hop-Handoff"
 
     /// This node's name.
     let node: String
     private let secret: [UInt8]
     let upstream: HTTPUpstream
     let routes = RouteCache()
+    /// Which node asks for this node's sessions (they move to a node that alone asks for them).
+    let affinity = SessionAffinity()
     private let forwardedCount = Atomic<Int>(0)
 
     /// A hop for node `node` with the cluster's shared `secret`.
@@ -29,6 +34,11 @@ final class ClusterHop: Sendable {
         self.node = node
         self.secret = Array(secret.utf8)
         self.upstream = upstream
+    }
+
+    /// The node that forwarded `request`, when it is a hop; nil when it came from a client.
+    func forwarder(of request: HTTPRequest) -> String? {
+        isHop(request) ? request.headers[Self.fromField] : nil
     }
 
     /// Whether `request` came from another node of the cluster (it carries the secret). Compared in time that does
@@ -76,7 +86,12 @@ final class ClusterHop: Sendable {
                 routes.forget(id)
                 return .misdirected
             }
-            return .answered(response)
+            var answer = response
+            if answer.headers.contains(Self.handOffField) {
+                answer.headers.remove(Self.handOffField)
+                routes.handOff(id, from: peer)
+            }
+            return .answered(answer)
         } catch .unreachable {
             routes.forget(id)
             routes.markUnreachable(peer)

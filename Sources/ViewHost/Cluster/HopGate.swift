@@ -1,13 +1,33 @@
 import HTTPCore
+import ViewModelCore
 
 /// The internal listener's responder: requests that carry the cluster's secret go to the app (as hops, which are
 /// never forwarded again); any other request is refused with 403, so the listener is no way in for clients.
+/// An answer to a hop for a session that only that hop's node asks for hands the session to it
+/// (``SessionAffinity``, ``ClusterHop/handOffField``).
 struct HopGate: HTTPResponder {
     let wrapped: any HTTPResponder
     let hop: ClusterHop
 
     func respond(to request: HTTPRequest, context: HTTPRequestContext) throws -> HTTPHandlerResult {
         guard hop.isHop(request) else { throw AppError.hopRefused }
-        return try wrapped.respond(to: request, context: context)
+        let result = try wrapped.respond(to: request, context: context)
+        guard let forwarder = request.headers[ClusterHop.fromField], let id = Self.session(in: request.path) else {
+            return result
+        }
+        return try result.map { [hop] outcome in
+            var response = try outcome.get()
+            if response.status.code < 400, hop.affinity.handsOff(id, to: forwarder) {
+                response.headers.add(ClusterHop.handOffField, "1")
+            }
+            return response
+        }
+    }
+
+    /// The session a path names: `/v1/sessions/ID/…`.
+    static func session(in path: String) -> SessionID? {
+        let parts = path.split(separator: "/", maxSplits: 4, omittingEmptySubsequences: false)
+        guard parts.count >= 4, parts[1] == "v1", parts[2] == "sessions", !parts[3].isEmpty else { return nil }
+        return SessionID(String(parts[3]))
     }
 }

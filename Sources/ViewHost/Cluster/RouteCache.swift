@@ -16,6 +16,8 @@ final class RouteCache: Sendable {
     private struct State {
         var routes: [SessionID: PeerNode] = [:]
         var unreachable: [PeerNode: ContinuousClock.Instant] = [:]
+        /// Sessions their owner handed to this node: taken over with their next request.
+        var handedOff: [SessionID: PeerNode] = [:]
     }
 
     init(capacity: Int = 100_000, unreachableFor: Duration = .seconds(10)) {
@@ -50,7 +52,24 @@ final class RouteCache: Sendable {
 
     /// Forgets session `id`'s route (this node holds it now, or it moved).
     func forget(_ id: SessionID) {
-        _ = state.withLock { $0.routes.removeValue(forKey: id) }
+        state.withLock { state in
+            state.routes[id] = nil
+            state.handedOff[id] = nil
+        }
+    }
+
+    /// Notes that `peer` handed session `id` to this node: its next request here takes it over.
+    func handOff(_ id: SessionID, from peer: PeerNode) {
+        state.withLock { state in
+            state.routes[id] = nil
+            if state.handedOff.count >= capacity { state.handedOff.removeAll(keepingCapacity: true) }
+            state.handedOff[id] = peer
+        }
+    }
+
+    /// The node that handed session `id` to this node, if one did since (once: the caller takes it over).
+    func takeHandOff(_ id: SessionID) -> PeerNode? {
+        state.withLock { $0.handedOff.removeValue(forKey: id) }
     }
 
     /// Notes that `peer` could not be reached: its routes are passed over for a while.

@@ -69,7 +69,8 @@ extension SessionRegistry {
                     lookup = found
                 case .ownedElsewhere(let owner)
                 where mode == .replacing(owner) || (mode != .hop && cluster?.routes.isUnreachable(owner) == true):
-                    // Its lease still holds, but it refused a connection just now: its process is gone.
+                    // Its lease still holds, but it refused a connection just now (its process is gone), or it handed
+                    // the session here.
                     lookup = try storage.load(id)
                 case .ownedElsewhere(let owner):
                     // A hop is never forwarded again: the node that sent it looks the owner up itself.
@@ -109,8 +110,8 @@ extension SessionRegistry {
         case takeOver
         /// Take it over unless another live node owns it; then forward the request there.
         case claim
-        /// As `claim`, but take it over from `gone` too: that owner refused a connection (its process is gone,
-        /// though its lease has not run out yet).
+        /// As `claim`, but take it over from this owner too: it refused a connection (its process is gone, though
+        /// its lease has not run out yet), or it handed the session to this node.
         case replacing(PeerNode)
         /// A hop from another node: take it over unless another live node owns it; then answer 421.
         case hop

@@ -147,13 +147,21 @@ final class SessionRegistry: Sendable {
         // The copy this request has just loaded (it checked the token then).
         if let loaded = SessionLoadNeeded.loaded, loaded.id == sessionID { return loaded }
         switch store.lookup(sessionID, token: token, now: now) {
-        case .found(let session): return session
+        case .found(let session):
+            cluster?.affinity.note(sessionID, forwardedBy: cluster?.forwarder(of: request))
+            return session
         case .expired: throw AppError.sessionExpired
         case .notFound: throw AppError.sessionNotFound
         case .notLoaded:
             guard storage != nil, sessionID.rawValue.utf8.count <= 64 else { throw AppError.sessionNotFound }
             let mode = loadMode(for: request)
-            // A session known to live on another node goes there without asking the store.
+            // A session its owner handed here is taken over; one known to live on another node goes there without
+            // asking the store.
+            if mode == .claim, let owner = cluster?.routes.takeHandOff(sessionID) {
+                throw SessionLoadNeeded { [self] in
+                    try await loadOffLoop(sessionID, token: token, now: now, mode: .replacing(owner))
+                }
+            }
             if mode == .claim, let owner = cluster?.routes.owner(of: sessionID) {
                 throw elsewhere(sessionID, owner: owner, token: token, now: now)
             }
