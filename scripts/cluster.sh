@@ -15,7 +15,8 @@
 #
 # PostgreSQL runs from a temporary directory (initdb; as the postgres user when run as root, since PostgreSQL refuses
 # root), no system service. Every process started here is stopped by its pid on exit. Ports are free ones picked at
-# start (CLUSTER_PORT sets nginx's). Needs: postgresql, nginx, python3 (installed when missing) and Swift.
+# start (CLUSTER_PORT sets nginx's). CLUSTER_KEEP_WORK=1 keeps the work directory (the nodes' logs) at the end.
+# Needs: postgresql, nginx, python3 (installed when missing) and Swift.
 set -euo pipefail
 
 REQUIRED_PACKAGES=(libpq-dev postgresql nginx python3 curl)
@@ -73,7 +74,7 @@ stop_all() {
         kill -INT "$postgres_pid" 2>/dev/null || true
         for _ in $(seq 100); do kill -0 "$postgres_pid" 2>/dev/null || break; sleep 0.1; done
     fi
-    rm -rf "$work"
+    if [ -n "${CLUSTER_KEEP_WORK:-}" ]; then echo "cluster.sh: logs kept in $work" >&2; else rm -rf "$work"; fi
     exit "$status"
 }
 trap stop_all EXIT
