@@ -5,6 +5,8 @@
 #   scripts/cluster.sh test             # the failover test (Tests/Cluster/failover_test.py), then stop everything
 #   CLUSTER_SESSIONS=1000 CLUSTER_SECONDS=40 scripts/cluster.sh test    # the full-size failover test
 #   CLUSTER_BALANCER=round-robin scripts/cluster.sh test                # the same behind round-robin nginx
+#   CLUSTER_STREAM_SESSIONS=0 CLUSTER_CHAT_SESSIONS=0 scripts/cluster.sh test   # without the cross-node stream and
+#                                                                                # dead owner's timers checks
 #   scripts/cluster.sh bench COMMAND…   # both balancers in front of one cluster, COMMAND run with the cluster's
 #                                       # addresses in its environment (Benchmarks/cluster.sh), then stop everything
 #
@@ -149,7 +151,8 @@ if [ "$mode" = test ]; then
         --node-urls "$node_urls" --node-names node1,node2,node3 \
         --victim-pid "${node_pids[1]}" --victim-node node2 --victim-simulation-speed "$victim_speed" \
         --postgres-restart "${as_postgres[*]} $pg_bin/pg_ctl restart -w -t 30 -m fast -D $work/pg -l $work/postgres.log" \
-        --sessions "${CLUSTER_SESSIONS:-300}" --seconds "${CLUSTER_SECONDS:-20}"
+        --sessions "${CLUSTER_SESSIONS:-300}" --seconds "${CLUSTER_SECONDS:-20}" \
+        --stream-sessions "${CLUSTER_STREAM_SESSIONS:-20}" --chat-sessions "${CLUSTER_CHAT_SESSIONS:-8}"
     exit $?
 fi
 if [ "$mode" = bench ]; then

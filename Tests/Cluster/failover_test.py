@@ -642,8 +642,10 @@ def main():
         progress("dead owner's timers checked")
     outage = None
     if arguments.postgres_restart:
-        # After the timers' check: a restart while the new owners apply the dead owner's timers is another test.
+        # After the timers' check (when there is one): a restart while the new owners apply the dead owner's timers
+        # is another test.
         time.sleep(max(0, started + arguments.seconds * 2 / 3 - time.monotonic()))
+        progress("restarting PostgreSQL")
         outage_start = time.monotonic()
         subprocess.run(arguments.postgres_restart, shell=True, check=True, stdout=subprocess.DEVNULL)
         outage = time.monotonic() - outage_start
@@ -652,6 +654,7 @@ def main():
     else:
         time.sleep(max(0, started + arguments.seconds - time.monotonic()))
     stop.set()
+    progress("stopping the load")
     for worker in workers:
         worker.join(40)
     elapsed = time.monotonic() - started
