@@ -376,7 +376,8 @@ def cross_node_streams(node_urls, stream_node, post_node, count, posts, results)
         stream.start()
     for session in sessions:
         if streams[session.id].wait_for(1, 10) is None:
-            results.problem("cross-node stream %s: no first frame within 10 s (%s)" % (session.id, streams[session.id].ended))
+            results.problem("cross-node stream %s: no first frame within 10 s (%s)"
+                            % (session.id, streams[session.id].ended or "the stream still open"))
     poster = Client(*address(post_node))
     delays = []
     failures = {}  # session id: what went wrong first (one line per session, not one per frame)
