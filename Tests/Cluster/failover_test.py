@@ -113,6 +113,7 @@ class Results:
         self.status_503_without_retry_after = 0
         self.stream_reconnects = 0
         self.stream_events = 0
+        self.slowest = (0.0, None, None)  # the slowest event POST: (seconds, time.monotonic() it was sent, status)
 
     def problem(self, text):
         with self.lock:
@@ -141,6 +142,9 @@ def drive(client, sessions, stop, kill_time, results):
                     "POST", "/v1/sessions/%s/login/events" % session.id,
                     {"type": "setUsername", "value": value}, dict(auth(session), **{"Idempotency-Key": key}))
                 now = time.monotonic()
+                if now - sent > results.slowest[0]:
+                    with results.lock:
+                        results.slowest = max(results.slowest, (now - sent, sent, status), key=lambda slow: slow[0])
                 if status == 202:
                     version = json.loads(payload)["version"]
                     with results.lock:
@@ -718,12 +722,13 @@ def main():
         print("PROBLEM " + problem)
     print(
         "failover_test: %s: %d sessions, %d streams (%d reconnects, %d events), %d events acknowledged in %.1f s "
-        "(%.0f/s; %d before the kill), %d retries, %d answers of 503; %d sessions moved, failover (kill to first 202 "
+        "(%.0f/s; %d before the kill), the slowest answer %.1f s (%s, sent %.1f s after the kill), %d retries, %d answers of 503; %d sessions moved, failover (kill to first 202 "
         "of a moved session) min %.2f s, max %.2f s%s"
         % (
             "ok" if not results.problems else "FAILED (%d problems)" % len(results.problems),
             len(sessions), len(streams), results.stream_reconnects, results.stream_events, results.acks, elapsed,
-            results.acks / elapsed, acks_at_kill, results.retries, results.status_503, len(moved),
+            results.acks / elapsed, acks_at_kill, results.slowest[0], results.slowest[2] or "no answer",
+            (results.slowest[1] or kill_time[0]) - kill_time[0], results.retries, results.status_503, len(moved),
             min(moved) if moved else 0, max(moved) if moved else 0,
             "; PostgreSQL restart took %.1f s" % outage if outage is not None else "",
         )
