@@ -4,10 +4,21 @@
 #   scripts/cluster.sh                  # start everything, print the URL, run until Ctrl-C, then stop everything
 #   scripts/cluster.sh test             # the failover test (Tests/Cluster/failover_test.py), then stop everything
 #   CLUSTER_SESSIONS=1000 CLUSTER_SECONDS=40 scripts/cluster.sh test    # the full-size failover test
+#   CLUSTER_BALANCER=round-robin scripts/cluster.sh test                # the same behind round-robin nginx
+#   CLUSTER_STREAM_SESSIONS=0 CLUSTER_CHAT_SESSIONS=0 scripts/cluster.sh test   # without the cross-node stream and
+#                                                                                # dead owner's timers checks
+#   scripts/cluster.sh bench COMMAND…   # both balancers in front of one cluster, COMMAND run with the cluster's
+#                                       # addresses in its environment (Benchmarks/cluster.sh), then stop everything
+#
+# CLUSTER_BALANCER picks nginx's config: hash (default, Config/nginx.conf: consistent hash on the session) or
+# round-robin (Config/nginx-round-robin.conf: no stickiness, every node forwards to the session's owner). Each node
+# also listens on an internal address (--internal-address, loopback, a free port) for the hops between nodes,
+# authenticated by VIEWHOST_CLUSTER_SECRET, random per run.
 #
 # PostgreSQL runs from a temporary directory (initdb; as the postgres user when run as root, since PostgreSQL refuses
 # root), no system service. Every process started here is stopped by its pid on exit. Ports are free ones picked at
-# start (CLUSTER_PORT sets nginx's). Needs: postgresql, nginx, python3 (installed when missing) and Swift.
+# start (CLUSTER_PORT sets nginx's). CLUSTER_KEEP_WORK=1 keeps the work directory (the nodes' logs) at the end.
+# Needs: postgresql, nginx, python3 (installed when missing) and Swift.
 set -euo pipefail
 
 REQUIRED_PACKAGES=(libpq-dev postgresql nginx python3 curl)
@@ -19,7 +30,17 @@ script_name=cluster.sh
 source scripts/setup.sh
 
 mode="${1:-run}"
-case "$mode" in run | test) ;; *) echo "usage: scripts/cluster.sh [test]" >&2; exit 64 ;; esac
+case "$mode" in
+    run | test) ;;
+    bench) [ $# -ge 2 ] || { echo "usage: scripts/cluster.sh bench COMMAND…" >&2; exit 64; } ;;
+    *) echo "usage: scripts/cluster.sh [test | bench COMMAND…]" >&2; exit 64 ;;
+esac
+balancer="${CLUSTER_BALANCER:-hash}"
+case "$balancer" in
+    hash) nginx_config=Config/nginx.conf ;;
+    round-robin) nginx_config=Config/nginx-round-robin.conf ;;
+    *) echo "cluster.sh: CLUSTER_BALANCER is hash or round-robin, not '$balancer'" >&2; exit 64 ;;
+esac
 
 install_missing_packages "${REQUIRED_PACKAGES[@]}"
 
@@ -55,7 +76,7 @@ stop_all() {
         kill -INT "$postgres_pid" 2>/dev/null || true
         for _ in $(seq 100); do kill -0 "$postgres_pid" 2>/dev/null || break; sleep 0.1; done
     fi
-    rm -rf "$work"
+    if [ -n "${CLUSTER_KEEP_WORK:-}" ]; then echo "cluster.sh: logs kept in $work" >&2; else rm -rf "$work"; fi
     exit "$status"
 }
 trap stop_all EXIT
@@ -70,47 +91,84 @@ postgres_pid="$(head -1 "$work/pg/postmaster.pid")"
 "${as_postgres[@]}" "$pg_bin/createdb" -h 127.0.0.1 -p "$pg_port" -U postgres viewhost
 database_url="postgres://postgres@127.0.0.1:$pg_port/viewhost"
 
-# Three nodes, each named, each on a free port.
+# The nodes' shared secret for their hops to each other: random, this run's only.
+VIEWHOST_CLUSTER_SECRET="$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')"
+export VIEWHOST_CLUSTER_SECRET
+
+# The test kills node2 while it holds chat sessions whose bot replies are due after the kill. At the cluster's speed
+# (100) a bot's whole exchange is over within 0.3 s of the user's message, so a reply still pending at the kill
+# would need the message posted within a few milliseconds of the SIGKILL: node2 runs at a slower speed in the test
+# (4: the first reply 2 to 5 s after the message), so sessions made on it keep that speed wherever they move.
+victim_speed="${CLUSTER_VICTIM_SIMULATION_SPEED:-4}"
+
+# Three nodes, each named, each on a free port, with an internal address for hops from the other nodes.
 node_ports=()
+internal_ports=()
+node_pids=()
 start_node() {
-    local index=$1 port=$2
+    local index=$1 port=$2 internal_port=$3 speed="${CLUSTER_SIMULATION_SPEED:-100}"
+    [ "$mode" = test ] && [ "$index" = 2 ] && speed="$victim_speed"
     # nginx, on loopback, is the proxy whose X-Forwarded-For and Forwarded name the client (Config/nginx.conf).
     VIEWHOST_PROXY_TRUSTED=127.0.0.1 "$binary" serve --port "$port" --store postgres --database-url "$database_url" --node-id "node$index" \
-        --simulation-speed "${CLUSTER_SIMULATION_SPEED:-100}" --log-level warning \
+        --internal-address "127.0.0.1:$internal_port" --simulation-speed "$speed" --log-level warning \
         >"$work/node$index.out" 2>"$work/node$index.log" &
     pids+=($!)
-    eval "node${index}_pid=$!"
+    node_pids+=($!)
 }
 for index in 1 2 3; do
     port="$(free_port)"
+    internal_port="$(free_port)"
     node_ports+=("$port")
-    start_node "$index" "$port"
+    internal_ports+=("$internal_port")
+    start_node "$index" "$port" "$internal_port"
 done
 for index in 1 2 3; do
     for _ in $(seq 200); do grep -q "viewhost listening" "$work/node$index.out" && break; sleep 0.05; done
     grep -q "viewhost listening" "$work/node$index.out" || { echo "cluster.sh: node$index did not start:" >&2; cat "$work/node$index.log" >&2; exit 70; }
 done
 
-# nginx: the repository's config with this run's ports, paths under the work directory.
+# start_nginx NAME CONFIG PORT: the repository's config with this run's ports, paths under the work directory.
+start_nginx() {
+    local name=$1 config=$2 port=$3 dir="$work/$1"
+    mkdir -p "$dir/logs" "$dir/temp"
+    sed -e "s/listen 127.0.0.1:8080;/listen 127.0.0.1:$port;/" \
+        -e "s/server 127.0.0.1:8081 /server 127.0.0.1:${node_ports[0]} /" \
+        -e "s/server 127.0.0.1:8082 /server 127.0.0.1:${node_ports[1]} /" \
+        -e "s/server 127.0.0.1:8083 /server 127.0.0.1:${node_ports[2]} /" \
+        "$config" >"$dir/nginx.conf"
+    nginx -p "$dir" -c "$dir/nginx.conf" -e "$dir/logs/error.log" -g "daemon off;" &
+    pids+=($!)
+    for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.05; done
+}
 lb_port="${CLUSTER_PORT:-$(free_port)}"
-mkdir -p "$work/nginx/logs" "$work/nginx/temp"
-sed -e "s/listen 127.0.0.1:8080;/listen 127.0.0.1:$lb_port;/" \
-    -e "s/server 127.0.0.1:8081 /server 127.0.0.1:${node_ports[0]} /" \
-    -e "s/server 127.0.0.1:8082 /server 127.0.0.1:${node_ports[1]} /" \
-    -e "s/server 127.0.0.1:8083 /server 127.0.0.1:${node_ports[2]} /" \
-    Config/nginx.conf >"$work/nginx/nginx.conf"
-nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/logs/error.log" -g "daemon off;" &
-pids+=($!)
-for _ in $(seq 100); do curl -fs "http://127.0.0.1:$lb_port/healthz" >/dev/null && break; sleep 0.05; done
-
+start_nginx nginx "$nginx_config" "$lb_port"
 url="http://127.0.0.1:$lb_port"
-echo "viewhost cluster on $url (nodes ${node_ports[*]}, PostgreSQL 127.0.0.1:$pg_port; pids ${pids[*]}; logs in $work)"
+node_urls="http://127.0.0.1:${node_ports[0]},http://127.0.0.1:${node_ports[1]},http://127.0.0.1:${node_ports[2]}"
+echo "viewhost cluster on $url ($balancer; nodes ${node_ports[*]}, internal ${internal_ports[*]}, PostgreSQL 127.0.0.1:$pg_port; pids ${pids[*]}; logs in $work)"
 
 if [ "$mode" = test ]; then
-    python3 "$repo/Tests/Cluster/failover_test.py" --url "$url" --database-url "$database_url" \
-        --victim-pid "$node2_pid" --victim-node node2 \
+    python3 "$repo/Tests/Cluster/failover_test.py" --url "$url" --database-url "$database_url" --balancer "$balancer" \
+        --node-urls "$node_urls" --node-names node1,node2,node3 \
+        --victim-pid "${node_pids[1]}" --victim-node node2 --victim-simulation-speed "$victim_speed" \
         --postgres-restart "${as_postgres[*]} $pg_bin/pg_ctl restart -w -t 30 -m fast -D $work/pg -l $work/postgres.log" \
-        --sessions "${CLUSTER_SESSIONS:-300}" --seconds "${CLUSTER_SECONDS:-20}"
+        --sessions "${CLUSTER_SESSIONS:-300}" --seconds "${CLUSTER_SECONDS:-20}" \
+        --stream-sessions "${CLUSTER_STREAM_SESSIONS:-20}" --chat-sessions "${CLUSTER_CHAT_SESSIONS:-8}"
+    exit $?
+fi
+if [ "$mode" = bench ]; then
+    # The other balancer too, on a port of its own: COMMAND can alternate between them on the same nodes.
+    other_port="$(free_port)"
+    if [ "$balancer" = hash ]; then
+        start_nginx nginx-round-robin Config/nginx-round-robin.conf "$other_port"
+        hash_url="$url" round_robin_url="http://127.0.0.1:$other_port"
+    else
+        start_nginx nginx-hash Config/nginx.conf "$other_port"
+        hash_url="http://127.0.0.1:$other_port" round_robin_url="$url"
+    fi
+    shift
+    CLUSTER_URL_HASH="$hash_url" CLUSTER_URL_ROUND_ROBIN="$round_robin_url" CLUSTER_NODE_URLS="$node_urls" \
+        CLUSTER_NODE_NAMES=node1,node2,node3 CLUSTER_NODE_PIDS="${node_pids[*]}" CLUSTER_DATABASE_URL="$database_url" \
+        CLUSTER_WORK="$work" "$@"
     exit $?
 fi
 echo "Ctrl-C stops everything."
