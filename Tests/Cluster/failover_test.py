@@ -248,8 +248,9 @@ class Stream(threading.Thread):
 
 
 class NodeStream(threading.Thread):
-    """An event stream of one session held directly on one node, never reconnected: each frame's version, event id
-    and arrival time (the cross-node check)."""
+    """An event stream of one session held directly on one node: each frame's version, event id and arrival time
+    (the cross-node check). When the stream ends (its session moved to another node, which ends the old owner's
+    streams), it reconnects to the same node with Last-Event-ID, as a client does, and counts it."""
 
     def __init__(self, host, port, session, feature="login"):
         super().__init__(daemon=True)
@@ -259,18 +260,38 @@ class NodeStream(threading.Thread):
         self.ended = None  # why it ended, once it did
         self.closing = False
         self.connection = None
+        self.reconnects = 0
+        self.last_id = None
 
     def run(self):
+        reason = "the stream ended"
+        attempts = 0
+        while not self.closing and attempts < 20:
+            reason = self.follow()
+            if self.closing:
+                break
+            attempts += 1
+            with self.changed:
+                self.reconnects += 1
+            time.sleep(0.05)
+        with self.changed:
+            self.ended = reason
+            self.changed.notify_all()
+
+    def follow(self):
+        """One connection of the stream, until it ends; why it ended."""
         connection = http.client.HTTPConnection(self.host, self.port, timeout=60)
         self.connection = connection
         reason = "the stream ended"
         try:
             RequestCount.add()
-            connection.request("GET", "/v1/sessions/%s/stream" % self.session.id, headers=auth(self.session))
+            headers = dict(auth(self.session))
+            if self.last_id is not None:
+                headers["Last-Event-ID"] = str(self.last_id)
+            connection.request("GET", "/v1/sessions/%s/stream" % self.session.id, headers=headers)
             response = connection.getresponse()
             if response.status != 200:
-                reason = "the stream answered %d" % response.status
-                return
+                return "the stream answered %d" % response.status
             event_id, event, data = None, None, None
             while True:
                 line = response.readline()
@@ -285,6 +306,8 @@ class NodeStream(threading.Thread):
                     data = line[5:].strip()
                 elif line == "" and data is not None:
                     arrived = time.monotonic()
+                    if event_id is not None:
+                        self.last_id = event_id
                     if event in (None, self.feature):
                         version = json.loads(data).get("version")
                         with self.changed:
@@ -294,10 +317,8 @@ class NodeStream(threading.Thread):
         except (OSError, http.client.HTTPException, ValueError) as error:
             reason = "the stream broke: %r" % error
         finally:
-            with self.changed:
-                self.ended = reason
-                self.changed.notify_all()
             connection.close()
+        return reason
 
     def wait_for(self, version, timeout):
         """The arrival time of the first frame at `version` or later, or None after `timeout` s or at the end."""
@@ -415,7 +436,7 @@ def cross_node_streams(node_urls, stream_node, post_node, count, posts, results)
         ids = [frame[1] for frame in frames if frame[1] is not None]
         expected = list(range(1, 2 + session.acked))
         if session.id not in failures and ended is not None:
-            failures[session.id] = "%s while every node lived" % ended
+            failures[session.id] = "%s while every node lived, after %d reconnects" % (ended, stream.reconnects)
         if session.id not in failures and (not versions or versions != expected[len(expected) - len(versions):]
                                            or versions[-1] != session.max_version):
             failures[session.id] = "versions %s, expected every one up to %d in order" % (versions, session.max_version)

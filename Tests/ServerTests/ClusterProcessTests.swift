@@ -94,13 +94,13 @@ final class ClusterProcessTests {
             #expect(try await ProcessHTTP.request(port, "GET", "/v1/sessions/\(spread)/person", token: spreadToken).status == 200)
         }
         #expect(try await Self.counter("viewhost_cluster_takeovers_total", on: b.port) == 0)
-        // A balancer that hashes the session to b: after 16 requests in a row from b, a hands it over.
-        for _ in 0..<40 {
+        // A balancer that hashes the session to b: after 64 requests in a row from b, a hands it over.
+        for _ in 0..<80 {
             #expect(try await ProcessHTTP.request(b.port, "GET", "/v1/sessions/\(hashed)/person", token: hashedToken).status == 200)
         }
         #expect(try await Self.counter("viewhost_cluster_takeovers_total", on: b.port) == 1)
         let forwarded = try await Self.counter("viewhost_cluster_forwarded_total", on: b.port)
-        #expect(forwarded == 20 + 16, "b forwarded until the hand-over, then served the session itself")
+        #expect(forwarded == 20 + 64, "b forwarded until the hand-over, then served the session itself")
         // Asked through a now, it is b's answer, and it does not move back.
         #expect(try await ProcessHTTP.request(a.port, "POST", "/v1/sessions/\(hashed)/person/events", token: hashedToken, body: Self.person("Moved")).status == 202)
         let read = try await ProcessHTTP.request(b.port, "GET", "/v1/sessions/\(hashed)/person", token: hashedToken)

@@ -157,7 +157,8 @@ final class SessionRegistry: Sendable {
             let mode = loadMode(for: request)
             // A session its owner handed here is taken over; one known to live on another node goes there without
             // asking the store.
-            if mode == .claim, let owner = cluster?.routes.takeHandOff(sessionID) {
+            if mode == .claim, let cluster, let owner = cluster.routes.takeHandOff(sessionID) {
+                cluster.affinity.settle(sessionID)
                 throw SessionLoadNeeded { [self] in
                     try await loadOffLoop(sessionID, token: token, now: now, mode: .replacing(owner))
                 }

@@ -36,3 +36,12 @@ struct SessionAffinityTests {
         #expect(HopGate.session(in: "/metrics") == nil)
     }
 }
+
+extension SessionAffinityTests {
+    @Test func aSessionHandedHereStaysAWhileWhoeverAsks() {
+        let affinity = SessionAffinity()
+        affinity.settle(id)
+        for _ in 0..<SessionAffinity.handOffAfter { affinity.note(id, forwardedBy: "c") }
+        #expect(!affinity.handsOff(id, to: "c"), "it just moved here")
+    }
+}
