@@ -21,7 +21,7 @@ public final class HTTPUpstream: Sendable {
     /// The largest answer body read whole (a streamed one has no limit).
     public let maxBodyBytes: Int
     private let idle = Locked<[String: [UpstreamConnection]]>([:])
-    private let maxIdlePerUpstream = 16
+    private let maxIdlePerUpstream = 64
     private let poller = UpstreamPoller()
 
     /// Creates a client.
@@ -30,13 +30,6 @@ public final class HTTPUpstream: Sendable {
         self.readTimeout = readTimeout
         self.maxBodyBytes = maxBodyBytes
     }
-
-    /// Fields that describe one connection, not the message (RFC 9110 §7.6.1), and those the body's framing
-    /// sets: never passed on in either direction.
-    static let hopByHop: Set<String> = [
-        "connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade",
-        "content-length", "expect",
-    ]
 
     /// Sends `request` (its method, target, fields and body) to `address` (`host:port`), with `fields` set in
     /// place of any the client sent under the same names, and returns the answer. Nothing blocks a thread: the
@@ -75,19 +68,16 @@ public final class HTTPUpstream: Sendable {
             sent += count
             if count == 0 { try await wait(connection, for: VH_EPOLLOUT, until: deadline) }
         }
-        var (status, headers) = try await take(connection) { () throws(HTTPUpstreamError) in try connection.takeHead() }
-        while (100...199).contains(status.code) {
-            (status, headers) = try await take(connection) { () throws(HTTPUpstreamError) in try connection.takeHead() }
+        var head = try await take(connection) { () throws(HTTPUpstreamError) in try connection.takeHead() }
+        while (100...199).contains(head.status.code) {
+            head = try await take(connection) { () throws(HTTPUpstreamError) in try connection.takeHead() }
         }
-        let chunked = headers[.transferEncoding]?.lowercased().contains("chunked") == true
-        let length = headers[.contentLength].flatMap { Int($0.trimmingOWS()) }
-        for name in Self.hopByHop { headers.remove(HTTPHeaderName(name)) }
-        var response = HTTPResponse(status: status, headers: headers)
-        if method == .head || !status.allowsContent {
+        var response = HTTPResponse(status: head.status, headers: head.headers)
+        if method == .head || !head.status.allowsContent {
             release(connection)
-        } else if chunked {
+        } else if head.chunked {
             response.body = .stream(relay(connection))
-        } else if let length {
+        } else if let length = head.length {
             guard length <= maxBodyBytes else {
                 connection.shutDown()
                 throw .failed(address: connection.address, reason: "an answer of \(length) bytes")
@@ -173,8 +163,10 @@ public final class HTTPUpstream: Sendable {
         return nil
     }
 
+    /// Keeps `connection` for the next request (whether the upstream closed it meanwhile is asked when it is
+    /// taken again).
     private func release(_ connection: UpstreamConnection) {
-        guard connection.isIdleAndOpen else { return }
+        guard connection.isBetweenAnswers else { return }
         idle.withLock { idle in
             if idle[connection.address, default: []].count < maxIdlePerUpstream {
                 idle[connection.address, default: []].append(connection)
@@ -182,24 +174,33 @@ public final class HTTPUpstream: Sendable {
         }
     }
 
-    /// The request as sent upstream: its line, its fields but the hop-by-hop ones and those in `fields`, then
-    /// `fields`, `Host` when it had none, the body's length and the body.
+    /// The request as sent upstream: its line, its fields but the dropped ones (``UpstreamHead/dropped``) and those
+    /// in `fields`, then `fields`, `Host` when it had none, the body's length and the body.
     static func wire(_ request: HTTPRequest, address: String, setting fields: [(HTTPHeaderName, String)]) -> [UInt8] {
-        var head = "\(request.method.rawValue) \(request.target) HTTP/1.1\r\n"
-        let replaced = Set(fields.map(\.0.lowercased))
+        var wire: [UInt8] = []
+        wire.reserveCapacity(request.head.count + 256 + request.body.count)
+        wire.append(contentsOf: request.method.rawValue.utf8)
+        wire.append(UInt8(ascii: " "))
+        wire.append(contentsOf: request.head[request.targetRange])
+        wire.append(contentsOf: " HTTP/1.1\r\n".utf8)
         var hasHost = false
-        for field in request.headers {
-            let name = field.name.lowercased()
-            if hopByHop.contains(name) || replaced.contains(name) { continue }
-            if name == "host" { hasHost = true }
-            head += "\(field.name): \(field.value)\r\n"
+        request.headers.forEachField { name, value in
+            if UpstreamHead.isDropped(name) || fields.contains(where: { $0.0.matches(name) }) { return true }
+            if ByteClass.equalsIgnoringCase(name, "host") { hasHost = true }
+            wire.append(contentsOf: name)
+            wire.append(contentsOf: ": ".utf8)
+            wire.append(contentsOf: value)
+            wire.append(contentsOf: "\r\n".utf8)
+            return true
         }
-        if !hasHost { head += "Host: \(address)\r\n" }
-        for (name, value) in fields { head += "\(name.rawName): \(value)\r\n" }
+        var extra = hasHost ? "" : "Host: \(address)\r\n"
+        for (name, value) in fields { extra += "\(name.rawName): \(value)\r\n" }
         if !request.body.isEmpty || [.post, .put, .patch].contains(request.method) {
-            head += "Content-Length: \(request.body.count)\r\n"
+            extra += "Content-Length: \(request.body.count)\r\n"
         }
-        head += "\r\n"
-        return Array(head.utf8) + request.body
+        extra += "\r\n"
+        wire.append(contentsOf: extra.utf8)
+        wire.append(contentsOf: request.body)
+        return wire
     }
 }

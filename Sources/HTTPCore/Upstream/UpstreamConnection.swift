@@ -54,10 +54,13 @@ final class UpstreamConnection: @unchecked Sendable {
         guard failure == 0 else { throw .unreachable(address: address, reason: String(cString: strerror(failure))) }
     }
 
+    /// Whether the connection is between answers, with nothing unread, and may carry another request.
+    var isBetweenAnswers: Bool { reusable && !ended && position == buffer.count }
+
     /// Whether an idle connection is still open with nothing unread: an upstream that closed it (its idle
     /// timeout) makes it readable, and such a connection must not carry a request.
     var isIdleAndOpen: Bool {
-        guard reusable, !ended, position == buffer.count else { return false }
+        guard isBetweenAnswers else { return false }
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         return poll(&descriptor, 1, 0) == 0
     }
@@ -106,28 +109,18 @@ final class UpstreamConnection: @unchecked Sendable {
         }
     }
 
-    /// The answer's head, once all of it was read: its status and fields.
-    func takeHead() throws(HTTPUpstreamError) -> (status: HTTPStatus, headers: HTTPHeaders)? {
+    /// The answer's head, once all of it was read.
+    func takeHead() throws(HTTPUpstreamError) -> UpstreamHead? {
         guard let end = headEnd() else {
             guard buffer.count - position < Self.maxHeadBytes else { throw fail("an answer head over 64 KiB") }
             if ended { throw fail(Self.closedBeforeAnswer) }
             return nil
         }
-        let head = String(decoding: buffer[position..<end], as: UTF8.self)
+        let head = buffer.withUnsafeBytes { UpstreamHead(UnsafeRawBufferPointer(rebasing: $0[position..<(end + 2)])) }
         position = end + 4
-        var lines = head.split(separator: "\r\n", omittingEmptySubsequences: false)[...]
-        let statusLine = lines.popFirst() ?? ""
-        let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let code = Int(parts[1]), (100...599).contains(code)
-        else { throw fail("a malformed status line") }
-        if parts[0] == "HTTP/1.0" { reusable = false }
-        var headers = HTTPHeaders()
-        for line in lines {
-            guard let colon = line.firstIndex(of: ":") else { throw fail("a malformed header line") }
-            headers.add(HTTPHeaderName(String(line[..<colon])), String(line[line.index(after: colon)...].trimmingOWS()))
-        }
-        if headers[.connection]?.lowercased().contains("close") == true { reusable = false }
-        return (HTTPStatus(code: code, reasonPhrase: parts.count > 2 ? String(parts[2]) : ""), headers)
+        guard let head else { throw fail("a malformed status line") }
+        if head.closes { reusable = false }
+        return head
     }
 
     /// Why a kept connection carried no answer: the upstream had closed it (its idle timeout) as it was reused.
@@ -203,14 +196,18 @@ final class UpstreamConnection: @unchecked Sendable {
 
     private func headEnd() -> Int? {
         guard buffer.count - position >= 4 else { return nil }
-        var index = position
-        while index + 3 < buffer.count {
-            if buffer[index] == 13, buffer[index + 1] == 10, buffer[index + 2] == 13, buffer[index + 3] == 10 {
-                return index
+        return buffer.withUnsafeBufferPointer { bytes in
+            var index = position
+            while index + 3 < bytes.count {
+                if bytes[index + 3] != 10 {
+                    index += bytes[index + 3] == 13 ? 1 : 4
+                    continue
+                }
+                if bytes[index] == 13, bytes[index + 1] == 10, bytes[index + 2] == 13 { return index }
+                index += 1
             }
-            index += 1
+            return nil
         }
-        return nil
     }
 
     private func fail(_ reason: String) -> HTTPUpstreamError {
