@@ -69,7 +69,9 @@ struct HTTPUpstreamTests {
 
     @Test func aConnectionTheUpstreamClosedWhileIdleIsReplaced() async throws {
         let upstream = try TestServer(
-            timeouts: HTTPTimeouts(idle: .milliseconds(100), lingeringClose: .milliseconds(50)), routes: Self.upstreamRoutes)
+            // Long enough that a new connection's request always comes before it on a busy machine (a fresh
+            // connection the upstream closed too is not tried again), short enough to wait for.
+            timeouts: HTTPTimeouts(idle: .seconds(2), lingeringClose: .milliseconds(50)), routes: Self.upstreamRoutes)
         let client = HTTPUpstream()
         let address = "127.0.0.1:\(upstream.port)"
         #expect(try await client.send(HTTPRequest(method: .get, target: "/hello"), to: address, setting: []).status == .ok)
