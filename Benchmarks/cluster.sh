@@ -54,22 +54,6 @@ for index in $(seq 0 $((SESSIONS - 1))); do
         -d '{"features":["login"]}' | python3 -c 'import json,sys; a=json.load(sys.stdin); print(a["id"], a["token"])'
 done >"$work/sessions"
 
-cat >"$work/snapshot_get.lua" <<'EOF'
-local requests, index = {}, 0
-function init(args)
-  for line in io.lines(os.getenv("VH_SESSIONS")) do
-    local id, token = line:match("^(%S+)%s+(%S+)")
-    if id then
-      requests[#requests + 1] = wrk.format("GET", "/v1/sessions/" .. id .. "/login",
-        {["Host"] = "127.0.0.1", ["Authorization"] = "Bearer " .. token})
-    end
-  end
-end
-function request()
-  index = index % #requests + 1
-  return requests[index]
-end
-EOF
 
 # metric NAME: its samples summed over every node (a node without it counts 0; "n/a" when none has it).
 metric() {
@@ -108,7 +92,7 @@ for round in $(seq "$ROUNDS"); do
         post="$work/post-$balancer-$round.txt" get="$work/get-$balancer-$round.txt"
         VH_SESSIONS="$work/sessions" VH_FEATURE=login VH_BODY='{"type":"setUsername","value":"x"}' \
             wrk -t2 -c64 -d"$DURATION" --latency -s Benchmarks/product_events.lua "$url" >"$post"
-        VH_SESSIONS="$work/sessions" wrk -t2 -c64 -d"$DURATION" --latency -s "$work/snapshot_get.lua" "$url" >"$get"
+        VH_SESSIONS="$work/sessions" wrk -t2 -c64 -d"$DURATION" --latency -s Benchmarks/snapshot_get.lua "$url" >"$get"
         moves_after="$(metric viewhost_cluster_takeovers_total)"
         forwarded_after="$(metric viewhost_cluster_forwarded_total)"
         made=$(( $(requests_made "$post") + $(requests_made "$get") ))

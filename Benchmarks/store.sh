@@ -56,22 +56,6 @@ pg_port="$(free_port)"
 "${as_postgres[@]}" "$pg_bin/createdb" -h 127.0.0.1 -p "$pg_port" -U postgres viewhost
 database_url="postgres://postgres@127.0.0.1:$pg_port/viewhost"
 
-cat >"$work/snapshot_get.lua" <<'EOF'
-local requests, index = {}, 0
-function init(args)
-  for line in io.lines(os.getenv("VH_SESSIONS")) do
-    local id, token = line:match("^(%S+)%s+(%S+)")
-    if id then
-      requests[#requests + 1] = wrk.format("GET", "/v1/sessions/" .. id .. "/login",
-        {["Host"] = "127.0.0.1", ["Authorization"] = "Bearer " .. token})
-    end
-  end
-end
-function request()
-  index = index % #requests + 1
-  return requests[index]
-end
-EOF
 
 start_server() {
     local store=$1 port
@@ -109,7 +93,7 @@ for round in $(seq "$ROUNDS"); do
         VH_SESSIONS="$work/$store.sessions" VH_FEATURE=login VH_BODY='{"type":"setUsername","value":"x"}' \
             wrk -t2 -c64 -d"$DURATION" --latency -s Benchmarks/product_events.lua "$url" >"$work/post-$store-$round.txt"
         after=$(commits)
-        VH_SESSIONS="$work/$store.sessions" wrk -t2 -c64 -d"$DURATION" --latency -s "$work/snapshot_get.lua" "$url" \
+        VH_SESSIONS="$work/$store.sessions" wrk -t2 -c64 -d"$DURATION" --latency -s Benchmarks/snapshot_get.lua "$url" \
             >"$work/get-$store-$round.txt"
         seconds=${DURATION%s}
         extra=""

@@ -209,21 +209,8 @@ class Stream(threading.Thread):
                 if self.connections > 1:
                     with self.results.lock:
                         self.results.stream_reconnects += 1
-                event_id, data = None, None
-                while not self.stop.is_set():
-                    # The response's own readline: chunked framing decoded, b"" at the body's end (nginx keeps
-                    # the connection open after a body that ended properly).
-                    line = response.readline()
-                    if not line:
-                        break
-                    line = line.decode().rstrip("\n")
-                    if line.startswith("id:"):
-                        event_id = int(line[3:].strip())
-                    elif line.startswith("data:"):
-                        data = line[5:].strip()
-                    elif line == "" and data is not None:
-                        self.received(event_id, data)
-                        event_id, data = None, None
+                for event_id, _, data in sse_events(response, self.stop.is_set):
+                    self.received(event_id, data)
             except (OSError, http.client.HTTPException, ValueError):
                 time.sleep(0.1)
             finally:
@@ -245,6 +232,28 @@ class Stream(threading.Thread):
             self.version = max(self.version, version)
             with self.results.lock:
                 self.results.stream_events += 1
+
+
+def sse_events(response, stopped=lambda: False):
+    """The server-sent events of `response` as they come: (id or None, event name or None, data), until the body
+    ends or `stopped()` says so (asked at every line, heartbeats included). Read with the response's own readline:
+    chunked framing decoded, b"" at the body's end (nginx keeps the connection open after a body that ended
+    properly)."""
+    event_id, event, data = None, None, None
+    while not stopped():
+        line = response.readline()
+        if not line:
+            return
+        line = line.decode().rstrip("\n")
+        if line.startswith("id:"):
+            event_id = int(line[3:].strip())
+        elif line.startswith("event:"):
+            event = line[6:].strip()
+        elif line.startswith("data:"):
+            data = line[5:].strip()
+        elif line == "" and data is not None:
+            yield event_id, event, data
+            event_id, event, data = None, None, None
 
 
 class NodeStream(threading.Thread):
@@ -292,28 +301,15 @@ class NodeStream(threading.Thread):
             response = connection.getresponse()
             if response.status != 200:
                 return "the stream answered %d" % response.status
-            event_id, event, data = None, None, None
-            while True:
-                line = response.readline()
-                if not line:
-                    break
-                line = line.decode().rstrip("\n")
-                if line.startswith("id:"):
-                    event_id = int(line[3:].strip())
-                elif line.startswith("event:"):
-                    event = line[6:].strip()
-                elif line.startswith("data:"):
-                    data = line[5:].strip()
-                elif line == "" and data is not None:
-                    arrived = time.monotonic()
-                    if event_id is not None:
-                        self.last_id = event_id
-                    if event in (None, self.feature):
-                        version = json.loads(data).get("version")
-                        with self.changed:
-                            self.frames.append((version, event_id, arrived))
-                            self.changed.notify_all()
-                    event_id, event, data = None, None, None
+            for event_id, event, data in sse_events(response):
+                arrived = time.monotonic()
+                if event_id is not None:
+                    self.last_id = event_id
+                if event in (None, self.feature):
+                    version = json.loads(data).get("version")
+                    with self.changed:
+                        self.frames.append((version, event_id, arrived))
+                        self.changed.notify_all()
         except (OSError, http.client.HTTPException, ValueError) as error:
             reason = "the stream broke: %r" % error
         finally:
