@@ -85,3 +85,32 @@ final class HeldJournal: SessionJournal {
         for (_, completion) in released { completion(durable) }
     }
 }
+
+/// A session dropped from memory while its write is in the journal (another node took it over, or the node lost
+/// the store and dropped every copy) is still answered: the request waiting on the write hears whether it was kept.
+/// Before, the journal's completion held the session weakly, found it gone, and the request got no answer at all.
+struct DroppedSessionCommitTests {
+    @Test(arguments: [true, false])
+    func aWriteOfADroppedSessionIsStillAnswered(durable: Bool) async throws {
+        let journal = HeldJournal()
+        var session: Session? = Session(
+            id: .random(), token: .random(),
+            environment: SessionEnvironment(scheduler: ManualScheduler(), journal: journal),
+            random: .seeded(7), features: [InitialFeature(Counter.key, state: Counter.State(probe: UUID().uuidString))])
+        let ticket = try #require(
+            try session?.submit(Submission(events: [Counter.Event.increment]), to: Counter.key).durable)
+        #expect(await journal.waitForEntries(1))
+        weak let dropped = session
+        session = nil  // nothing holds the session now but what waits on its write
+        let answer = Locked<Result<Void, SessionError>?>(nil)
+        ticket.whenResolved { result in answer.withLock { $0 = result } }
+        journal.release(1, durable: durable)
+        #expect(await eventually { answer.withLock { $0 } != nil })
+        switch answer.withLock({ $0 }) {
+        case .success?: #expect(durable)
+        case .failure?: #expect(!durable)
+        case nil: Issue.record("the request waiting on the write got no answer")
+        }
+        #expect(dropped == nil, "the session goes once its write is answered")
+    }
+}

@@ -101,7 +101,10 @@ extension Session {
                 let entry = JournalEntry(
                     session: id, number: number, input: unmade.input(), snapshot: unmade.snapshot,
                     nextDueAt: unmade.nextDueAt, dueChanged: unmade.dueChanged, lastAccess: unmade.lastAccess, copy: copy)
-                journal.append(entry) { [weak self] durable in self?.committed(upTo: number, durable: durable) }
+                // The completion holds the session until the journal answers: a session dropped from memory
+                // meanwhile (taken over, or every copy dropped when the node lost the store) still answers the
+                // requests that wait on this write. Held weakly, it answered none of them: they waited for ever.
+                journal.append(entry) { durable in self.committed(upTo: number, durable: durable) }
             }
             batch = shell.withLock { shell in
                 let next = shell.takeHandoff()
