@@ -29,6 +29,8 @@ extension PostgresSessionStorageTests {
         }
         #expect(stored.id == id)
         #expect(b.takeovers == 1)
+        b.close()
+        await server.stop()
     }
 
     @Test func sessionsWithTimersAreOrphanedOnlyWhenTheirOwnerIsDead() async throws {
@@ -44,5 +46,7 @@ extension PostgresSessionStorageTests {
         #expect(try a.sessionsWithOrphanedTimers().isEmpty, "a node's own sessions are never orphaned for it")
         a.close()  // ends a's lease at once
         #expect(try b.sessionsWithOrphanedTimers() == [timed], "not \(untimed), which has no timer")
+        b.close()
+        await server.stop()
     }
 }

@@ -14,6 +14,8 @@ final class ClusterProcessTests {
     init() async throws {
         database = try await PostgresServer()
     }
+    // Each test stops its database by pid when it ends (the deinit's stop on a thread of its own may not run before
+    // the test process exits, when a test fails on the way).
 
     private func node(_ name: String, speed: String = "1") async throws -> ServerProcess {
         try await ServerProcess(
@@ -79,6 +81,7 @@ final class ClusterProcessTests {
             server.send(signal: SIGTERM)
             #expect(try await server.waitForExit() == 0)
         }
+        await database.stop()
     }
 
     @Test func aSessionAskedForOnlyThroughAnotherNodeMovesThereOnceAndOneAskedForEverywhereStays() async throws {
@@ -110,6 +113,7 @@ final class ClusterProcessTests {
             server.send(signal: SIGTERM)
             #expect(try await server.waitForExit() == 0)
         }
+        await database.stop()
     }
 
     @Test func theInternalListenerTakesNothingWithoutTheSecret() async throws {
@@ -126,6 +130,7 @@ final class ClusterProcessTests {
         #expect(hop.status == 200)
         a.send(signal: SIGTERM)
         #expect(try await a.waitForExit() == 0)
+        await database.stop()
     }
 
     @Test func aDeadNodesSessionsMoveAndItsBotRepliesArriveWithoutARequest() async throws {
@@ -176,5 +181,6 @@ final class ClusterProcessTests {
         #expect(try await Self.counter("viewhost_cluster_takeovers_total", on: b.port) == 2)
         b.send(signal: SIGTERM)
         #expect(try await b.waitForExit() == 0)
+        await database.stop()
     }
 }
