@@ -140,12 +140,10 @@ private func clusterHop(_ store: AppConfiguration.Store, storage: (any SessionSt
 /// from every hop (each carries the secret, so what it says of the client is the forwarding node's word).
 private func internalConfiguration(_ configuration: AppConfiguration) -> HTTPServerConfiguration {
     var http = configuration.http
-    let address = configuration.store.internalAddress ?? "127.0.0.1:0"
-    let colon = address.lastIndex(of: ":") ?? address.endIndex
-    var host = String(address[..<colon])
-    if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-    http.host = host
-    http.port = Int(address[address.index(after: colon)...]) ?? 0
+    // Checked when the configuration was read.
+    let address = configuration.store.internalAddress.flatMap(HostAndPort.init) ?? HostAndPort(host: "127.0.0.1", port: 0)
+    http.host = address.host
+    http.port = address.port
     http.trustedProxies = TrustedProxies([IPAddressRange("0.0.0.0/0"), IPAddressRange("::/0")].compactMap { $0 })
     return http
 }

@@ -235,10 +235,7 @@ struct ValueLoader: FeatureSettings {
     private func clusterSettings(into store: inout AppConfiguration.Store) throws(ConfigurationError) {
         if source(of: "cluster.internalAddress") != nil {
             store.internalAddress = try string("cluster.internalAddress", default: "") { address in
-                guard let colon = address.lastIndex(of: ":"), colon != address.startIndex,
-                    let port = Int(address[address.index(after: colon)...]), (0...65535).contains(port)
-                else { return "expected HOST:PORT, such as 10.0.0.7:9090" }
-                return nil
+                HostAndPort(address) == nil ? "expected HOST:PORT, such as 10.0.0.7:9090" : nil
             }
         }
         if source(of: "cluster.secret") != nil {

@@ -70,10 +70,8 @@ final class AppMetrics: Sendable {
                 namespace: "viewhost", subsystem: "http", metricName: "connections_open", unitName: "",
                 helpText: "Open HTTP connections."))
         acceptedConnections = MirroredCounter(
-            registry.makeCounter(
-                descriptor: .init(
-                    namespace: "viewhost", subsystem: "http", metricName: "connections_accepted", unitName: "total",
-                    helpText: "Connections accepted since start.")))
+            registry, subsystem: "http", name: "connections_accepted",
+            help: "Connections accepted since start.")
         liveSessions = registry.makeGauge(
             descriptor: .init(
                 namespace: "viewhost", subsystem: "sessions", metricName: "live", unitName: "",
@@ -83,25 +81,17 @@ final class AppMetrics: Sendable {
                 namespace: "viewhost", subsystem: "streams", metricName: "open", unitName: "",
                 helpText: "Open server-sent event streams."))
         storeCommits = MirroredCounter(
-            registry.makeCounter(
-                descriptor: .init(
-                    namespace: "viewhost", subsystem: "store", metricName: "commits", unitName: "total",
-                    helpText: "Transactions the durable store committed (each one fsync with store.sync full).")))
+            registry, subsystem: "store", name: "commits",
+            help: "Transactions the durable store committed (each one fsync with store.sync full).")
         storeWrites = MirroredCounter(
-            registry.makeCounter(
-                descriptor: .init(
-                    namespace: "viewhost", subsystem: "store", metricName: "writes", unitName: "total",
-                    helpText: "Session and journal writes those transactions carried (group commit shares one).")))
+            registry, subsystem: "store", name: "writes",
+            help: "Session and journal writes those transactions carried (group commit shares one).")
         clusterTakeovers = MirroredCounter(
-            registry.makeCounter(
-                descriptor: .init(
-                    namespace: "viewhost", subsystem: "cluster", metricName: "takeovers", unitName: "total",
-                    helpText: "Sessions this node took over from another node (a shared store).")))
+            registry, subsystem: "cluster", name: "takeovers",
+            help: "Sessions this node took over from another node (a shared store).")
         clusterForwarded = MirroredCounter(
-            registry.makeCounter(
-                descriptor: .init(
-                    namespace: "viewhost", subsystem: "cluster", metricName: "forwarded", unitName: "total",
-                    helpText: "Requests this node forwarded to the node that owns their session.")))
+            registry, subsystem: "cluster", name: "forwarded",
+            help: "Requests this node forwarded to the node that owns their session.")
     }
 
     /// Brings the cluster's counters up to the store's and the hop's own counts.

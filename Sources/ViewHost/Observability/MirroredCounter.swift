@@ -7,8 +7,11 @@ final class MirroredCounter: Sendable {
     private let counter: Counter
     private let reported = Locked(0)
 
-    init(_ counter: Counter) {
-        self.counter = counter
+    /// A counter `viewhost_SUBSYSTEM_NAME_total` on `registry`, with its help text.
+    init(_ registry: PrometheusCollectorRegistry, subsystem: String, name: String, help: String) {
+        counter = registry.makeCounter(
+            descriptor: .init(
+                namespace: "viewhost", subsystem: subsystem, metricName: name, unitName: "total", helpText: help))
     }
 
     /// Brings the counter up to `total`.

@@ -12,11 +12,7 @@ extension SessionRegistry {
     /// durable value, so the request is answered from that as if it had come a moment later.
     func reloadNeeded(for request: HTTPRequest, session: Session) -> SessionLoadNeeded {
         store.drop(id: session.id)
-        let id = session.id
-        let token = Self.token(of: request) ?? ""
-        let now = scheduler.now
-        let mode = loadMode(for: request)
-        return SessionLoadNeeded { [self] in try await loadOffLoop(id, token: token, now: now, mode: mode) }
+        return loadNeeded(session.id, token: Self.token(of: request) ?? "", now: scheduler.now, mode: loadMode(for: request))
     }
 
     /// For a reader whose copy of `session` was dropped while it waited (the store could not keep a newer input):
@@ -127,11 +123,13 @@ extension SessionRegistry {
     /// if it no longer owns the session, its owner is looked up again.
     func elsewhere(_ id: SessionID, owner: PeerNode, token: String, now: Date) -> SessionElsewhere {
         SessionElsewhere(
-            id: id, owner: owner,
-            takeOver: SessionLoadNeeded { [self] in
-                try await loadOffLoop(id, token: token, now: now, mode: .replacing(owner))
-            },
-            lookUpAgain: SessionLoadNeeded { [self] in try await loadOffLoop(id, token: token, now: now, mode: .claim) })
+            id: id, owner: owner, takeOver: loadNeeded(id, token: token, now: now, mode: .replacing(owner)),
+            lookUpAgain: loadNeeded(id, token: token, now: now, mode: .claim))
+    }
+
+    /// Session `id`'s load, in `mode`, for a request that carries `token`.
+    func loadNeeded(_ id: SessionID, token: String, now: Date, mode: LoadMode) -> SessionLoadNeeded {
+        SessionLoadNeeded { [self] in try await loadOffLoop(id, token: token, now: now, mode: mode) }
     }
 
     /// A live session from its stored value: its timers start (those that fell due while the server was down

@@ -159,14 +159,12 @@ final class SessionRegistry: Sendable {
             // asking the store.
             if mode == .claim, let cluster, let owner = cluster.routes.takeHandOff(sessionID) {
                 cluster.affinity.settle(sessionID)
-                throw SessionLoadNeeded { [self] in
-                    try await loadOffLoop(sessionID, token: token, now: now, mode: .replacing(owner))
-                }
+                throw loadNeeded(sessionID, token: token, now: now, mode: .replacing(owner))
             }
             if mode == .claim, let owner = cluster?.routes.owner(of: sessionID) {
                 throw elsewhere(sessionID, owner: owner, token: token, now: now)
             }
-            throw SessionLoadNeeded { [self] in try await loadOffLoop(sessionID, token: token, now: now, mode: mode) }
+            throw loadNeeded(sessionID, token: token, now: now, mode: mode)
         }
     }
 
