@@ -41,11 +41,13 @@ public final class HTTPUpstream: Sendable {
     ) async throws(HTTPUpstreamError) -> HTTPResponse {
         let wire = Self.wire(request, address: address, setting: fields)
         if let kept = takeIdle(address) {
+            let readBefore = kept.bytesRead
             do {
                 return try await exchange(wire, on: kept, method: request.method)
-            } catch .failed(_, let reason) where reason == UpstreamConnection.closedBeforeAnswer && Self.mayRepeat(request) {
-                // The upstream closed the kept connection as it was reused, so it most likely never read the
-                // request; one that must not run twice is not sent again (its client hears it failed).
+            } catch .failed where kept.bytesRead == readBefore && Self.mayRepeat(request) {
+                // The kept connection broke before any byte of an answer (the upstream closed it, or reset it, as
+                // it was reused), so the upstream most likely never read the request; one that must not run twice
+                // is not sent again (its client hears it failed).
             }
         }
         return try await exchange(wire, on: connect(address), method: request.method)
@@ -135,14 +137,10 @@ public final class HTTPUpstream: Sendable {
     }
 
     private func connect(_ address: String) async throws(HTTPUpstreamError) -> UpstreamConnection {
-        guard let colon = address.lastIndex(of: ":"), let port = Int(address[address.index(after: colon)...]) else {
-            throw .unreachable(address: address, reason: "not HOST:PORT")
-        }
-        var host = String(address[..<colon])
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard let named = HostAndPort(address) else { throw .unreachable(address: address, reason: "not HOST:PORT") }
         let target: SocketAddress
         do {
-            target = try SocketAddress(host: host, port: port)
+            target = try SocketAddress(host: named.host, port: named.port)
         } catch {
             throw .unreachable(address: address, reason: "\(error)")
         }

@@ -19,6 +19,8 @@ final class UpstreamConnection: @unchecked Sendable {
     private(set) var reusable = true
     /// Whether the upstream closed its side.
     private(set) var ended = false
+    /// How many bytes were read on the connection so far (whether an answer had begun when it broke).
+    private(set) var bytesRead = 0
 
     /// The longest answer head read.
     static let maxHeadBytes = 64 * 1024
@@ -95,6 +97,7 @@ final class UpstreamConnection: @unchecked Sendable {
         while true {
             let count = chunk.withUnsafeMutableBytes { vh_recv(fd, $0.baseAddress, $0.count) }
             if count > 0 {
+                bytesRead += count
                 buffer.append(contentsOf: chunk[0..<count])
                 return true
             }
@@ -113,7 +116,7 @@ final class UpstreamConnection: @unchecked Sendable {
     func takeHead() throws(HTTPUpstreamError) -> UpstreamHead? {
         guard let end = headEnd() else {
             guard buffer.count - position < Self.maxHeadBytes else { throw fail("an answer head over 64 KiB") }
-            if ended { throw fail(Self.closedBeforeAnswer) }
+            if ended { throw fail("the connection closed before an answer") }
             return nil
         }
         let head = buffer.withUnsafeBytes { UpstreamHead(UnsafeRawBufferPointer(rebasing: $0[position..<(end + 2)])) }
@@ -122,9 +125,6 @@ final class UpstreamConnection: @unchecked Sendable {
         if head.closes { reusable = false }
         return head
     }
-
-    /// Why a kept connection carried no answer: the upstream had closed it (its idle timeout) as it was reused.
-    static let closedBeforeAnswer = "the connection closed before an answer"
 
     /// `count` body bytes, once all were read.
     func takeBytes(_ count: Int) throws(HTTPUpstreamError) -> [UInt8]? {
