@@ -3,10 +3,12 @@ import Foundation
 /// One session's chats: the state every screen's view model is built from.
 ///
 /// Mirrors the original (seed 001, `Models/ChatModel.swift`), which was a global `static` store; here it is a value
-/// in each session's ``ChatState``. Contacts are looked up through an index instead of a scan (derived from the
-/// chats, so it is not stored).
+/// in each session's ``ChatState``. Contacts are looked up through an index instead of a scan once there are more
+/// than a few chats (derived from the chats, so it is not stored); a session with few chats, which is most of
+/// them, keeps no table and scans.
 struct ChatModel: Sendable {
     private(set) var chats: [Chat] = []
+    /// Each contact's position in `chats`, kept only while there are more than ``scanLimit`` chats.
     private var indexByContact: [String: Int] = [:]
     private var lastMessageID = 0
     let configuration: ChatConfiguration
@@ -37,20 +39,14 @@ struct ChatModel: Sendable {
         let kept = chats.filter { !loadedContacts.contains($0.contact) }
         chats = []
         indexByContact = [:]
-        for chat in loaded + kept where indexByContact[chat.contact] == nil {
-            indexByContact[chat.contact] = chats.count
-            chats.append(chat)
-        }
+        for chat in loaded + kept where position(of: chat.contact) == nil { appendChat(chat) }
     }
 
     /// Appends a new empty chat with `contact` (mirrors the original; callers check for duplicates).
     @discardableResult
     mutating func create(chatWith contact: String) -> Chat {
         let chat = Chat(contact: contact)
-        if indexByContact[contact] == nil {
-            indexByContact[contact] = chats.count
-            chats.append(chat)
-        }
+        if position(of: contact) == nil { appendChat(chat) }
         return chat
     }
 
@@ -60,7 +56,7 @@ struct ChatModel: Sendable {
     /// chat is created, as `received` does).
     /// - Returns: The message, or nil when the chat is missing and no chat may be added.
     mutating func create(message text: String, to contact: String, now: Date) -> Message? {
-        guard indexByContact[contact] != nil || canCreateChat else { return nil }
+        guard position(of: contact) != nil || canCreateChat else { return nil }
         let message = makeMessage(sender: .user, message: text, state: .sending, sendDate: now)
         append(message, to: contact)
         return message
@@ -96,17 +92,17 @@ struct ChatModel: Sendable {
 
     /// Whether a chat with `contact` exists (without copying it).
     func hasChat(with contact: String) -> Bool {
-        indexByContact[contact] != nil
+        position(of: contact) != nil
     }
 
     /// The chat with `contact`, if any.
     func chat(for contact: String) -> Chat? {
-        indexByContact[contact].map { chats[$0] }
+        position(of: contact).map { chats[$0] }
     }
 
     /// The positions of the messages the chat with `contact` holds now (`previousMessages` of the original).
     func window(for contact: String) -> MessageWindow? {
-        indexByContact[contact].map { chats[$0].window }
+        position(of: contact).map { chats[$0].window }
     }
 
     /// The user's unread messages over all chats (the app badge).
@@ -120,15 +116,37 @@ struct ChatModel: Sendable {
     }
 
     private mutating func append(_ message: Message, to contact: String) {
-        if indexByContact[contact] == nil { create(chatWith: contact) }
+        if position(of: contact) == nil { create(chatWith: contact) }
         let limit = configuration.maxMessagesPerChat
         updateChat(contact) { $0.append(message, keepingAtMost: limit) }
     }
 
     /// Mutates the chat in place (no copy of its messages).
     private mutating func updateChat(_ contact: String, _ change: (inout Chat) -> Void) {
-        guard let index = indexByContact[contact] else { return }
+        guard let index = position(of: contact) else { return }
         change(&chats[index])
+    }
+
+    /// Up to this many chats, a contact is found by a scan and no index is kept.
+    private static let scanLimit = 8
+
+    /// The position of the chat with `contact` in `chats` (the first, should two name it).
+    private func position(of contact: String) -> Int? {
+        chats.count <= Self.scanLimit ? chats.firstIndex { $0.contact == contact } : indexByContact[contact]
+    }
+
+    /// Appends `chat`, indexing every chat once there are more than ``scanLimit``.
+    private mutating func appendChat(_ chat: Chat) {
+        chats.append(chat)
+        guard chats.count > Self.scanLimit else { return }
+        if chats.count == Self.scanLimit + 1 { reindex() } else { indexByContact[chat.contact] = chats.count - 1 }
+    }
+
+    /// Builds the index from `chats` (nothing while they are few).
+    private mutating func reindex() {
+        indexByContact =
+            chats.count > Self.scanLimit
+            ? Dictionary(chats.enumerated().map { ($1.contact, $0) }, uniquingKeysWith: { first, _ in first }) : [:]
     }
 }
 
@@ -148,7 +166,7 @@ extension ChatModel: Codable {
         configuration = try container.decode(ChatConfiguration.self, forKey: .configuration)
         lastMessageID = try container.decode(Int.self, forKey: .lastMessageID)
         chats = try container.decode([Chat].self, forKey: .chats)
-        indexByContact = Dictionary(chats.enumerated().map { ($1.contact, $0) }, uniquingKeysWith: { first, _ in first })
+        reindex()
     }
 
     func encode(to encoder: any Encoder) throws {

@@ -43,48 +43,82 @@ public struct IdempotencyLedger: Sendable {
     /// How many event ids a session remembers at most.
     public static let maxEventIDs = 1024
 
-    private var entries: [Entry] = []
-    private var eventIDs: [String] = []
-    /// Derived from ``entries`` and ``eventIDs`` (not stored).
-    private var entryIndex: [String: Entry] = [:]
-    private var eventIDSet: Set<String> = []
+    /// What the ledger remembers.
+    private struct Kept {
+        var entries: [Entry] = []
+        var eventIDs: [String] = []
+        /// Derived from ``entries`` and ``eventIDs`` (not stored).
+        var entryIndex: [String: Entry] = [:]
+        var eventIDSet: Set<String> = []
+    }
+
+    /// `Kept` in a box of its own, copied on write: most sessions never see a key or an event id, and an empty
+    /// ledger is then one nil word in the session's value (and in each checkpoint of it), not four.
+    private final class Box: @unchecked Sendable {
+        // Mutated only through `change`, on a box no other ledger holds.
+        var kept: Kept
+
+        init(_ kept: Kept) {
+            self.kept = kept
+        }
+    }
+
+    private var box: Box?
+
+    private var entries: [Entry] { box?.kept.entries ?? [] }
+    private var eventIDs: [String] { box?.kept.eventIDs ?? [] }
 
     /// An empty ledger.
     public init() {}
 
+    /// Changes what the ledger remembers, copying the box first when another ledger shares it.
+    private mutating func change<Result>(_ body: (inout Kept) -> Result) -> Result {
+        if let held = box, !isKnownUniquelyReferenced(&box) {
+            box = Box(held.kept)
+        } else if box == nil {
+            box = Box(Kept())
+        }
+        return body(&box!.kept)
+    }
+
     /// What `key` means for a request with `fingerprint` at `now`.
     public func lookup(key: String, fingerprint: String, now: Date) -> Lookup {
-        guard let entry = entryIndex[key], entry.at.addingTimeInterval(Self.keyLifetime) > now else { return .new }
+        guard let entry = box?.kept.entryIndex[key], entry.at.addingTimeInterval(Self.keyLifetime) > now else { return .new }
         return entry.fingerprint == fingerprint ? .replay(entry.answer) : .mismatch
     }
 
     /// Remembers the answer `key` got, dropping expired and (past ``maxKeys``) the oldest keys.
     public mutating func record(key: String, fingerprint: String, answer: Answer, at now: Date) {
-        if entryIndex[key] != nil { entries.removeAll { $0.key == key } }
-        let entry = Entry(key: key, fingerprint: fingerprint, answer: answer, at: now)
-        entries.append(entry)
-        entryIndex[key] = entry
-        var dropped = 0
-        while dropped < entries.count,
-            entries.count - dropped > Self.maxKeys
-                || entries[dropped].at.addingTimeInterval(Self.keyLifetime) <= now
-        {
-            entryIndex[entries[dropped].key] = nil
-            dropped += 1
+        change { kept in
+            if kept.entryIndex[key] != nil { kept.entries.removeAll { $0.key == key } }
+            let entry = Entry(key: key, fingerprint: fingerprint, answer: answer, at: now)
+            kept.entries.append(entry)
+            kept.entryIndex[key] = entry
+            var dropped = 0
+            while dropped < kept.entries.count,
+                kept.entries.count - dropped > Self.maxKeys
+                    || kept.entries[dropped].at.addingTimeInterval(Self.keyLifetime) <= now
+            {
+                kept.entryIndex[kept.entries[dropped].key] = nil
+                dropped += 1
+            }
+            if dropped > 0 { kept.entries.removeFirst(dropped) }
         }
-        if dropped > 0 { entries.removeFirst(dropped) }
     }
 
     /// Whether an event with this id was applied already.
     public func hasApplied(eventID: String) -> Bool {
-        eventIDSet.contains(eventID)
+        box?.kept.eventIDSet.contains(eventID) ?? false
     }
 
     /// Remembers that an event with this id was applied.
     public mutating func markApplied(eventID: String) {
-        guard eventIDSet.insert(eventID).inserted else { return }
-        eventIDs.append(eventID)
-        if eventIDs.count > Self.maxEventIDs { eventIDSet.remove(eventIDs.removeFirst()) }
+        guard box?.kept.eventIDSet.contains(eventID) != true else { return }
+        change { kept in
+            kept.eventIDSet.insert(eventID)
+            kept.eventIDs.append(eventID)
+            if kept.eventIDs.count > Self.maxEventIDs { kept.eventIDSet.remove(kept.eventIDs.removeFirst()) }
+        }
     }
 }
 
@@ -101,10 +135,13 @@ extension IdempotencyLedger: Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        entries = try container.decode([Entry].self, forKey: .entries)
-        eventIDs = try container.decode([String].self, forKey: .eventIDs)
-        entryIndex = Dictionary(entries.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
-        eventIDSet = Set(eventIDs)
+        let entries = try container.decode([Entry].self, forKey: .entries)
+        let eventIDs = try container.decode([String].self, forKey: .eventIDs)
+        guard !entries.isEmpty || !eventIDs.isEmpty else { return }
+        box = Box(
+            Kept(
+                entries: entries, eventIDs: eventIDs,
+                entryIndex: Dictionary(entries.map { ($0.key, $0) }, uniquingKeysWith: { $1 }), eventIDSet: Set(eventIDs)))
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -26,9 +26,6 @@ public final class Session: Sendable {
         var timers: [Int: ScheduledTimer] = [:]
         var caches = SnapshotCaches()
         var recorders: [String: [@Sendable (Int, any ViewModel) -> Void]] = [:]
-        /// Why the session ended, once it has (deleted, expired, shutdown, or `unavailable`: this copy was
-        /// dropped after a storage failure or for another node, and the store holds the session).
-        var end: SessionEnd?
         var closed: Bool { end != nil }
         /// The journal number of the last input applied, and of the last one known durable.
         var appliedNumber: Int
@@ -57,6 +54,10 @@ public final class Session: Sendable {
         /// lock.
         var handoff: [UnmadeEntry] = []
         var handingOff = false
+        /// Why the session ended, once it has (deleted, expired, shutdown, or `unavailable`: this copy was
+        /// dropped after a storage failure or for another node, and the store holds the session). Next to the
+        /// other one-byte field, so the two share a word.
+        var end: SessionEnd?
         /// The inputs and checkpoints kept for past versions when no journal keeps them (the memory store).
         var history: HeldHistory?
 

@@ -87,6 +87,7 @@ extension SessionCore: Codable {
         }
         self.slots = slots
         featureNames = slots.map(\.name)
+        log.share(names: featureNames)
     }
 
     public func encode(to encoder: any Encoder) throws {

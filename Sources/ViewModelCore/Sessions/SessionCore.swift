@@ -42,7 +42,7 @@ public struct SessionCore: Sendable {
         slots = features.slots
         featureNames = features.names
         counters = SessionCounters(random: random)
-        log = EventLog(capacity: settings.logCapacity)
+        log = EventLog(capacity: settings.logCapacity, names: features.names)
         idempotency = IdempotencyLedger()
     }
 

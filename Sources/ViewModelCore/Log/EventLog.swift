@@ -1,0 +1,172 @@
+import Foundation
+
+/// A bounded ring of log entries that grows only as entries arrive, so idle sessions stay small.
+///
+/// Entries are kept packed (``Packed``, 72 bytes against a ``LogEntry``'s 96): the feature as an index into the
+/// session's feature names, which every log of the same features shares, and no optional. The ring grows one
+/// entry at a time while it is small (most sessions log a handful of entries and never fill it), then by doubling.
+/// Its stored shape is a ``LogEntry`` array in ring order, with `start` and `capacity`, as it always was.
+public struct EventLog: Sendable {
+    /// A log entry as the ring keeps it.
+    struct Packed: Sendable, Equatable {
+        let seq: Int
+        let at: Date
+        let event: String
+        let summary: String
+        /// The cause's sequence number, or `Int.min` for none.
+        let causedBy: Int
+        let versionAfter: Int
+        /// The index of the feature's name in the log's `names`.
+        let feature: UInt16
+        let source: EventSource
+    }
+
+    /// The feature names entries point into (the session's own list, shared; a name it lacks is added).
+    private var names: [String]
+    private var packed: [Packed] = []
+    /// Where the ring starts, and its capacity, in 32 bits each: a log is kept in every checkpoint of a value.
+    private var ringStart: Int32 = 0
+    private let ringCapacity: Int32
+    /// The most entries kept.
+    public var capacity: Int { Int(ringCapacity) }
+    private var start: Int {
+        get { Int(ringStart) }
+        set { ringStart = Int32(newValue) }
+    }
+
+    /// An empty log that keeps `capacity` entries.
+    public init(capacity: Int) {
+        self.init(capacity: capacity, names: [])
+    }
+
+    /// An empty log that keeps `capacity` entries of features named in `names` (shared with the caller).
+    init(capacity: Int, names: [String]) {
+        ringCapacity = Int32(clamping: max(1, capacity))
+        self.names = names
+    }
+
+    /// The number of entries held.
+    public var count: Int { packed.count }
+
+    mutating func append(_ entry: LogEntry) {
+        let item = pack(entry)
+        guard packed.count < capacity else {
+            packed[start] = item
+            start = (start + 1) % capacity
+            return
+        }
+        if packed.count == packed.capacity {
+            // One at a time while small: an array grown by doubling held a third more than its entries.
+            let wanted = packed.count < Self.exactGrowthLimit ? packed.count + 1 : packed.count * 2
+            packed.reserveCapacity(min(capacity, wanted))
+        }
+        packed.append(item)
+    }
+
+    /// Entries with `seq > since`, oldest first.
+    public func entries(after since: Int) -> [LogEntry] {
+        let ordered = start == 0 ? packed : Array(packed[start...] + packed[..<start])
+        return ordered.filter { $0.seq > since }.map(unpack)
+    }
+
+    /// The entry with sequence number `sequence`, if the ring still holds it (entries are numbered one after
+    /// another, so it is found without a search).
+    public func entry(sequence: Int) -> LogEntry? {
+        guard let oldest = oldestSequence else { return nil }
+        let offset = sequence - oldest
+        guard offset >= 0, offset < packed.count else { return nil }
+        let entry = packed[(start + offset) % packed.count]
+        return entry.seq == sequence ? unpack(entry) : nil
+    }
+
+    /// The oldest sequence number still held, or nil when empty.
+    public var oldestSequence: Int? {
+        packed.isEmpty ? nil : packed[start].seq
+    }
+
+    /// Points the entries at `shared` (a session's feature names) instead of the log's own list, when `shared`
+    /// names every feature the entries do: a decoded log then keeps no list of its own.
+    mutating func share(names shared: [String]) {
+        guard names != shared else {
+            names = shared
+            return
+        }
+        var index: [Int] = []
+        for name in names {
+            guard let found = shared.firstIndex(of: name) else { return }
+            index.append(found)
+        }
+        packed = packed.map {
+            Packed(
+                seq: $0.seq, at: $0.at, event: $0.event, summary: $0.summary, causedBy: $0.causedBy,
+                versionAfter: $0.versionAfter, feature: UInt16(index[Int($0.feature)]), source: $0.source)
+        }
+        names = shared
+    }
+
+    /// Below this many entries the ring grows by one.
+    private static let exactGrowthLimit = 16
+
+    private mutating func pack(_ entry: LogEntry) -> Packed {
+        let feature: Int
+        if let found = names.firstIndex(of: entry.feature) {
+            feature = found
+        } else {
+            names.append(entry.feature)
+            feature = names.count - 1
+        }
+        precondition(feature <= Int(UInt16.max), "more than \(UInt16.max) features logged by one session")
+        return Packed(
+            seq: entry.seq, at: entry.at, event: entry.event, summary: entry.summary,
+            causedBy: entry.causedBy ?? .min, versionAfter: entry.versionAfter, feature: UInt16(feature),
+            source: entry.source)
+    }
+
+    private func unpack(_ entry: Packed) -> LogEntry {
+        LogEntry(
+            seq: entry.seq, at: entry.at, feature: names[Int(entry.feature)], event: entry.event,
+            summary: entry.summary, source: entry.source, causedBy: entry.causedBy == .min ? nil : entry.causedBy,
+            versionAfter: entry.versionAfter)
+    }
+}
+
+extension EventLog: Equatable {
+    /// Logs are equal when they keep the same entries in the same ring positions, with the same capacity.
+    public static func == (lhs: EventLog, rhs: EventLog) -> Bool {
+        lhs.capacity == rhs.capacity && lhs.start == rhs.start && lhs.packed.count == rhs.packed.count
+            && zip(lhs.packed, rhs.packed).allSatisfy { lhs.unpack($0) == rhs.unpack($1) }
+    }
+}
+
+/// The stored shape: `{"entries":[…],"start":N,"capacity":N}`, the entries in ring order (what the synthesized
+/// form wrote, so stored sessions and snapshots read and encode byte for byte as before).
+extension EventLog: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case entries, start, capacity
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let entries = try container.decode([LogEntry].self, forKey: .entries)
+        let start = try container.decode(Int.self, forKey: .start)
+        let capacity = try container.decode(Int.self, forKey: .capacity)
+        guard capacity >= 1, capacity <= Int32.max, entries.count <= capacity, start >= 0, start < max(1, entries.count)
+        else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .start, in: container,
+                debugDescription: "a log of \(entries.count) entries starting at \(start) with capacity \(capacity)")
+        }
+        ringCapacity = Int32(capacity)
+        names = []
+        packed.reserveCapacity(entries.count)
+        for entry in entries { packed.append(pack(entry)) }
+        self.start = start
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(packed.map(unpack), forKey: .entries)
+        try container.encode(start, forKey: .start)
+        try container.encode(capacity, forKey: .capacity)
+    }
+}

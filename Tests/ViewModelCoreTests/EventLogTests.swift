@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+import ViewHostAPI
+
+@testable import ViewModelCore
+
+/// The data-flow log ring: entries kept packed read back as they went in, the ring keeps the newest, and its
+/// stored shape is the one earlier releases wrote.
+struct EventLogTests {
+    let start = Date(timeIntervalSince1970: 1_795_442_400)
+
+    func entry(_ seq: Int, feature: String = "chat", causedBy: Int? = nil) -> LogEntry {
+        LogEntry(
+            seq: seq, at: start.addingTimeInterval(Double(seq)), feature: feature, event: "e\(seq)",
+            summary: "a summary longer than fifteen bytes #\(seq)", source: seq.isMultiple(of: 2) ? .timer : .client,
+            causedBy: causedBy, versionAfter: seq + 1)
+    }
+
+    @Test func entriesReadBackAsTheyWentInAndTheRingKeepsTheNewest() {
+        var log = EventLog(capacity: 4, names: ["chat", "weather"])
+        let written = (1...6).map { entry($0, feature: $0 == 5 ? "login" : "weather", causedBy: $0 > 1 ? $0 - 1 : nil) }
+        for item in written { log.append(item) }
+        #expect(log.count == 4)
+        #expect(log.entries(after: 0) == Array(written.suffix(4)))
+        #expect(log.entries(after: 4) == Array(written.suffix(2)))
+        #expect(log.oldestSequence == 3)
+        #expect(log.entry(sequence: 5) == written[4])
+        #expect(log.entry(sequence: 2) == nil)
+        #expect(log.entry(sequence: 7) == nil)
+    }
+
+    /// A log encodes exactly as the synthesized form of a `[LogEntry]` ring did, so stored sessions and the
+    /// snapshots made from them keep their bytes.
+    @Test func theStoredShapeIsTheRingOfEntriesWithStartAndCapacity() throws {
+        var log = EventLog(capacity: 3, names: ["chat"])
+        let written = (1...4).map { entry($0, causedBy: $0 == 3 ? 1 : nil) }
+        for item in written { log.append(item) }
+        struct Synthesized: Encodable {
+            let entries: [LogEntry]
+            let start: Int
+            let capacity: Int
+        }
+        let ring = [written[3], written[1], written[2]]
+        let expected = try StoredJSON.encode(Synthesized(entries: ring, start: 1, capacity: 3))
+        let encoded = try StoredJSON.encode(log)
+        #expect(String(decoding: encoded, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+        #expect(!String(decoding: encoded, as: UTF8.self).contains("\"causedBy\":null"))
+        let decoded = try JSONDecoder().decode(EventLog.self, from: encoded)
+        #expect(decoded == log)
+        #expect(try StoredJSON.encode(decoded) == encoded)
+    }
+
+    /// A decoded log names its features through its own list until it is pointed at the session's, in whatever
+    /// order the session lists them.
+    @Test func aDecodedLogPointedAtTheSessionsNamesKeepsItsFeatures() throws {
+        var log = EventLog(capacity: 8)
+        for (seq, feature) in [(1, "weather"), (2, "chat"), (3, "weather")] { log.append(entry(seq, feature: feature)) }
+        var decoded = try JSONDecoder().decode(EventLog.self, from: try StoredJSON.encode(log))
+        decoded.share(names: ["chat", "login", "weather"])
+        #expect(decoded.entries(after: 0).map(\.feature) == ["weather", "chat", "weather"])
+        #expect(decoded == log)
+        decoded.append(entry(4, feature: "login"))
+        #expect(decoded.entries(after: 3).map(\.feature) == ["login"])
+        var unknown = decoded
+        unknown.share(names: ["chat"])  // does not name every feature: the log keeps its own list
+        #expect(unknown == decoded)
+    }
+
+    @Test func aStoredRingThatCannotBeIsRefusedNotTrappedOn() throws {
+        let text = """
+            {"capacity":2,"entries":[],"start":1}
+            """
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(EventLog.self, from: Data(text.utf8)) }
+        let tooMany = """
+            {"capacity":0,"entries":[],"start":0}
+            """
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(EventLog.self, from: Data(tooMany.utf8)) }
+    }
+
+    /// Ledgers share what they remember until one of them changes it.
+    @Test func aCopiedLedgerChangesApartFromTheOriginal() {
+        var original = IdempotencyLedger()
+        original.record(key: "k1", fingerprint: "f", answer: .init(accepted: 1, version: 2), at: start)
+        original.markApplied(eventID: "e1")
+        var copy = original
+        copy.record(key: "k2", fingerprint: "f", answer: .init(accepted: 1, version: 3), at: start)
+        copy.markApplied(eventID: "e2")
+        #expect(original.lookup(key: "k2", fingerprint: "f", now: start) == .new)
+        #expect(!original.hasApplied(eventID: "e2"))
+        #expect(copy.lookup(key: "k1", fingerprint: "f", now: start) == .replay(.init(accepted: 1, version: 2)))
+        #expect(copy.hasApplied(eventID: "e1") && copy.hasApplied(eventID: "e2"))
+        #expect(original != copy)
+        #expect(IdempotencyLedger() == IdempotencyLedger())
+    }
+}
