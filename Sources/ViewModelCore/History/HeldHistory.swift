@@ -12,10 +12,24 @@ public struct HeldHistory: Sendable, SessionHistoryReading {
 
     /// How many of the latest inputs are kept at least.
     public let limit: Int
+    /// A checkpoint that never changes, in a box of its own.
+    private final class Base: Sendable {
+        let number: Int
+        let core: SessionCore
+
+        init(_ number: Int, _ core: SessionCore) {
+            self.number = number
+            self.core = core
+        }
+    }
+
     /// The oldest checkpoint: a value with the number of the last record it includes (its versions are read from
     /// the value when asked for, not kept beside it). Kept here, not first in `later`: most sessions never reach a
-    /// second checkpoint, and an array of one would cost them an allocation.
-    private var base: (number: Int, core: SessionCore)
+    /// second checkpoint, and an array of one would cost them more than this box. Boxed, so that a history is a few
+    /// words in the session's shell, and a session whose store keeps its journal (and no history in memory) does
+    /// not carry a value's worth of bytes for a history it never has.
+    private var baseBox: Base
+    private var base: (number: Int, core: SessionCore) { (baseBox.number, baseBox.core) }
     /// The newer checkpoints, oldest first.
     private var later: [(number: Int, core: SessionCore)] = []
     private var inputs: [Held] = []
@@ -23,7 +37,7 @@ public struct HeldHistory: Sendable, SessionHistoryReading {
     /// A history that starts with `base`, the value after journal record `number` (0: a new session).
     public init(limit: Int, base: SessionCore, number: Int) {
         self.limit = max(0, limit)
-        self.base = (number, base)
+        baseBox = Base(number, base)
     }
 
     /// Every checkpoint, oldest first.
@@ -44,7 +58,7 @@ public struct HeldHistory: Sendable, SessionHistoryReading {
         guard let oldest = HistoryRetention.base(of: held.map(\.number), last: number, keeping: limit),
             oldest != base.number, let kept = later.firstIndex(where: { $0.number == oldest })
         else { return }
-        base = later[kept]
+        baseBox = Base(later[kept].number, later[kept].core)
         later.removeFirst(kept + 1)
         inputs.removeFirst(inputs.prefix { $0.number <= oldest }.count)
     }
@@ -57,7 +71,7 @@ public struct HeldHistory: Sendable, SessionHistoryReading {
     }
 
     public func checkpoint(of id: SessionID, at number: Int) -> SessionCore? {
-        base.number == number ? base.core : later.first { $0.number == number }?.core
+        baseBox.number == number ? baseBox.core : later.first { $0.number == number }?.core
     }
 
     public func records(of id: SessionID, after number: Int, limit: Int) -> [JournalRecord] {
