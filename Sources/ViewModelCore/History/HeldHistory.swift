@@ -7,7 +7,7 @@ public struct HeldHistory: Sendable, SessionHistoryReading {
     /// An input kept, with its number.
     private struct Held: Sendable {
         let number: Int
-        let make: @Sendable () -> SessionInput
+        let input: UnmadeInput
     }
 
     /// How many of the latest inputs are kept at least.
@@ -47,12 +47,16 @@ public struct HeldHistory: Sendable, SessionHistoryReading {
     /// checkpoints and records older than the retention bound go.
     public mutating func append(_ record: JournalRecord, checkpoint core: SessionCore?) {
         let input = record.input
-        append(number: record.number, input: { input }, checkpoint: core)
+        append(number: record.number, input: .maker({ input }), checkpoint: core)
     }
 
     /// Adds input `number`, applied last, made by `input` when it is read; with `core`, a checkpoint there.
-    mutating func append(number: Int, input: @escaping @Sendable () -> SessionInput, checkpoint core: SessionCore?) {
-        inputs.append(Held(number: number, make: input))
+    mutating func append(number: Int, input: UnmadeInput, checkpoint core: SessionCore?) {
+        if inputs.count == inputs.capacity, inputs.count < Self.exactGrowthLimit {
+            // One at a time while few: most sessions hold a handful of inputs, and doubling left a third unused.
+            inputs.reserveCapacity(inputs.count + 1)
+        }
+        inputs.append(Held(number: number, input: input))
         guard let core else { return }
         later.append((number, core))
         guard let oldest = HistoryRetention.base(of: held.map(\.number), last: number, keeping: limit),
@@ -62,6 +66,9 @@ public struct HeldHistory: Sendable, SessionHistoryReading {
         later.removeFirst(kept + 1)
         inputs.removeFirst(inputs.prefix { $0.number <= oldest }.count)
     }
+
+    /// Below this many inputs the list grows by one.
+    private static let exactGrowthLimit = 16
 
     /// The number of the last record held (the base checkpoint's when none is).
     public var lastNumber: Int { inputs.last?.number ?? (later.last ?? base).number }
@@ -76,7 +83,7 @@ public struct HeldHistory: Sendable, SessionHistoryReading {
 
     public func records(of id: SessionID, after number: Int, limit: Int) -> [JournalRecord] {
         let start = inputs.firstIndex { $0.number > number } ?? inputs.endIndex
-        return inputs[start..<min(inputs.endIndex, start + max(0, limit))].map { JournalRecord(number: $0.number, input: $0.make()) }
+        return inputs[start..<min(inputs.endIndex, start + max(0, limit))].map { JournalRecord(number: $0.number, input: $0.input.make()) }
     }
 }
 

@@ -16,7 +16,7 @@ extension Session {
     /// the lock is the session's one serial step.
     struct UnmadeEntry: Sendable {
         let number: Int
-        let input: @Sendable () -> SessionInput
+        let input: UnmadeInput
         let snapshot: SessionCore?
         let nextDueAt: Date?
         let dueChanged: Bool
@@ -29,7 +29,7 @@ extension Session {
     /// memory keeps it unmade, until the record is read.
     /// - Parameter firedTimer: Whether the input is a timer that fired (the session's next due instant may move).
     func record(
-        _ input: @escaping @Sendable () -> SessionInput, step: SessionStep?, key: String?, waited: Bool,
+        _ input: UnmadeInput, step: SessionStep?, key: String?, waited: Bool,
         firedTimer: Bool = false, in shell: inout Shell
     ) -> Commit {
         for timer in step?.timersStarted ?? [] { startTimer(timer, in: &shell) }
@@ -66,7 +66,7 @@ extension Session {
 
     /// Keeps `input` in the session's own history (no journal keeps it), with a checkpoint of the value every
     /// ``snapshotInterval`` inputs, as a store keeps its snapshots.
-    private func keep(_ input: @escaping @Sendable () -> SessionInput, in shell: inout Shell) {
+    private func keep(_ input: UnmadeInput, in shell: inout Shell) {
         shell.appliedNumber += 1
         shell.committedNumber = shell.appliedNumber
         shell.inputsSinceSnapshot += 1
@@ -99,7 +99,7 @@ extension Session {
             for unmade in batch {
                 let number = unmade.number
                 let entry = JournalEntry(
-                    session: id, number: number, input: unmade.input(), snapshot: unmade.snapshot,
+                    session: id, number: number, input: unmade.input.make(), snapshot: unmade.snapshot,
                     nextDueAt: unmade.nextDueAt, dueChanged: unmade.dueChanged, lastAccess: unmade.lastAccess, copy: copy)
                 // The completion holds the session until the journal answers: a session dropped from memory
                 // meanwhile (taken over, or every copy dropped when the node lost the store) still answers the

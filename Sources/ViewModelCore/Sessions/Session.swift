@@ -202,7 +202,7 @@ public final class Session: Sendable {
             let input: @Sendable () -> SessionInput = {
                 .events(feature: key.name, at: now, source: source, events: Self.encoded(events, of: F.self))
             }
-            return (step, record(input, step: step, key: nil, waited: false, in: &shell))
+            return (step, record(.maker(input), step: step, key: nil, waited: false, in: &shell))
         }
         complete(commit)
         return SendReceipt(version: step.version, sequence: step.sequence)
@@ -230,7 +230,7 @@ public final class Session: Sendable {
                     eventIDs: submission.eventIDs,
                     key: submission.idempotency?.key, fingerprint: submission.idempotency?.fingerprint)
             }
-            return (outcome, record(input, step: step, key: submission.idempotency?.key, waited: true, in: &shell))
+            return (outcome, record(.maker(input), step: step, key: submission.idempotency?.key, waited: true, in: &shell))
         }
         guard let commit else { return (outcome, nil) }
         complete(commit)
@@ -258,7 +258,7 @@ public final class Session: Sendable {
             if shell.timers.isEmpty { shell.timers = [:] }  // idle sessions keep no table
             shell.keepVersionsReadersWaitFor()
             guard let step = shell.core.fireTimer(id, at: now, observe: shell.observer) else { return nil }
-            return record({ .timer(id: id, at: now) }, step: step, key: nil, waited: false, firedTimer: true, in: &shell)
+            return record(.timer(id: id, at: now), step: step, key: nil, waited: false, firedTimer: true, in: &shell)
         }
         if let commit { complete(commit) }
     }
@@ -275,7 +275,7 @@ public final class Session: Sendable {
             let input: @Sendable () -> SessionInput = {
                 .answer(feature: feature, at: now, request: request, events: encode?([event]) ?? Data())
             }
-            return record(input, step: step, key: nil, waited: false, in: &shell)
+            return record(.maker(input), step: step, key: nil, waited: false, in: &shell)
         }
         if let commit { complete(commit) }
     }
