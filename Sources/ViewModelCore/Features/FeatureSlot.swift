@@ -238,9 +238,9 @@ protocol AnyFeatureSlot: Sendable {
     func decodeEvents(from data: Data, with decoder: JSONDecoder) throws -> [any Sendable]
     /// Pending timer `id`'s source and event, encoded as a journal records events, if it is this feature's.
     func encodedTimer(_ id: Int) -> (source: EventSource, events: Data)?
-    /// Encodes events of this feature as a journal records them, holding nothing of the slot (a record kept in
-    /// memory encodes its events when it is read).
-    var eventEncoder: @Sendable ([any Sendable]) -> Data { get }
+    /// Encodes events of this feature as a journal records them, with nothing of a slot (a record kept in memory
+    /// holds the slot's type, no allocation, and encodes its events when it is read).
+    static func encodedEvents(_ events: [any Sendable]) -> Data
 }
 
 extension FeatureSlot: AnyFeatureSlot {
@@ -318,9 +318,9 @@ extension FeatureSlot: AnyFeatureSlot {
         return try decoder.decode(StoredEvents<F>.self, from: data).events
     }
 
-    var eventEncoder: @Sendable ([any Sendable]) -> Data {
+    static func encodedEvents(_ events: [any Sendable]) -> Data {
         // A feature's events are plain Codable values; failing to encode one is a programming error.
-        { events in (try? StoredEvents<F>.encoded(events.map(Self.typed))) ?? Data() }
+        (try? StoredEvents<F>.encoded(events.map(Self.typed))) ?? Data()
     }
 
     func encodedTimer(_ id: Int) -> (source: EventSource, events: Data)? {

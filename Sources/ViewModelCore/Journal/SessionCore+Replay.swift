@@ -65,9 +65,10 @@ extension SessionCore {
         try slots[slot(of: feature)].encodeEvents(events)
     }
 
-    /// What encodes events of `feature` as a journal records them, holding nothing of the session's value.
-    func eventEncoder(of feature: String) -> (@Sendable ([any Sendable]) -> Data)? {
-        slot(named: feature).map { slots[$0].eventEncoder }
+    /// The slot type of `feature`, which encodes its events as a journal records them (``AnyFeatureSlot/encodedEvents(_:)``)
+    /// holding nothing of the session's value.
+    func slotType(of feature: String) -> (any AnyFeatureSlot.Type)? {
+        slot(named: feature).map { type(of: slots[$0]) }
     }
 
     private func slot(of feature: String) throws(ReplayError) -> Int {

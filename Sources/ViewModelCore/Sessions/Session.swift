@@ -271,9 +271,9 @@ public final class Session: Sendable {
             shell.keepVersionsReadersWaitFor()
             guard let step = shell.core.applyAnswer(event, toRequest: request, at: now, observe: shell.observer)
             else { return nil }
-            let encode = shell.core.eventEncoder(of: feature)
+            let slotType = shell.core.slotType(of: feature)
             let input: @Sendable () -> SessionInput = {
-                .answer(feature: feature, at: now, request: request, events: encode?([event]) ?? Data())
+                .answer(feature: feature, at: now, request: request, events: slotType?.encodedEvents([event]) ?? Data())
             }
             return record(.maker(input), step: step, key: nil, waited: false, in: &shell)
         }
