@@ -31,7 +31,9 @@ exec 9> "$BENCH/out/.product.lock"   # never at the same time as another product
 flock -w 900 9 || die "another benchmark holds the lock"
 
 PID=""
-cleanup() { [[ -n "$PID" ]] && { kill -TERM "$PID" 2>/dev/null || true; wait "$PID" 2>/dev/null || true; }; }
+cleanup() {
+  if [[ -n "$PID" ]]; then kill -TERM "$PID" 2>/dev/null || true; wait "$PID" 2>/dev/null || true; fi
+}
 trap cleanup EXIT
 
 measure() {   # build store history features round
