@@ -65,7 +65,7 @@ extension SessionCore {
         try slots[slot(of: feature)].encodeEvents(events)
     }
 
-    /// The slot type of `feature`, which encodes its events as a journal records them (``AnyFeatureSlot/encodedEvents(_:)``)
+    /// The slot type of `feature`, which encodes its events as a journal records them (`AnyFeatureSlot.encodedEvents(_:)`)
     /// holding nothing of the session's value.
     func slotType(of feature: String) -> (any AnyFeatureSlot.Type)? {
         slot(named: feature).map { type(of: slots[$0]) }

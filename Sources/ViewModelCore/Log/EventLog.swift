@@ -2,7 +2,7 @@ import Foundation
 
 /// A bounded ring of log entries that grows only as entries arrive, so idle sessions stay small.
 ///
-/// Entries are kept packed (``Packed``, 72 bytes against a ``LogEntry``'s 96): the feature as an index into the
+/// Entries are kept packed (`Packed`, 72 bytes against a ``LogEntry``'s 96): the feature as an index into the
 /// session's feature names, which every log of the same features shares, and no optional. The ring grows one
 /// entry at a time while it is small (most sessions log a handful of entries and never fill it), then by doubling.
 /// Its stored shape is a ``LogEntry`` array in ring order, with `start` and `capacity`, as it always was.
