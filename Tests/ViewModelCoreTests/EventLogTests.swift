@@ -76,20 +76,4 @@ struct EventLogTests {
             """
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(EventLog.self, from: Data(tooMany.utf8)) }
     }
-
-    /// Ledgers share what they remember until one of them changes it.
-    @Test func aCopiedLedgerChangesApartFromTheOriginal() {
-        var original = IdempotencyLedger()
-        original.record(key: "k1", fingerprint: "f", answer: .init(accepted: 1, version: 2), at: start)
-        original.markApplied(eventID: "e1")
-        var copy = original
-        copy.record(key: "k2", fingerprint: "f", answer: .init(accepted: 1, version: 3), at: start)
-        copy.markApplied(eventID: "e2")
-        #expect(original.lookup(key: "k2", fingerprint: "f", now: start) == .new)
-        #expect(!original.hasApplied(eventID: "e2"))
-        #expect(copy.lookup(key: "k1", fingerprint: "f", now: start) == .replay(.init(accepted: 1, version: 2)))
-        #expect(copy.hasApplied(eventID: "e1") && copy.hasApplied(eventID: "e2"))
-        #expect(original != copy)
-        #expect(IdempotencyLedger() == IdempotencyLedger())
-    }
 }

@@ -72,14 +72,19 @@ public struct IdempotencyLedger: Sendable {
     public init() {}
 
     /// Changes what the ledger remembers, copying the box first when another ledger shares it.
+    /// (No other reference to the box may be held while it is checked: a binding of it would make it look shared,
+    /// and every change would copy everything the ledger remembers.)
     private mutating func change<Result>(_ body: (inout Kept) -> Result) -> Result {
-        if let held = box, !isKnownUniquelyReferenced(&box) {
-            box = Box(held.kept)
-        } else if box == nil {
+        if box == nil {
             box = Box(Kept())
+        } else if !isKnownUniquelyReferenced(&box) {
+            box = Box(box!.kept)
         }
         return body(&box!.kept)
     }
+
+    /// The box's identity (tests: a change copies the box only when another ledger shares it).
+    var boxIdentity: ObjectIdentifier? { box.map(ObjectIdentifier.init) }
 
     /// What `key` means for a request with `fingerprint` at `now`.
     public func lookup(key: String, fingerprint: String, now: Date) -> Lookup {
