@@ -35,7 +35,7 @@ extension PostgresSessionStorage {
         }
         guard let text = result.rows.first?.first ?? nil else { return nil }
         do {
-            return try decoder().decode(SessionCore.self, from: Data(text.utf8))
+            return try features.jsonDecoder().decode(SessionCore.self, from: Data(text.utf8))
         } catch {
             throw .failed(reason: "session \(id)'s checkpoint \(number) cannot be read: \(error)")
         }

@@ -155,7 +155,7 @@ public final class PostgresSessionStorage: SharedSessionStorage {
         }
         var core: SessionCore
         do {
-            core = try decoder().decode(SessionCore.self, from: Data(snapshot.utf8))
+            core = try features.jsonDecoder().decode(SessionCore.self, from: Data(snapshot.utf8))
         } catch {
             throw .server(state: "ViewHost", message: "session \(id)'s snapshot cannot be read: \(error)")
         }
@@ -234,12 +234,6 @@ public final class PostgresSessionStorage: SharedSessionStorage {
         } catch {
             throw .failed(reason: "counting sessions: \(error)")
         }
-    }
-
-    func decoder() -> JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.userInfo[.featureTypes] = features
-        return decoder
     }
 
     // MARK: - Writes (through the writer)

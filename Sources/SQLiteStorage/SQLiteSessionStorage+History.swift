@@ -22,7 +22,7 @@ extension SQLiteSessionStorage {
                         arguments: [id.rawValue, number])
                     return HistoryCheckpoint(
                         number: number,
-                        versions: try decoder().decode(SessionCore.self, from: StoredValueFormat.json(core ?? Data())).versions)
+                        versions: try features.jsonDecoder().decode(SessionCore.self, from: StoredValueFormat.json(core ?? Data())).versions)
                 }
             }
         } catch {
@@ -35,7 +35,7 @@ extension SQLiteSessionStorage {
             return try pool.read { db in
                 try Data.fetchOne(
                     db, sql: "SELECT core FROM snapshots WHERE session_id = ? AND number = ?", arguments: [id.rawValue, number]
-                ).map { try decoder().decode(SessionCore.self, from: StoredValueFormat.json($0)) }
+                ).map { try features.jsonDecoder().decode(SessionCore.self, from: StoredValueFormat.json($0)) }
             }
         } catch {
             throw .failed(reason: "reading session \(id)'s snapshot \(number): \(Self.describe(error))")

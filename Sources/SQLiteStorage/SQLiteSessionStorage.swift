@@ -119,7 +119,7 @@ public final class SQLiteSessionStorage: SessionStorage {
                 guard let snapshot = row["snapshot"] as Data? else {
                     throw StorageError.unusable(path: path, reason: "session \(id) has no snapshot")
                 }
-                var core = try decoder().decode(SessionCore.self, from: StoredValueFormat.json(snapshot))
+                var core = try features.jsonDecoder().decode(SessionCore.self, from: StoredValueFormat.json(snapshot))
                 let snapshotNumber: Int = row["snapshot_number"]
                 let inputs = try Row.fetchAll(
                     db, sql: "SELECT number, input FROM journal WHERE session_id = ? AND number > ? ORDER BY number",
@@ -169,12 +169,6 @@ public final class SQLiteSessionStorage: SessionStorage {
         } catch {
             throw .failed(reason: "counting sessions: \(Self.describe(error))")
         }
-    }
-
-    func decoder() -> JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.userInfo[.featureTypes] = features
-        return decoder
     }
 
     // MARK: - Writes (through the writer)

@@ -161,8 +161,7 @@ public enum JournalImport {
                     line: line,
                     reason: "format version \(probe?.formatVersion.map(String.init) ?? "?") is not one this server reads (\(JournalExport.formatVersion))")
             }
-            let decoder = JSONDecoder()
-            decoder.userInfo[.featureTypes] = types
+            let decoder = types.jsonDecoder()
             let header: Header
             do {
                 header = try decoder.decode(Header.self, from: Data(bytes))

@@ -35,6 +35,13 @@ public struct FeatureTypes: Sendable {
         if version < range.lowerBound { throw .cannotMigrate(feature: feature, from: version, to: range.upperBound) }
     }
 
+    /// A JSON decoder that reads a ``SessionCore`` (or anything holding one) with these types.
+    public func jsonDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.userInfo[.featureTypes] = self
+        return decoder
+    }
+
     func decodeSlot(named name: String, from decoder: any Decoder) throws -> any AnyFeatureSlot {
         guard let decode = decoders[name] else { throw SchemaError.unknownFeature(name) }
         return try decode(decoder)
