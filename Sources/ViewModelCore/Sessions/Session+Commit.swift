@@ -108,7 +108,10 @@ extension Session {
             }
             batch = shell.withLock { shell in
                 let next = shell.takeHandoff()
-                if next.isEmpty { shell.handingOff = false }
+                if next.isEmpty {
+                    shell.handingOff = false
+                    shell.releaseInFlightIfEmpty()
+                }
                 return next
             }
         }
@@ -129,6 +132,7 @@ extension Session {
                 shell.pending.removeAll()
                 for timer in shell.timers.values { timer.cancel() }
                 shell.timers.removeAll()
+                shell.releaseInFlightIfEmpty()
                 return ([], failed)
             }
             shell.committedNumber = number
@@ -143,6 +147,7 @@ extension Session {
                 }
                 shell.dropKeptVersionsOlderThanCommitted()
             }
+            shell.releaseInFlightIfEmpty()
             return (Array(done), [])
         }
         for commit in done {

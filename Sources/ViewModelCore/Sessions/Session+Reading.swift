@@ -106,6 +106,7 @@ extension Session {
             shell.withLock { shell in
                 shell.readersWaiting[feature, default: 1] -= 1
                 if shell.readersWaiting[feature] == 0 { shell.readersWaiting[feature] = nil }
+                shell.releaseInFlightIfEmpty()
             }
         }
         while true {

@@ -30,33 +30,20 @@ public final class Session: Sendable {
         /// The journal number of the last input applied, and of the last one known durable.
         var appliedNumber: Int
         var committedNumber: Int
-        /// The version readers may see of each feature that has changes not yet durable (its newest durable
-        /// one). Empty whenever everything applied is durable, which is most of the time: then readers see the
-        /// core's versions, and an idle session keeps no table.
-        var uncommitted: [String: Int] = [:]
-
         /// The newest durable version of `feature`.
         func committedVersion(of feature: String) -> Int? {
             uncommitted[feature] ?? core.version(of: feature)
         }
-        var pending: [PendingCommit] = []
-        /// Readers waiting for a feature's newest durable version to become readable (see
-        /// ``Session/waitForReadableVersion(of:)``), by feature.
-        var readersWaiting: [String: Int] = [:]
-        /// Versions of the features readers wait for, kept while newer inputs are applied, so the one that becomes
-        /// durable can still be built; oldest first.
-        var kept: [String: [KeptVersion]] = [:]
-        /// Idempotency keys whose request is applied but not durable yet (a retry gets `409`).
-        var keysInFlight: Set<String> = []
         var inputsSinceSnapshot = 0
-        /// Journal entries numbered under the lock and not yet handed to the journal, in number order, and whether a
-        /// thread is handing them over (see ``Session/complete(_:)``); each is made (its input encoded) outside the
-        /// lock.
-        var handoff: [UnmadeEntry] = []
-        var handingOff = false
+        /// What is in flight to the journal (see ``SessionInFlight``); nil while nothing is, which is always
+        /// without a journal and most of the time with one.
+        var inFlight: SessionInFlight?
+        var handingOff: Bool {
+            get { inFlight?.handingOff ?? false }
+            set { inFlightMade().handingOff = newValue }
+        }
         /// Why the session ended, once it has (deleted, expired, shutdown, or `unavailable`: this copy was
-        /// dropped after a storage failure or for another node, and the store holds the session). Next to the
-        /// other one-byte field, so the two share a word.
+        /// dropped after a storage failure or for another node, and the store holds the session).
         var end: SessionEnd?
         /// The inputs and checkpoints kept for past versions when no journal keeps them (the memory store).
         var history: HeldHistory?
