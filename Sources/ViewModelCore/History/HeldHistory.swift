@@ -52,10 +52,7 @@ public struct HeldHistory: Sendable, SessionHistoryReading {
 
     /// Adds input `number`, applied last, made by `input` when it is read; with `core`, a checkpoint there.
     mutating func append(number: Int, input: UnmadeInput, checkpoint core: SessionCore?) {
-        if inputs.count == inputs.capacity, inputs.count < Self.exactGrowthLimit {
-            // One at a time while few: most sessions hold a handful of inputs, and doubling left a third unused.
-            inputs.reserveCapacity(inputs.count + 1)
-        }
+        inputs.reserveForOneMore()
         inputs.append(Held(number: number, input: input))
         guard let core else { return }
         later.append((number, core))
@@ -66,9 +63,6 @@ public struct HeldHistory: Sendable, SessionHistoryReading {
         later.removeFirst(kept + 1)
         inputs.removeFirst(inputs.prefix { $0.number <= oldest }.count)
     }
-
-    /// Below this many inputs the list grows by one.
-    private static let exactGrowthLimit = 16
 
     /// The number of the last record held (the base checkpoint's when none is).
     public var lastNumber: Int { inputs.last?.number ?? (later.last ?? base).number }

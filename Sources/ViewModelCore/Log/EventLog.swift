@@ -8,7 +8,7 @@ import Foundation
 /// Its stored shape is a ``LogEntry`` array in ring order, with `start` and `capacity`, as it always was.
 public struct EventLog: Sendable {
     /// A log entry as the ring keeps it.
-    struct Packed: Sendable, Equatable {
+    struct Packed: Sendable {
         let seq: Int
         let at: Date
         let event: String
@@ -55,11 +55,7 @@ public struct EventLog: Sendable {
             start = (start + 1) % capacity
             return
         }
-        if packed.count == packed.capacity {
-            // One at a time while small: an array grown by doubling held a third more than its entries.
-            let wanted = packed.count < Self.exactGrowthLimit ? packed.count + 1 : packed.count * 2
-            packed.reserveCapacity(min(capacity, wanted))
-        }
+        packed.reserveForOneMore(atMost: capacity)
         packed.append(item)
     }
 
@@ -103,9 +99,6 @@ public struct EventLog: Sendable {
         }
         names = shared
     }
-
-    /// Below this many entries the ring grows by one.
-    private static let exactGrowthLimit = 16
 
     private mutating func pack(_ entry: LogEntry) -> Packed {
         let feature: Int

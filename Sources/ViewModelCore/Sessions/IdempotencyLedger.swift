@@ -118,9 +118,8 @@ public struct IdempotencyLedger: Sendable {
 
     /// Remembers that an event with this id was applied.
     public mutating func markApplied(eventID: String) {
-        guard box?.kept.eventIDSet.contains(eventID) != true else { return }
         change { kept in
-            kept.eventIDSet.insert(eventID)
+            guard kept.eventIDSet.insert(eventID).inserted else { return }
             kept.eventIDs.append(eventID)
             if kept.eventIDs.count > Self.maxEventIDs { kept.eventIDSet.remove(kept.eventIDs.removeFirst()) }
         }

@@ -38,10 +38,6 @@ public final class Session: Sendable {
         /// What is in flight to the journal (see ``SessionInFlight``); nil while nothing is, which is always
         /// without a journal and most of the time with one.
         var inFlight: SessionInFlight?
-        var handingOff: Bool {
-            get { inFlight?.handingOff ?? false }
-            set { inFlightMade().handingOff = newValue }
-        }
         /// Why the session ended, once it has (deleted, expired, shutdown, or `unavailable`: this copy was
         /// dropped after a storage failure or for another node, and the store holds the session).
         var end: SessionEnd?

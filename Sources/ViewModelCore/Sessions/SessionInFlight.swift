@@ -55,6 +55,10 @@ extension Session.Shell {
         get { inFlight?.handoff ?? [] }
         _modify { yield &inFlightMade().handoff }
     }
+    var handingOff: Bool {
+        get { inFlight?.handingOff ?? false }
+        _modify { yield &inFlightMade().handingOff }
+    }
 
     /// The box, made now if there is none.
     mutating func inFlightMade() -> SessionInFlight {
