@@ -38,7 +38,10 @@ final class ReadableStore: Sendable {
         var configuration = Configuration()
         do {
             if DataDirectoryLock.isHeld(in: directory) {
+                // Beside a running server, whose connections hold the file's locks for moments (a checkpoint, the
+                // last one closing as it stops): wait as the server's own connections do, not fail at once.
                 configuration.readonly = true
+                configuration.busyMode = .timeout(10)
                 copy = nil
                 queue = try DatabaseQueue(path: path, configuration: configuration)
             } else {

@@ -3,9 +3,13 @@ import GRDB
 import ViewModelCore
 
 /// Direct reads and writes of a store file, to check what the storage left there and to make broken files.
+///
+/// Their connections wait for locks as the store's own do (a busy timeout): a store still open in the test, or one
+/// let go whose pool closes on another thread, briefly holds the file's exclusive lock while its last connection
+/// removes the -wal, and a connection opened then without a timeout fails at once with SQLITE_BUSY.
 enum SQLiteTestQueries {
     static func execute(_ sql: String, at path: String) throws {
-        let queue = try DatabaseQueue(path: path)
+        let queue = try DatabaseQueue(path: path, configuration: configuration(readonly: false))
         try queue.write { try $0.execute(sql: sql) }
         try queue.close()
     }
@@ -19,10 +23,15 @@ enum SQLiteTestQueries {
     }
 
     private static func read<T>(_ directory: String, _ body: (Database) throws -> T) throws -> T {
-        var configuration = Configuration()
-        configuration.readonly = true
-        let queue = try DatabaseQueue(path: directory + "/viewhost.sqlite", configuration: configuration)
+        let queue = try DatabaseQueue(path: directory + "/viewhost.sqlite", configuration: configuration(readonly: true))
         defer { try? queue.close() }
         return try queue.read(body)
+    }
+
+    private static func configuration(readonly: Bool) -> Configuration {
+        var configuration = Configuration()
+        configuration.readonly = readonly
+        configuration.busyMode = .timeout(10)
+        return configuration
     }
 }
