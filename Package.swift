@@ -219,7 +219,7 @@ let package = Package(
         .testTarget(name: "ViewHostCryptoTests", dependencies: ["ViewHostCrypto"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ViewModelCoreTests",
-            dependencies: ["ViewHostAPI", "ViewModelCore", "TestSupport", "ViewHostLocking"],
+            dependencies: ["ViewHostAPI", "ViewHostJSON", "ViewModelCore", "TestSupport", "ViewHostLocking"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -7,6 +7,8 @@ final class JSONNode {
         case literal(String)
         case string(String)
         case node(JSONNode)
+        /// A value's JSON text, written as is (``JSONTextEncoder``).
+        case text([UInt8])
     }
 
     enum Content {
@@ -100,6 +102,7 @@ final class JSONNode {
         case .literal(let text): output.append(contentsOf: text.utf8)
         case .string(let text): appendQuoted(text, to: &output)
         case .node(let node): node.write(to: &output)
+        case .text(let bytes): output.append(contentsOf: bytes)
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The `Encoder` handed to `encode(to:)`: every container it gives out writes into its one node.
-struct JSONTreeEncoder: Encoder {
+struct JSONTreeEncoder: JSONTextEncoder {
     let node: JSONNode
     let userInfoStorage: [CodingUserInfoKey: any Sendable]
 
@@ -25,6 +25,10 @@ struct JSONTreeEncoder: Encoder {
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
         JSONSingleValueContainer(encoder: self)
+    }
+
+    func encodeJSONText(_ text: [UInt8]) {
+        node.content = .scalar(.text(text))
     }
 
     /// Encodes `value` into this encoder's node through its `encode(to:)`.

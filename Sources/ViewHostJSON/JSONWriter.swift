@@ -1,14 +1,27 @@
 /// Writes the small JSON documents the app answers with (`{"accepted":1,"version":7}`, session bodies) without
 /// JSONEncoder, which costs ~9 µs per tiny document here. Members are written in the order given; callers give
 /// them sorted, as the API promises.
+///
+/// In the ``Form/encoder`` form it writes strings and numbers as ``SortedJSONEncoder`` does, so a type whose
+/// encoding is hot can write its own text and hand it to a ``JSONTextEncoder`` in place of its `encode(to:)`.
 public struct JSONWriter {
+    /// How strings and numbers are written.
+    public enum Form: Sendable {
+        /// The API's bodies: `3.0` keeps its `.0`, and `\b` and `\f` are written as `\u0008` and `\u000c`.
+        case api
+        /// ``SortedJSONEncoder``'s (and Foundation's `JSONEncoder`'s): `3.0` as `3`, `\b` and `\f` short.
+        case encoder
+    }
+
     /// The document so far.
     public private(set) var bytes: [UInt8] = []
     private var needsComma: [Bool] = []
+    private let form: Form
 
     /// Creates an empty document.
-    public init() {
-        bytes.reserveCapacity(128)
+    public init(form: Form = .api, capacity: Int = 128) {
+        self.form = form
+        bytes.reserveCapacity(capacity)
     }
 
     public mutating func beginObject() {
@@ -50,10 +63,12 @@ public struct JSONWriter {
         bytes.append(contentsOf: String(value).utf8)
     }
 
-    /// A finite number, in Swift's shortest round-tripping form (`0.25`, `3.0`).
+    /// A finite number, in Swift's shortest round-tripping form (`0.25`, `3.0`; `3` in the ``Form/encoder`` form).
     public mutating func number(_ value: Double) {
         separate()
-        bytes.append(contentsOf: "\(value)".utf8)
+        var text = value.description
+        if form == .encoder, text.hasSuffix(".0") { text.removeLast(2) }
+        bytes.append(contentsOf: text.utf8)
     }
 
     public mutating func boolean(_ value: Bool) {
@@ -79,6 +94,7 @@ public struct JSONWriter {
     }
 
     private mutating func appendQuoted(_ text: String) {
+        if form == .encoder { return JSONNode.appendQuoted(text, to: &bytes) }
         bytes.append(UInt8(ascii: "\""))
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C }) {
             bytes.append(contentsOf: text.utf8)  // nothing to escape: the common case

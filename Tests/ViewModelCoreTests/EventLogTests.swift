@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ViewHostAPI
+import ViewHostJSON
 
 @testable import ViewModelCore
 
@@ -48,6 +49,57 @@ struct EventLogTests {
         let decoded = try JSONDecoder().decode(EventLog.self, from: encoded)
         #expect(decoded == log)
         #expect(try StoredJSON.encode(decoded) == encoded)
+    }
+
+    /// A snapshot's encoder takes the log's own text (``EventLog/jsonText()``): byte for byte what its containers
+    /// write, through ``SortedJSONEncoder`` and through Foundation's `JSONEncoder`, for texts that need escapes, times
+    /// with and without a fraction, before 2001 and far off, and a wrapped ring; as the whole value, and as a member
+    /// and an element of another.
+    @Test func theLogsOwnTextIsWhatItsContainersWrite() throws {
+        let texts = [
+            "plain", "quote \" and backslash \\", "controls \u{8}\u{C}\n\r\t\u{1}\u{1F}", "slash / é ü 🙂",
+            "", "\u{7F} and \u{2028}",
+        ]
+        let times: [Double] = [0, 3, -978_307_200, 817_547_809.0459913, 1e-7, 123_456_789_012.5, -0.25, 1e20]
+        var log = EventLog(capacity: 7, names: ["chat"])
+        for seq in 1...11 {
+            let text = texts[seq % texts.count]
+            log.append(
+                LogEntry(
+                    seq: seq, at: Date(timeIntervalSinceReferenceDate: times[seq % times.count]),
+                    feature: seq == 4 ? "we\"ather" : "chat", event: text, summary: texts[(seq + 2) % texts.count],
+                    source: seq.isMultiple(of: 3) ? .provider : .client, causedBy: seq.isMultiple(of: 2) ? -seq : nil,
+                    versionAfter: seq == 9 ? Int.max : seq))
+        }
+        struct Synthesized: Encodable {
+            let entries: [LogEntry]
+            let start: Int
+            let capacity: Int
+        }
+        struct Holder<Value: Encodable>: Encodable {
+            let log: Value
+            let logs: [Value]
+            let zzz = 1
+        }
+        var ring = log.entries(after: 0)
+        ring = Array(ring.suffix(from: 7 - 4) + ring.prefix(7 - 4))  // 11 entries in 7 places: the ring starts at 4
+        let mirror = Synthesized(entries: ring, start: 4, capacity: 7)
+        let foundation = JSONEncoder()
+        foundation.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let text = log.jsonText()
+        #expect(String(decoding: text, as: UTF8.self) == String(decoding: try SortedJSONEncoder().encode(mirror), as: UTF8.self))
+        #expect(text == Array(try foundation.encode(mirror)))
+        #expect(try SortedJSONEncoder().encode(log) == text)
+        #expect(Array(try foundation.encode(log)) == text)
+        let held = Holder(log: log, logs: [log, log])
+        #expect(try SortedJSONEncoder().encode(held) == Array(try foundation.encode(Holder(log: mirror, logs: [mirror, mirror]))))
+        #expect(try JSONDecoder().decode(EventLog.self, from: Data(text)) == log)
+    }
+
+    @Test func aLogWithATimeThatIsNotANumberIsRefusedAsBefore() {
+        var log = EventLog(capacity: 2)
+        log.append(LogEntry(seq: 1, at: Date(timeIntervalSinceReferenceDate: .nan), feature: "chat", event: "e", summary: "", source: .client, causedBy: nil, versionAfter: 1))
+        #expect(throws: SortedJSONEncoder.Unsupported.self) { try SortedJSONEncoder().encode(log) }
     }
 
     /// A decoded log names its features through its own list until it is pointed at the session's, in whatever

@@ -1,4 +1,5 @@
 import Foundation
+import ViewHostJSON
 
 /// A bounded ring of log entries that grows only as entries arrive, so idle sessions stay small.
 ///
@@ -157,9 +158,54 @@ extension EventLog: Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
+        // A snapshot's encoder takes the text written here (the same bytes, in a fifth of the time: a log is most of
+        // a small session's value, and a snapshot is taken every 64 inputs); non-finite times are left to the
+        // containers, which refuse them as they always did.
+        if let sink = encoder as? any JSONTextEncoder, packed.allSatisfy({ $0.at.timeIntervalSinceReferenceDate.isFinite }) {
+            return sink.encodeJSONText(jsonText())
+        }
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(packed.map(unpack), forKey: .entries)
         try container.encode(start, forKey: .start)
         try container.encode(capacity, forKey: .capacity)
+    }
+
+    /// The log's JSON, as its containers write it through ``SortedJSONEncoder``: members sorted by their UTF-8
+    /// bytes, an entry's `causedBy` left out when it has none (`encodeIfPresent`), a time as seconds since 2001
+    /// (`Date`'s own encoding), a source as its raw value.
+    func jsonText() -> [UInt8] {
+        var writer = JSONWriter(form: .encoder, capacity: 64 + packed.count * 160)
+        writer.beginObject()
+        writer.key("capacity")
+        writer.integer(capacity)
+        writer.key("entries")
+        writer.beginArray()
+        for entry in packed {
+            writer.beginObject()
+            writer.key("at")
+            writer.number(entry.at.timeIntervalSinceReferenceDate)
+            if entry.causedBy != .min {
+                writer.key("causedBy")
+                writer.integer(entry.causedBy)
+            }
+            writer.key("event")
+            writer.string(entry.event)
+            writer.key("feature")
+            writer.string(names[Int(entry.feature)])
+            writer.key("seq")
+            writer.integer(entry.seq)
+            writer.key("source")
+            writer.string(entry.source.rawValue)
+            writer.key("summary")
+            writer.string(entry.summary)
+            writer.key("versionAfter")
+            writer.integer(entry.versionAfter)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.key("start")
+        writer.integer(start)
+        writer.endObject()
+        return writer.bytes
     }
 }
