@@ -52,6 +52,22 @@ struct SessionCoreTests {
         #expect(again == nil)
     }
 
+    /// The next due instant a store keeps is the earliest pending timer's, whatever order they were started in, and
+    /// none once the last has fired.
+    @Test func theNextDueInstantIsTheEarliestPendingTimers() throws {
+        var core = makeCore()
+        #expect(core.nextTimerDue == nil)
+        let step = try core.apply(
+            [.incrementLater(.seconds(9)), .incrementLater(.seconds(2)), .incrementLater(.seconds(5))], to: Counter.key,
+            source: .client, at: start)
+        #expect(core.nextTimerDue == start.addingTimeInterval(2))
+        #expect(core.nextTimerDue == core.pendingTimers.map(\.dueAt).min())
+        _ = core.fireTimer(step.timersStarted[1].id, at: start.addingTimeInterval(2))
+        #expect(core.nextTimerDue == start.addingTimeInterval(5))
+        for timer in [step.timersStarted[0], step.timersStarted[2]] { _ = core.fireTimer(timer.id, at: timer.dueAt) }
+        #expect(core.nextTimerDue == nil)
+    }
+
     @Test func theSimulationSpeedDividesDelays() throws {
         var core = SessionCore(
             settings: SessionSettings(simulationSpeed: 4), random: .seeded(3),

@@ -27,7 +27,7 @@ extension SessionRegistry {
             let ticket = CommitTicket()
             let resolve: @Sendable (Bool) -> Void = { stored in ticket.resolve(stored ? .success(()) : .failure(.unavailable)) }
             let ignore: @Sendable (Bool) -> Void = { _ in }
-            let nextDue = imported.final.pendingTimers.map(\.dueAt).min()
+            let nextDue = imported.final.nextTimerDue
             storage.create(
                 StoredSession(
                     id: id, token: token, createdAt: now, lastAccess: now, core: imported.base,

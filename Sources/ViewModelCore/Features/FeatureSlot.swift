@@ -206,6 +206,8 @@ protocol AnyFeatureSlot: Sendable {
     var lastChangeSequence: Int { get }
     /// The pending timers' numbers and due instants.
     var timerStarts: [TimerStart] { get }
+    /// When the earliest pending timer falls due, if one is pending (without making ``timerStarts``).
+    var earliestTimerDue: Date? { get }
     /// The requests not answered yet.
     var pendingRequests: [PendingRequest] { get }
 
@@ -247,6 +249,8 @@ extension FeatureSlot: AnyFeatureSlot {
     var name: String { F.key.name }
 
     var timerStarts: [TimerStart] { timers.values.map { TimerStart(id: $0.id, dueAt: $0.dueAt, delay: nil) } }
+
+    var earliestTimerDue: Date? { timers.values.lazy.map(\.dueAt).min() }
 
     var pendingRequests: [PendingRequest] {
         requests.map { PendingRequest(id: $0.id, feature: F.key.name, request: $0.request, causedBy: $0.causedBy) }

@@ -58,7 +58,7 @@ public enum JournalWrite: Sendable {
         .create(
             NewSession(
                 id: session.id, token: session.token, createdAt: session.createdAt, lastAccess: session.lastAccess,
-                journalNumber: session.journalNumber, nextDueAt: session.core.pendingTimers.map(\.dueAt).min(),
+                journalNumber: session.journalNumber, nextDueAt: session.core.nextTimerDue,
                 snapshot: snapshot(session.core),
                 versions: HistoryCheckpoint(number: session.journalNumber, core: session.core).versionsJSON,
                 copy: session.copy))

@@ -55,7 +55,7 @@ extension Session {
         shell.handoff.append(
             UnmadeEntry(
                 number: shell.appliedNumber, input: input, snapshot: snapshot,
-                nextDueAt: dueChanged ? shell.core.pendingTimers.map(\.dueAt).min() : nil, dueChanged: dueChanged,
+                nextDueAt: dueChanged ? shell.core.nextTimerDue : nil, dueChanged: dueChanged,
                 lastAccess: lastAccess))
         let ticket = waited ? CommitTicket() : nil
         if let key { shell.keysInFlight.insert(key) }

@@ -82,6 +82,11 @@ public struct SessionCore: Sendable {
     /// Every pending timer, by number.
     public var pendingTimers: [TimerStart] { slots.flatMap(\.timerStarts).sorted { $0.id < $1.id } }
 
+    /// When the earliest pending timer falls due (what a store keeps to find sessions with work due), found
+    /// without listing the timers: every journaled input that starts or cancels one asks, under the session's
+    /// lock, and a chat whose partner is busy holds a hundred.
+    public var nextTimerDue: Date? { slots.lazy.compactMap(\.earliestTimerDue).min() }
+
     // MARK: - Applying
 
     /// Applies client (or start) events to `key`'s feature, each as one step, all or nothing: when one is refused,
