@@ -31,8 +31,8 @@ struct FeatureSlot<F: Feature>: Equatable, Sendable {
     var version = 1
     /// The session-wide sequence number of the step that produced the current version (0 for the first).
     var lastChangeSequence = 0
-    /// Timers not yet fired, by number (a flood of sends leaves hundreds pending; firing one is O(1)).
-    var timers: [Int: PendingTimer<F.Event>] = [:]
+    /// Timers not yet fired, by number and in due order (a flood of sends leaves hundreds pending).
+    var timers = TimerTable<F.Event>()
     /// Requests not yet answered, in the order they were made.
     var requests: [PendingWork<F.Request>] = []
 
@@ -99,16 +99,16 @@ struct FeatureSlot<F: Feature>: Equatable, Sendable {
         for scheduled in context.scheduled {
             let delay = settings.realDelay(of: scheduled.delay)
             let dueAt = now.addingTimeInterval(delay.seconds)
-            timers[scheduled.id.value] = PendingTimer(
-                id: scheduled.id.value, dueAt: dueAt, event: scheduled.event, source: scheduled.source,
-                causedBy: sequence)
+            timers.insert(
+                PendingTimer(
+                    id: scheduled.id.value, dueAt: dueAt, event: scheduled.event, source: scheduled.source,
+                    causedBy: sequence))
             output.timersStarted.append(TimerStart(id: scheduled.id.value, dueAt: dueAt, delay: delay))
         }
         // After scheduling: a feature may cancel, in the same step, a timer it has just scheduled.
-        for timer in context.cancelled where timers.removeValue(forKey: timer.value) != nil {
+        for timer in context.cancelled where timers.remove(timer.value) != nil {
             output.timersCancelled.append(timer.value)
         }
-        if timers.isEmpty { timers = [:] }
         for request in context.requests {
             let id = counters.nextTimerID
             counters.nextTimerID += 1
@@ -120,11 +120,8 @@ struct FeatureSlot<F: Feature>: Equatable, Sendable {
     }
 
     /// Takes the pending timer `id` out, if it is this feature's.
-    /// An emptied table gives its storage back: most sessions sit idle with no timer pending.
     mutating func removeTimer(_ id: Int) -> PendingTimer<F.Event>? {
-        let timer = timers.removeValue(forKey: id)
-        if timers.isEmpty { timers = [:] }
-        return timer
+        timers.remove(id)
     }
 }
 
@@ -144,20 +141,22 @@ extension FeatureSlot: Codable {
         requests = try container.decodeIfPresent([PendingWork<F.Request>].self, forKey: .requests) ?? []
         if schema == F.schemaVersion {
             state = try container.decode(F.State.self, forKey: .state)
-            timers = try container.decodeIfPresent([Int: PendingTimer<F.Event>].self, forKey: .timers) ?? [:]
+            timers = TimerTable(try container.decodeIfPresent([Int: PendingTimer<F.Event>].self, forKey: .timers) ?? [:])
             return
         }
         try F.checkStored(schema: schema)
         state = try F.migrate(state: container.superDecoder(forKey: .state), from: schema)
-        timers = [:]
+        timers = TimerTable()
         guard container.contains(.timers) else { return }
         let stored = try container.nestedContainer(keyedBy: SlotTimerKey.self, forKey: .timers)
+        var migrated: [Int: PendingTimer<F.Event>] = [:]
         for key in stored.allKeys {
             guard let id = key.intValue ?? Int(key.stringValue) else { continue }
-            timers[id] = try PendingTimer(from: stored.superDecoder(forKey: key)) { decoder in
+            migrated[id] = try PendingTimer(from: stored.superDecoder(forKey: key)) { decoder in
                 try F.migrate(event: decoder, from: schema)
             }
         }
+        timers = TimerTable(migrated)
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -166,7 +165,7 @@ extension FeatureSlot: Codable {
         try container.encode(state, forKey: .state)
         try container.encode(version, forKey: .version)
         try container.encode(lastChangeSequence, forKey: .lastChangeSequence)
-        try container.encode(timers, forKey: .timers)
+        try container.encode(timers.byID, forKey: .timers)
         try container.encode(requests, forKey: .requests)
     }
 }
@@ -250,7 +249,7 @@ extension FeatureSlot: AnyFeatureSlot {
 
     var timerStarts: [TimerStart] { timers.values.map { TimerStart(id: $0.id, dueAt: $0.dueAt, delay: nil) } }
 
-    var earliestTimerDue: Date? { timers.values.lazy.map(\.dueAt).min() }
+    var earliestTimerDue: Date? { timers.earliestDue }
 
     var pendingRequests: [PendingRequest] {
         requests.map { PendingRequest(id: $0.id, feature: F.key.name, request: $0.request, causedBy: $0.causedBy) }
