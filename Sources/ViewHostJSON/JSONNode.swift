@@ -138,13 +138,19 @@ final class JSONNode {
         output.append(UInt8(ascii: "\""))
     }
 
-    /// A finite number as JSONEncoder writes it: its shortest description, without a trailing `.0`.
+    /// A finite number as JSONEncoder writes it (``numberText(_:)``); a non-finite one is refused, as JSONEncoder
+    /// refuses it.
     static func number<Number: BinaryFloatingPoint & CustomStringConvertible>(
         _ value: Number, at path: @autoclosure () -> [any CodingKey]
     ) throws -> String {
         guard value.isFinite else {
             throw SortedJSONEncoder.Unsupported(description: "non-finite number \(value) at \(path().map(\.stringValue))")
         }
+        return numberText(value)
+    }
+
+    /// A number's text as JSONEncoder writes it: its shortest description, without a trailing `.0`.
+    static func numberText<Number: BinaryFloatingPoint & CustomStringConvertible>(_ value: Number) -> String {
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
         return text

@@ -66,9 +66,7 @@ public struct JSONWriter {
     /// A finite number, in Swift's shortest round-tripping form (`0.25`, `3.0`; `3` in the ``Form/encoder`` form).
     public mutating func number(_ value: Double) {
         separate()
-        var text = value.description
-        if form == .encoder, text.hasSuffix(".0") { text.removeLast(2) }
-        bytes.append(contentsOf: text.utf8)
+        bytes.append(contentsOf: (form == .encoder ? JSONNode.numberText(value) : value.description).utf8)
     }
 
     public mutating func boolean(_ value: Bool) {
