@@ -29,6 +29,7 @@ struct TimerTableTests {
             #expect(table.earliestDue == model.values.map(\.dueAt).min(), "step \(step)")
             #expect(table.count == model.count)
             #expect(table.byID == model)
+            #expect(table.inDueOrder == model.values.sorted { ($0.dueAt, $0.id) < ($1.dueAt, $1.id) })
         }
         for id in Array(model.keys) { _ = table.remove(id) }
         #expect(table.isEmpty && table.earliestDue == nil && table.byID.isEmpty)

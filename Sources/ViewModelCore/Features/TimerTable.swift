@@ -47,6 +47,11 @@ struct TimerTable<Event: Codable & Equatable & Sendable>: Sendable {
     var byID: [Int: PendingTimer<Event>] { box?.byID ?? [:] }
     /// When the earliest timer falls due; nil when none is pending.
     var earliestDue: Date? { box?.dues.first?.at }
+    /// The timers, earliest first (ties by number).
+    var inDueOrder: [PendingTimer<Event>] {
+        guard let box else { return [] }
+        return box.dues.map { box.byID[$0.id]! }
+    }
 
     subscript(id: Int) -> PendingTimer<Event>? { box?.byID[id] }
 

@@ -249,9 +249,8 @@ extension SessionCore {
     /// The timers `key`'s feature scheduled that have not fired, earliest first (ties by number).
     public func timers<F: Feature>(of key: FeatureKey<F>) -> [FeatureTimer<F.Event>] {
         guard let index = slot(named: key.name), let slot = slots[index] as? FeatureSlot<F> else { return [] }
-        return slot.timers.values
+        return slot.timers.inDueOrder
             .map { FeatureTimer(id: $0.id, dueAt: $0.dueAt, event: $0.event, source: $0.source, causedBy: $0.causedBy) }
-            .sorted { ($0.dueAt, $0.id) < ($1.dueAt, $1.id) }
     }
 
     /// The requests `key`'s feature made that have not been answered, oldest first.
