@@ -244,8 +244,11 @@ public final class PostgresSessionStorage: SharedSessionStorage {
     }
 
     /// Encodes `entry` here, on the caller's thread, fenced by the epoch its session is owned under now.
-    public func append(_ entry: JournalEntry, completion: @escaping @Sendable (Bool) -> Void) {
-        writer.enqueue(.append(entry, fence: leases.epoch(of: entry.session), snapshot: Self.json), completion: completion)
+    @discardableResult
+    public func append(_ entry: JournalEntry, completion: @escaping @Sendable (Bool) -> Void) -> Int {
+        let write = JournalWrite.append(entry, fence: leases.epoch(of: entry.session), snapshot: Self.json)
+        writer.enqueue(write, completion: completion)
+        return write.snapshotBytes
     }
 
     /// A session's value as the store keeps it: its JSON, as text.

@@ -9,7 +9,7 @@ import GRDB
 ///   journal record, and every event rewrote it. An expired session keeps only a tombstone: its digest and
 ///   `expired_at`.
 /// - `snapshots` (since v2): the snapshot of each session's value and the journal number it includes,
-///   written every 64 inputs. In v1 it was a column of `sessions`, so every event rewrote the whole snapshot with
+///   written every 64 to 256 inputs. In v1 it was a column of `sessions`, so every event rewrote the whole snapshot with
 ///   the row (a chat's grows with its messages: 40 KB after 20, and overflow pages to copy on every send).
 /// - `journal`: the inputs after the snapshot, by session and number: each in ``JournalRecordFormat`` since v5
 ///   (before, the JSON of ``SessionInput``'s synthesized `Codable`, still read); the snapshot's `core` likewise in

@@ -178,8 +178,11 @@ public final class SQLiteSessionStorage: SessionStorage {
     }
 
     /// Encodes `entry` here, on the caller's thread (the writer is the one serial step of every event).
-    public func append(_ entry: JournalEntry, completion: @escaping @Sendable (Bool) -> Void) {
-        writer.enqueue(.append(entry, fence: 0, snapshot: StoredValueFormat.encode), completion: completion)
+    @discardableResult
+    public func append(_ entry: JournalEntry, completion: @escaping @Sendable (Bool) -> Void) -> Int {
+        let write = JournalWrite.append(entry, fence: 0, snapshot: StoredValueFormat.encode)
+        writer.enqueue(write, completion: completion)
+        return write.snapshotBytes
     }
 
     public func remove(_ id: SessionID, expiredAt: Date?, completion: @escaping @Sendable (Bool) -> Void) {

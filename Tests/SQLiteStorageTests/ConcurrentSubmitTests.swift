@@ -15,9 +15,10 @@ struct ConcurrentSubmitTests {
     final class OrderRecorder: SessionJournal {
         let numbers = Locked<[Int]>([])
 
-        func append(_ entry: JournalEntry, completion: @escaping @Sendable (Bool) -> Void) {
+        func append(_ entry: JournalEntry, completion: @escaping @Sendable (Bool) -> Void) -> Int {
             numbers.withLock { $0.append(entry.number) }
             completion(true)
+            return 0
         }
     }
 

@@ -66,8 +66,9 @@ struct SessionReadingTests {
 final class HeldJournal: SessionJournal {
     private let held = Locked<[(entry: JournalEntry, completion: @Sendable (Bool) -> Void)]>([])
 
-    func append(_ entry: JournalEntry, completion: @escaping @Sendable (Bool) -> Void) {
+    func append(_ entry: JournalEntry, completion: @escaping @Sendable (Bool) -> Void) -> Int {
         held.withLock { $0.append((entry, completion)) }
+        return 0
     }
 
     /// Waits until `count` entries are held.

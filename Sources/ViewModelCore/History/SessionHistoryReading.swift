@@ -1,8 +1,8 @@
 /// Where a session's past is read from: the values kept at its checkpoints and the journal records after the oldest
 /// one. Durable stores keep them (``SessionStorage`` refines this); the memory store's sessions keep them in memory
 /// (``HeldHistory``). How much is kept is the store's bound: the checkpoint at or before the `historyInputs`-th
-/// input back, and everything after it (so at least that many inputs, and fewer than two
-/// ``Session/snapshotInterval``s more); older checkpoints and records go as new checkpoints are taken.
+/// input back, and everything after it (so at least that many inputs, and fewer than two intervals between snapshots
+/// more: ``Session/snapshotInterval(afterSnapshotOf:)``); older checkpoints and records go as new checkpoints are taken.
 ///
 /// Reads are not one transaction: a checkpoint listed may be gone when its value is asked for (compaction ran in
 /// between). Callers then read the list again.

@@ -102,6 +102,15 @@ public enum JournalWrite: Sendable {
         }
     }
 
+    /// The size of the session's value it writes (a create's, or a record's snapshot); 0 without one.
+    public var snapshotBytes: Int {
+        switch self {
+        case .create(let session): session.snapshot.count
+        case .append(let record): record.snapshot?.count ?? 0
+        case .remove, .access: 0
+        }
+    }
+
     /// About how many bytes it writes (what bounds a batch).
     var size: Int {
         switch self {

@@ -11,9 +11,14 @@ import Foundation
 ///   gaps; once an entry of a session's copy failed, every later entry of that copy (and of any older copy)
 ///   fails too; a copy loaded since (a higher ``JournalEntry/copy``) writes again.
 /// - Entries of many sessions that arrive together may share one transaction and one sync (group commit).
+/// - ``append(_:completion:)`` returns how many bytes the entry's snapshot takes in the store (0 for an entry
+///   without one): a session spaces its snapshots by their size (``Session/snapshotInterval(afterSnapshotOf:)``).
 public protocol SessionJournal: Sendable {
     /// Stores `entry`; calls `completion` once with whether it is durable.
-    func append(_ entry: JournalEntry, completion: @escaping @Sendable (Bool) -> Void)
+    /// - Returns: The size in bytes of the entry's snapshot as the store keeps it; 0 when it has none (or the
+    ///   journal does not say, which keeps the shortest interval).
+    @discardableResult
+    func append(_ entry: JournalEntry, completion: @escaping @Sendable (Bool) -> Void) -> Int
 }
 
 /// One record of a session's journal.

@@ -47,7 +47,7 @@ extension Session {
         }
         shell.appliedNumber += 1
         shell.inputsSinceSnapshot += 1
-        let snapshot = shell.inputsSinceSnapshot >= Self.snapshotInterval ? shell.core : nil
+        let snapshot = shell.inputsSinceSnapshot >= shell.snapshotEvery ? shell.core : nil
         if snapshot != nil { shell.inputsSinceSnapshot = 0 }
         // The next due instant moves only when a timer starts, is cancelled or fires: most inputs leave it, and the
         // store its row.
@@ -70,7 +70,7 @@ extension Session {
         shell.appliedNumber += 1
         shell.committedNumber = shell.appliedNumber
         shell.inputsSinceSnapshot += 1
-        let checkpoint = shell.inputsSinceSnapshot >= Self.snapshotInterval ? shell.core : nil
+        let checkpoint = shell.inputsSinceSnapshot >= Int32(Self.snapshotInterval) ? shell.core : nil
         if checkpoint != nil { shell.inputsSinceSnapshot = 0 }
         shell.history?.append(number: shell.appliedNumber, input: input, checkpoint: checkpoint)
     }
@@ -96,6 +96,7 @@ extension Session {
             return shell.takeHandoff()
         }
         while !batch.isEmpty {
+            var snapshotBytes: Int?
             for unmade in batch {
                 let number = unmade.number
                 let entry = JournalEntry(
@@ -104,9 +105,13 @@ extension Session {
                 // The completion holds the session until the journal answers: a session dropped from memory
                 // meanwhile (taken over, or every copy dropped when the node lost the store) still answers the
                 // requests that wait on this write. Held weakly, it answered none of them: they waited for ever.
-                journal.append(entry) { durable in self.committed(upTo: number, durable: durable) }
+                let bytes = journal.append(entry) { durable in self.committed(upTo: number, durable: durable) }
+                if unmade.snapshot != nil { snapshotBytes = bytes }
             }
             batch = shell.withLock { shell in
+                if let snapshotBytes {
+                    shell.snapshotEvery = Int32(Self.snapshotInterval(afterSnapshotOf: snapshotBytes))
+                }
                 let next = shell.takeHandoff()
                 if next.isEmpty {
                     shell.handingOff = false

@@ -34,7 +34,10 @@ public final class Session: Sendable {
         func committedVersion(of feature: String) -> Int? {
             uncommitted[feature] ?? core.version(of: feature)
         }
-        var inputsSinceSnapshot = 0
+        /// Inputs since the last snapshot, and how many may pass before the next one (with a journal:
+        /// ``Session/snapshotInterval(afterSnapshotOf:)`` of the last snapshot's size).
+        var inputsSinceSnapshot: Int32 = 0
+        var snapshotEvery = Int32(Session.snapshotInterval)
         /// What is in flight to the journal (see ``SessionInFlight``); nil while nothing is, which is always
         /// without a journal and most of the time with one.
         var inFlight: SessionInFlight?
@@ -62,8 +65,25 @@ public final class Session: Sendable {
         var requests: [PendingRequest] = []
     }
 
-    /// A store keeps a snapshot of the whole value every this many inputs, so a restore replays few.
+    /// A store keeps a snapshot of the whole value at least every this many inputs, so a restore replays few (and
+    /// the memory store's history keeps a checkpoint as often).
     public static let snapshotInterval = 64
+
+    /// The most inputs a durable store's session lets pass between two snapshots (those of a large value).
+    public static let longestSnapshotInterval = 256
+
+    /// How many inputs a session on a durable store lets pass after a snapshot of `bytes` bytes (its size as the
+    /// store keeps it) before the next: one per 32 bytes of it, at least ``snapshotInterval`` and at most
+    /// ``longestSnapshotInterval``.
+    ///
+    /// Encoding the whole value is most of what a durable input costs once the value is large: a chat of a few
+    /// hundred messages is 75 KB of JSON (9 KB stored, compressed), and encoding it every 64 inputs took a third of
+    /// a SQLite server's CPU under a send load. Spacing the snapshots of large values by their size bounds that
+    /// cost per input; the price is replaying up to 255 inputs to load such a session or to rebuild one of its
+    /// past versions. A small value (a few KB of JSON: every new session) keeps a snapshot every 64.
+    public static func snapshotInterval(afterSnapshotOf bytes: Int) -> Int {
+        min(longestSnapshotInterval, max(snapshotInterval, bytes / 32))
+    }
 
     /// The session's public id.
     public let id: SessionID
