@@ -5,7 +5,7 @@ extension SessionRegistry {
     /// A new session (a new id and token) from an export read back: its value is the export's last, and its
     /// history the export's records, so every version the export holds is served again, byte for byte (its
     /// action links name the new id). With a durable store the value at the export's start and every record are
-    /// stored, in order, with a snapshot every ``Session/snapshotInterval`` records; the ticket resolves once the
+    /// stored, in order, with snapshots spaced as a live session spaces them; the ticket resolves once the
     /// last is durable. Its timers start now: any that fell due since the export fire at once, as after a restart.
     /// - Throws: `AppError.tooManySessions` at the cap, `AppError.storeFull` past the store's size limit.
     func importSession(_ imported: ImportedJournal) throws(AppError) -> Created {
@@ -34,13 +34,22 @@ extension SessionRegistry {
                     journalNumber: imported.baseNumber),
                 completion: imported.records.isEmpty ? resolve : ignore)
             // The store writes a session's entries in order and fails every one after a failure: the last answers
-            // for all.
+            // for all. Of the import's checkpoints (every 64 records) it keeps those a live session would have
+            // spaced its snapshots by (``Session/snapshotInterval(afterSnapshotOf:)``).
+            var sinceSnapshot = 0
+            var snapshotEvery = Session.snapshotInterval
             for record in imported.records {
-                storage.append(
+                sinceSnapshot += 1
+                let checkpoint = sinceSnapshot >= snapshotEvery ? imported.checkpoints[record.number] : nil
+                let bytes = storage.append(
                     JournalEntry(
                         session: id, number: record.number, input: record.input,
-                        snapshot: imported.checkpoints[record.number], nextDueAt: nextDue, lastAccess: now),
+                        snapshot: checkpoint, nextDueAt: nextDue, lastAccess: now),
                     completion: record.number == imported.lastNumber ? resolve : ignore)
+                if checkpoint != nil {
+                    sinceSnapshot = 0
+                    snapshotEvery = Session.snapshotInterval(afterSnapshotOf: bytes)
+                }
             }
             durable = ticket
         }
