@@ -33,6 +33,26 @@ struct SnapshotSpacingTests {
         #expect(Session.snapshotInterval(afterSnapshotOf: 10_000_000) == 256)
     }
 
+    /// A snapshot due and not taken (an import has a checkpoint only every 64 records) stays due; once taken, the
+    /// next is spaced by what it took.
+    @Test func aDueSnapshotNotTakenStaysDueAndATakenOneSpacesTheNext() {
+        var spacing = SnapshotSpacing()
+        /// The inputs counted until a snapshot is due (the due one included).
+        func inputsUntilDue() -> Int {
+            var count = 1
+            while !spacing.countInput() { count += 1 }
+            return count
+        }
+        #expect(inputsUntilDue() == 64)
+        let stillDue = spacing.countInput()
+        #expect(stillDue)
+        spacing.taken(storedBytes: 9_000)
+        #expect(inputsUntilDue() == 256)
+        spacing.taken()
+        spacing.stored(bytes: 0)
+        #expect(inputsUntilDue() == 64)
+    }
+
     /// The first snapshot comes after 64 inputs whatever the size; the interval after it follows what the store
     /// said that snapshot took.
     @Test(arguments: [(500, [64, 128, 192, 256, 320, 384, 448, 512, 576]), (4_096, [64, 192, 320, 448, 576]),

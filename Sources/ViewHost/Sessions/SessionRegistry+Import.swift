@@ -35,21 +35,17 @@ extension SessionRegistry {
                 completion: imported.records.isEmpty ? resolve : ignore)
             // The store writes a session's entries in order and fails every one after a failure: the last answers
             // for all. Of the import's checkpoints (every 64 records) it keeps those a live session would have
-            // spaced its snapshots by (``Session/snapshotInterval(afterSnapshotOf:)``).
-            var sinceSnapshot = 0
-            var snapshotEvery = Session.snapshotInterval
+            // spaced its snapshots by (``SnapshotSpacing``): a snapshot due where the import has no checkpoint
+            // waits for its next one.
+            var spacing = SnapshotSpacing()
             for record in imported.records {
-                sinceSnapshot += 1
-                let checkpoint = sinceSnapshot >= snapshotEvery ? imported.checkpoints[record.number] : nil
+                let checkpoint = spacing.countInput() ? imported.checkpoints[record.number] : nil
                 let bytes = storage.append(
                     JournalEntry(
                         session: id, number: record.number, input: record.input,
                         snapshot: checkpoint, nextDueAt: nextDue, lastAccess: now),
                     completion: record.number == imported.lastNumber ? resolve : ignore)
-                if checkpoint != nil {
-                    sinceSnapshot = 0
-                    snapshotEvery = Session.snapshotInterval(afterSnapshotOf: bytes)
-                }
+                if checkpoint != nil { spacing.taken(storedBytes: bytes) }
             }
             durable = ticket
         }

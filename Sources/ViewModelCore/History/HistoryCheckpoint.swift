@@ -1,8 +1,9 @@
 import Foundation
 
 /// A point of a session's history where its whole value is kept (its creation, then every
-/// ``Session/snapshotInterval`` inputs, or more on a durable store: ``Session/snapshotInterval(afterSnapshotOf:)``): replays of its past start from the nearest one. Listed with each feature's
-/// version there, so the right one is found without reading the values.
+/// ``Session/snapshotInterval`` inputs, or more on a durable store: ``SnapshotSpacing``): replays of its past start
+/// from the nearest one. Listed with each feature's version there, so the right one is found without reading the
+/// values.
 public struct HistoryCheckpoint: Sendable, Equatable {
     /// The number of the last journal record the value includes (0: the session as it was created).
     public let number: Int

@@ -46,9 +46,8 @@ extension Session {
             shell.uncommitted[step.feature] = first - 1  // each change bumps the version by one
         }
         shell.appliedNumber += 1
-        shell.inputsSinceSnapshot += 1
-        let snapshot = shell.inputsSinceSnapshot >= shell.snapshotEvery ? shell.core : nil
-        if snapshot != nil { shell.inputsSinceSnapshot = 0 }
+        let snapshot = shell.snapshots.countInput() ? shell.core : nil
+        if snapshot != nil { shell.snapshots.taken() }
         // The next due instant moves only when a timer starts, is cancelled or fires: most inputs leave it, and the
         // store its row.
         let dueChanged = firedTimer || !(step?.timersStarted.isEmpty ?? true) || !(step?.timersCancelled.isEmpty ?? true)
@@ -69,9 +68,8 @@ extension Session {
     private func keep(_ input: UnmadeInput, in shell: inout Shell) {
         shell.appliedNumber += 1
         shell.committedNumber = shell.appliedNumber
-        shell.inputsSinceSnapshot += 1
-        let checkpoint = shell.inputsSinceSnapshot >= Int32(Self.snapshotInterval) ? shell.core : nil
-        if checkpoint != nil { shell.inputsSinceSnapshot = 0 }
+        let checkpoint = shell.snapshots.countInput() ? shell.core : nil
+        if checkpoint != nil { shell.snapshots.taken() }
         shell.history?.append(number: shell.appliedNumber, input: input, checkpoint: checkpoint)
     }
 
@@ -109,9 +107,7 @@ extension Session {
                 if unmade.snapshot != nil { snapshotBytes = bytes }
             }
             batch = shell.withLock { shell in
-                if let snapshotBytes {
-                    shell.snapshotEvery = Int32(Self.snapshotInterval(afterSnapshotOf: snapshotBytes))
-                }
+                if let snapshotBytes { shell.snapshots.stored(bytes: snapshotBytes) }
                 let next = shell.takeHandoff()
                 if next.isEmpty {
                     shell.handingOff = false

@@ -34,10 +34,8 @@ public final class Session: Sendable {
         func committedVersion(of feature: String) -> Int? {
             uncommitted[feature] ?? core.version(of: feature)
         }
-        /// Inputs since the last snapshot, and how many may pass before the next one (with a journal:
-        /// ``Session/snapshotInterval(afterSnapshotOf:)`` of the last snapshot's size).
-        var inputsSinceSnapshot: Int32 = 0
-        var snapshotEvery = Int32(Session.snapshotInterval)
+        /// When the next snapshot (with a journal) or history checkpoint (without) is due.
+        var snapshots = SnapshotSpacing()
         /// What is in flight to the journal (see ``SessionInFlight``); nil while nothing is, which is always
         /// without a journal and most of the time with one.
         var inFlight: SessionInFlight?
