@@ -9,8 +9,9 @@ import ViewModelCore
 /// parsing SQL for every write was 30 % of the writer's time.
 ///
 /// A record is one insert into `journal`, checked to follow the session's last record (or its snapshot) in the same
-/// statement: the session's row is written only when its earliest timer moves, never for every event (its last
-/// record is the journal's, its last access is written behind, batched).
+/// statement, unless that record was written a moment before in the same transaction (a run of one session's
+/// records: an import, a burst); the session's row is written only when its earliest timer moves, never for every
+/// event (its last record is the journal's, its last access is written behind, batched).
 final class SQLiteStatements: JournalStatements {
     let pool: DatabasePool
     let path: String
@@ -69,7 +70,7 @@ final class SQLiteStatements: JournalStatements {
             try keepSnapshot(of: session.id, number: session.journalNumber, session.snapshot, versions: session.versions, db: db)
             return true
         case .append(let record):
-            return try append(record, in: db)
+            return try append(record, follows: false, in: db)
         case .remove(let id, let expiredAt):
             try Self.remove(id.rawValue, expiredAt: expiredAt?.timeIntervalSince1970, db: db)
             return true
@@ -125,14 +126,48 @@ final class SQLiteStatements: JournalStatements {
             OR EXISTS (SELECT 1 FROM snapshots WHERE session_id = ?1 AND number = ?2 - 1))
         """
 
-    private func append(_ record: JournalWrite.Record, in db: Database) throws -> Bool {
+    /// Writes `writes` in order, as ``apply(_:in:)`` does each, but a record whose session's record before it was
+    /// written a moment ago in the same transaction is known to follow it: it is inserted without looking for that
+    /// one (a session's records often come in runs: an import, a batch of events, a timer's burst).
+    func apply(_ writes: [JournalWrite], in db: Database) throws -> [Bool] {
+        var written: [SessionID: Int] = [:]
+        var results: [Bool] = []
+        results.reserveCapacity(writes.count)
+        for write in writes {
+            switch write {
+            case .append(let record):
+                let follows = written[record.session] == record.number - 1
+                let took = try append(record, follows: follows, in: db)
+                written[record.session] = took ? record.number : nil
+                results.append(took)
+            case .create(let session):
+                written[session.id] = nil
+                results.append(try apply(write, in: db))
+            case .remove(let id, _):
+                written[id] = nil
+                results.append(try apply(write, in: db))
+            case .access:
+                results.append(try apply(write, in: db))
+            }
+        }
+        return results
+    }
+
+    /// Writes `record`; `follows`: the session's record before it was written in this transaction, so it is not
+    /// looked for.
+    private func append(_ record: JournalWrite.Record, follows: Bool, in db: Database) throws -> Bool {
         let id = record.session.rawValue
         if record.snapshot == nil || historyInputs > 0 {
-            try db.cachedStatement(
-                sql: "INSERT OR IGNORE INTO journal (session_id, number, input) SELECT ?1, ?2, ?3 WHERE \(Self.follows)"
-            ).execute(arguments: [id, record.number, Data(record.bytes)])
+            if follows {
+                try db.cachedStatement(sql: "INSERT OR IGNORE INTO journal (session_id, number, input) VALUES (?1, ?2, ?3)")
+                    .execute(arguments: [id, record.number, Data(record.bytes)])
+            } else {
+                try db.cachedStatement(
+                    sql: "INSERT OR IGNORE INTO journal (session_id, number, input) SELECT ?1, ?2, ?3 WHERE \(Self.follows)"
+                ).execute(arguments: [id, record.number, Data(record.bytes)])
+            }
             guard db.changesCount == 1 else { return false }
-        } else {
+        } else if !follows {
             guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT \(Self.follows)"), arguments: [id, record.number])
                 == true
             else { return false }

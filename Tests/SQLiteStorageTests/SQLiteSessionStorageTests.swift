@@ -115,6 +115,68 @@ struct SQLiteSessionStorageTests {
         try await after.value()
     }
 
+    /// Records queued together share a transaction, and one whose session's record before it was just written
+    /// there is inserted without looking that one up: two sessions' runs interleaved all land; a record after its
+    /// session's removal in the same batch, and a number written twice, are still refused.
+    @Test func recordsQueuedTogetherAreCheckedAsOneAtATimeWould() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let storage = try open()
+        let (first, _) = try await makeSession(storage)
+        let (second, _) = try await makeSession(storage)
+        let (removed, _) = try await makeSession(storage)
+        let (twice, _) = try await makeSession(storage)
+        let before = storage.commitCounts
+        let results = Locked<[String: Bool]>([:])
+        let writes = 2 * 40 + 3 + 1 + 3
+        let done = CommitTicket()
+        let note: @Sendable (String) -> @Sendable (Bool) -> Void = { name in
+            { durable in
+                let count = results.withLock { results -> Int in
+                    results[name] = durable
+                    return results.count
+                }
+                if count == writes { done.resolve(.success(())) }
+            }
+        }
+        func append(_ number: Int, of id: SessionID, as name: String) {
+            storage.append(
+                JournalEntry(
+                    session: id, number: number, input: .timer(id: number, at: .now), snapshot: nil, nextDueAt: nil,
+                    lastAccess: .now),
+                completion: note(name))
+        }
+        for number in 1...40 {
+            append(number, of: first.id, as: "first \(number)")
+            append(number, of: second.id, as: "second \(number)")
+        }
+        append(1, of: removed.id, as: "removed 1")
+        append(2, of: removed.id, as: "removed 2")
+        storage.remove(removed.id, expiredAt: nil, completion: note("removal"))
+        append(3, of: removed.id, as: "removed 3")
+        append(1, of: twice.id, as: "twice 1")
+        append(2, of: twice.id, as: "twice 2")
+        append(2, of: twice.id, as: "twice 2 again")
+        try await done.value()
+        let outcome = results.withLock { $0 }
+        #expect((1...40).allSatisfy { outcome["first \($0)"] == true && outcome["second \($0)"] == true })
+        #expect(outcome["removed 1"] == true && outcome["removed 2"] == true && outcome["removal"] == true)
+        #expect(outcome["removed 3"] == false, "a record after its session's removal follows nothing")
+        #expect(outcome["twice 1"] == true && outcome["twice 2"] == true)
+        #expect(outcome["twice 2 again"] == false, "a number written already is refused")
+        let after = storage.commitCounts
+        #expect(after.writes - before.writes > after.commits - before.commits, "the writes shared transactions")
+        #expect(try SQLiteTestQueries.journalRows(in: directory, of: first.id) == 40)
+        #expect(try SQLiteTestQueries.journalRows(in: directory, of: second.id) == 40)
+        #expect(try SQLiteTestQueries.journalRows(in: directory, of: removed.id) == 0)
+        #expect(try SQLiteTestQueries.journalRows(in: directory, of: twice.id) == 2)
+        guard case .found(let loaded) = try storage.load(first.id) else {
+            Issue.record("the session is gone")
+            return
+        }
+        #expect(loaded.journalNumber == 40)
+        storage.close()
+    }
+
     /// On a disk that is really full (a 1 MB tmpfs): the failed commit makes the store `failing`, naming the file
     /// and the reason; a later append of the same copy is refused without a write, and that refusal does not make
     /// the store look healthy again (it did: `/readyz` said 200 on a full disk). Once space comes back the probe's

@@ -2,7 +2,8 @@ import Foundation
 import HTTPCore
 import Testing
 import TestSupport
-import ViewHost
+@testable import ViewHost
+import ViewModelCore
 
 /// The journal export and its import, over loopback between two servers: a session exported from one and imported
 /// into the other serves every version, byte for byte (its action links name its new id), and lists the same
@@ -99,6 +100,35 @@ struct JournalHTTPTests {
                 // And it lives on: an event applies after the imported ones.
                 let next = try await target.send(imported, "person", #"{"type":"setPerson","firstName":"Next","lastName":"One","birthdate":"1990-01-01"}"#)
                 #expect(next == (versions["features"]["person"]["latest"].int ?? 0) + 1)
+            }
+        }
+    }
+
+    /// A durable import writes when the copy's earliest timer falls due once, with its last record (not with every
+    /// record): a store that restarts finds the copy among the sessions with timers exactly when the original is
+    /// among them, for a session whose timers are pending at the end and for one whose timers all fired (its first
+    /// value, which the import stores first, had one pending).
+    @Test func aDurableImportKeepsWhenTheCopysNextTimerIsDue() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("viewhost-import-due-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try await TestApp.run(storeDirectory: root + "/source") { source in
+            let busy = try await Self.busySession(source)
+            let quiet = try await source.createSession(body: #"{"features":["chat"]}"#)
+            source.advance(by: .seconds(1))
+            try await source.send(quiet, "chat", #"{"type":"openChat","contact":"John"}"#)
+            let sourceStorage = try #require(source.app?.registry.storage)
+            try await TestApp.run(storeDirectory: root + "/target") { target in
+                let targetStorage = try #require(target.app?.registry.storage)
+                var pending: [Bool] = []
+                for session in [busy, quiet] {
+                    let response = try await Self.importJournal(target, try await Self.export(source, session))
+                    try #require(response.status == 201, "\(response)")
+                    let copy = try #require(try response.json["id"].string)
+                    let original = try sourceStorage.sessionsWithTimers().contains(SessionID(session.id))
+                    #expect(try targetStorage.sessionsWithTimers().contains(SessionID(copy)) == original, "\(session.id)")
+                    pending.append(original)
+                }
+                #expect(pending == [true, false], "the busy session has timers pending and the quiet one has none")
             }
         }
     }

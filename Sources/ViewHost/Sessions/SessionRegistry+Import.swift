@@ -5,7 +5,8 @@ extension SessionRegistry {
     /// A new session (a new id and token) from an export read back: its value is the export's last, and its
     /// history the export's records, so every version the export holds is served again, byte for byte (its
     /// action links name the new id). With a durable store the value at the export's start and every record are
-    /// stored, in order, with snapshots spaced as a live session spaces them; the ticket resolves once the
+    /// stored, in order, with snapshots spaced as a live session spaces them (and when its next timer is due with the
+    /// last record, not with each: that was an update of the session's row per record); the ticket resolves once the
     /// last is durable. Its timers start now: any that fell due since the export fire at once, as after a restart.
     /// - Throws: `AppError.tooManySessions` at the cap, `AppError.storeFull` past the store's size limit.
     func importSession(_ imported: ImportedJournal) throws(AppError) -> Created {
@@ -43,7 +44,8 @@ extension SessionRegistry {
                 let bytes = storage.append(
                     JournalEntry(
                         session: id, number: record.number, input: record.input,
-                        snapshot: checkpoint, nextDueAt: nextDue, lastAccess: now),
+                        snapshot: checkpoint, nextDueAt: nextDue, dueChanged: record.number == imported.lastNumber,
+                        lastAccess: now),
                     completion: record.number == imported.lastNumber ? resolve : ignore)
                 if checkpoint != nil { spacing.taken(storedBytes: bytes) }
             }
