@@ -19,6 +19,8 @@ final class JSONNode {
     }
 
     var content = Content.empty
+    /// The coding-keys type of an object (``KeyOrders`` keeps one member order per type).
+    var keyType: ObjectIdentifier?
     /// Where this node sits, for coding paths (built only when an encoding asks for one).
     unowned let parent: JSONNode?
     let key: (any CodingKey)?
@@ -61,28 +63,24 @@ final class JSONNode {
         return 0
     }
 
-    func write(to output: inout [UInt8]) {
+    /// Writes this value's JSON to `output`, objects' members in the order `orders` works out (by name).
+    func write(to output: inout [UInt8], orders: inout KeyOrders) {
         switch content {
         case .empty:
             output.append(contentsOf: "{}".utf8)  // a value that encoded nothing, as JSONEncoder writes it
         case .scalar(let slot):
-            JSONNode.write(slot, to: &output)
+            JSONNode.write(slot, to: &output, orders: &orders)
         case .array(let elements):
             output.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                JSONNode.write(element, to: &output)
+                JSONNode.write(element, to: &output, orders: &orders)
             }
             output.append(UInt8(ascii: "]"))
         case .object(let members):
             output.append(UInt8(ascii: "{"))
             // Sorted by UTF-8 bytes; a key encoded twice keeps its last value, as a dictionary would.
-            let order = members.indices.sorted { left, right in
-                let a = members[left].key.utf8
-                let b = members[right].key.utf8
-                if a.elementsEqual(b) { return left < right }
-                return a.lexicographicallyPrecedes(b)
-            }
+            let order = orders.order(of: members, type: keyType)
             var first = true
             for (position, index) in order.enumerated() {
                 if position + 1 < order.count, members[order[position + 1]].key == members[index].key { continue }
@@ -90,18 +88,18 @@ final class JSONNode {
                 first = false
                 JSONNode.appendQuoted(members[index].key, to: &output)
                 output.append(UInt8(ascii: ":"))
-                JSONNode.write(members[index].slot, to: &output)
+                JSONNode.write(members[index].slot, to: &output, orders: &orders)
             }
             output.append(UInt8(ascii: "}"))
         }
     }
 
-    static func write(_ slot: Slot, to output: inout [UInt8]) {
+    static func write(_ slot: Slot, to output: inout [UInt8], orders: inout KeyOrders) {
         switch slot {
         case .null: output.append(contentsOf: "null".utf8)
         case .literal(let text): output.append(contentsOf: text.utf8)
         case .string(let text): appendQuoted(text, to: &output)
-        case .node(let node): node.write(to: &output)
+        case .node(let node): node.write(to: &output, orders: &orders)
         case .text(let bytes): output.append(contentsOf: bytes)
         }
     }

@@ -15,6 +15,7 @@ struct JSONTreeEncoder: JSONTextEncoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         if case .object = node.content {} else { node.content = .object([]) }
+        node.keyType = ObjectIdentifier(type)
         return KeyedEncodingContainer(JSONKeyedContainer<Key>(encoder: self))
     }
 
@@ -55,14 +56,13 @@ struct JSONTreeEncoder: JSONTextEncoder {
     }
 
     /// The slot of a String, Int or Bool reached through a generic `encode` (most members of a view model), without
-    /// the round trip through its `encode(to:)`; nil for anything else.
+    /// the round trip through its `encode(to:)`; nil for anything else. The type is compared, not cast: a cast that
+    /// fails (every enum, struct and array member) costs a walk of the runtime's conformance tables.
     static func inlineSlot<T: Encodable>(for value: T) -> JSONNode.Slot? {
-        switch value {
-        case let text as String: .string(text)
-        case let number as Int: .literal(String(number))
-        case let flag as Bool: .literal(flag ? "true" : "false")
-        default: nil
-        }
+        if T.self == String.self { return .string(unsafeBitCast(value, to: String.self)) }
+        if T.self == Int.self { return .literal(String(unsafeBitCast(value, to: Int.self))) }
+        if T.self == Bool.self { return .literal(unsafeBitCast(value, to: Bool.self) ? "true" : "false") }
+        return nil
     }
 
     func child(_ key: any CodingKey) -> JSONTreeEncoder {

@@ -27,7 +27,8 @@ public struct SortedJSONEncoder {
         try JSONTreeEncoder(node: root, userInfo: userInfo).encodeValue(value)
         var output: [UInt8] = []
         output.reserveCapacity(1024)
-        root.write(to: &output)
+        var orders = KeyOrders()
+        root.write(to: &output, orders: &orders)
         return output
     }
 

@@ -134,6 +134,38 @@ import ViewHostJSON
         }
     }
 
+    /// Objects of one type are written in the order worked out for the type before, when their names are the same;
+    /// objects of that type with a member left out (or dictionaries, which share one key type, with other keys)
+    /// are sorted again, wherever they come.
+    @Test func objectsOfOneTypeWithOtherMembersAreSortedAgain() throws {
+        let inners = (0..<12).map { (number: Int) -> Inner in
+            let tags: [String] = number % 3 == 0 ? [] : ["t"]
+            let score: Double? = number % 2 == 0 ? nil : Double(number)
+            return Inner(name: "n\(number)", tags: tags, score: score)
+        }
+        try Self.expectSame(inners)
+        let maps: [[String: Int]] = [["b": 1, "a": 2], ["b": 1, "a": 2], ["c": 3, "B": 4, "é": 5], ["a": 1], [:], ["zz": 0, "z": 1]]
+        try Self.expectSame(maps)
+        try Self.expectSame((0..<6).map { Shuffled(flip: $0 % 2 == 1) })
+    }
+
+    /// One coding-keys type, two members either way, but other names in another order.
+    struct Shuffled: Encodable {
+        let flip: Bool
+        enum Keys: String, CodingKey { case alpha, beta, gamma }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            if flip {
+                try container.encode(3, forKey: .gamma)
+                try container.encode(1, forKey: .alpha)
+            } else {
+                try container.encode(1, forKey: .alpha)
+                try container.encode(2, forKey: .beta)
+            }
+        }
+    }
+
     @Test func handwrittenEncodingsMatch() throws {
         try Self.expectSame(Handwritten())
     }
