@@ -20,7 +20,10 @@
 #        to each; the server's CPU time (/proc/PID/stat) per update (a chat version made) and per frame delivered,
 #        whole snapshots against patches
 #        (?patches=1), without gzip (a whole frame then costs a copy of cached bytes) and with it (a browser's
-#        stream: every frame deflated), ROUNDS rounds.
+#        stream: every frame deflated), and the same updates with no stream at all (the baseline: what a stream
+#        adds is the difference), ROUNDS rounds, the modes' order turned each round. These servers run the
+#        simulation 1,000 times faster (the partner's answers to a message come within milliseconds, so every mode
+#        makes the same versions; at real speed how many were made depended on how long the run took).
 # 3. What keeping history in memory costs the memory store (the default, sessions.historyVersions 1000, against 0),
 #    ROUNDS interleaved rounds: wrk -t2 -c64 -dDURATION over 64 sessions,
 #    POST login {"type":"setUsername"} and POST chat {"type":"send"} (product_events.lua); then SESSIONS_N
@@ -108,14 +111,15 @@ for store in memory sqlite; do
   stop_server
 done
 for round in $(seq 1 "$ROUNDS"); do
-  for coding in identity gzip; do
-    for mode in whole patch; do
-      say "streams, round $round, $mode, $coding"
-      start_server "streams-$mode-$coding-$round" --store memory
-      note "$(SERVER_PID=$SERVER_PID client streams "$BASE" "$STREAMS" "$STREAM_UPDATES" "$mode" "$coding")" \
-        "{\"store\":\"memory\",\"round\":$round}"
-      stop_server
-    done
+  runs=("none identity" "whole identity" "patch identity" "whole gzip" "patch gzip")
+  if (( round % 2 == 0 )); then runs=("patch gzip" "whole gzip" "patch identity" "whole identity" "none identity"); fi
+  for run in "${runs[@]}"; do
+    read -r mode coding <<< "$run"
+    say "streams, round $round, $mode, $coding"
+    start_server "streams-$mode-$coding-$round" --store memory --simulation-speed 1000
+    note "$(SERVER_PID=$SERVER_PID client streams "$BASE" "$STREAMS" "$STREAM_UPDATES" "$mode" "$coding")" \
+      "{\"store\":\"memory\",\"round\":$round}"
+    stop_server
   done
 done
 
@@ -156,7 +160,8 @@ results = [json.loads(line) for line in open(sys.argv[1])]
 invocation, quiet, revision, history, run, rounds, sessions = sys.argv[2:9]
 out = [f"## History, patches and the journal (Benchmarks/history.sh)", "",
        f"`{invocation}` at {revision}, release build, loopback, 2 cores; servers with the access log and rate limits off, "
-       f"`sessions.historyVersions` {history}, the chat's partner at real speed (`simulation.seed` 1). {quiet}.", ""]
+       f"`sessions.historyVersions` {history}, the chat's partner at real speed (the streams' servers: 1,000 times faster), "
+       f"`simulation.seed` 1. {quiet}.", ""]
 by = lambda kind: [r for r in results if r["measurement"] == kind]
 out += ["### Bytes per update (the body on the wire)", "",
         "| update | whole | patch | whole, gzip | patch, gzip |", "|---|---:|---:|---:|---:|"]
@@ -188,16 +193,38 @@ out += ["", f"curl, {runs[0]['repeats'] if runs else '?'} times each, export and
         "…/v1/sessions`, answered 201 once stored (replayed and checked line by line first). Time: curl's `time_total`; "
         "CPU: the server's (`/proc/PID/stat`, every thread) over the same request.", ""]
 out += ["### Server CPU per update, event streams (target: patch ≤ whole)", "",
-        "| round | stream | mode | streams | updates | frames | patch frames | bytes delivered | server CPU | CPU per update | CPU per frame |",
-        "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
-for r in by("streams"):
+        "| round | stream | mode | streams | updates | frames | patch frames | bytes delivered | server CPU | CPU per update | the stream's part, per update | per frame |",
+        "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+streams = by("streams")
+baseline = {r["round"]: r for r in streams if r["mode"] == "none"}
+added = {}
+for r in sorted(streams, key=lambda r: (r["round"], r["mode"] != "none", r.get("coding"), r["mode"] != "whole")):
     coding = "gzip" if r.get("coding") == "gzip" else "plain"
-    out.append(f"| {r['round']} | {coding} | {r['mode']} | {r['streams']} | {r['updates']:,} | {r['framesDelivered']:,} | {r['patchFrames']:,} | "
-               f"{r['bytesDelivered']:,} | {r['serverCpuSeconds']} s | {r['cpuMicrosecondsPerUpdate']} µs | {r['cpuMicrosecondsPerFrame']} µs |")
-out += ["", "Each stream its own session (a chat of 200 messages); the server's CPU over the update phase (the sends "
-        "that make the updates and the partner's answers included, equal in both modes) divided by the updates (the "
-        "chats' versions made in the phase) and by the frames delivered (fewer: a stream that falls behind sends the "
-        "newest version of a feature once).", ""]
+    base = baseline.get(r["round"])
+    part = frame = "–"
+    if r["mode"] != "none" and base and r["updates"]:
+        extra = r["serverCpuSeconds"] - base["serverCpuSeconds"] * r["updates"] / max(1, base["updates"])
+        added.setdefault((coding, r["mode"]), []).append(extra / r["updates"])
+        part = f"{1e6 * extra / r['updates']:.1f} µs"
+        frame = f"{1e6 * extra / max(1, r['framesDelivered']):.1f} µs"
+    mode = "no stream" if r["mode"] == "none" else r["mode"]
+    out.append(f"| {r['round']} | {'–' if r['mode'] == 'none' else coding} | {mode} | {r['streams'] if r['mode'] != 'none' else 0} | {r['updates']:,} | "
+               f"{r['framesDelivered']:,} | {r['patchFrames']:,} | {r['bytesDelivered']:,} | {r['serverCpuSeconds']} s | "
+               f"{r['cpuMicrosecondsPerUpdate']} µs | {part} | {frame} |")
+def median(values):
+    values = sorted(values)
+    return values[len(values) // 2] if len(values) % 2 else (values[len(values) // 2 - 1] + values[len(values) // 2]) / 2
+summary = []
+for coding in ("plain", "gzip"):
+    whole, patch = added.get((coding, "whole")), added.get((coding, "patch"))
+    if whole and patch:
+        summary.append(f"{coding}: whole {1e6 * median(whole):.1f} µs, patch {1e6 * median(patch):.1f} µs per update")
+out += ["", "Each stream its own session (a chat of 200 messages); the simulation 1,000 times faster, so each message's "
+        "answers come at once and every mode makes the same versions. Server CPU: over the update phase (the sends that "
+        "make the updates included). The stream's part: that CPU less the same round's run without streams (scaled to "
+        "the updates made), per update and per frame delivered (fewer frames than updates: a stream that falls behind "
+        "sends the newest version of a feature once). Medians of the stream's part over the rounds: "
+        + ("; ".join(summary) if summary else "–") + ".", ""]
 def requests_per_second(path):
     text = open(path).read()
     found = re.search(r"Requests/sec:\s+([0-9.]+)", text)
