@@ -136,19 +136,15 @@ final class SQLiteStatements: JournalStatements {
         for write in writes {
             switch write {
             case .append(let record):
-                let follows = written[record.session] == record.number - 1
-                let took = try append(record, follows: follows, in: db)
+                let took = try append(record, follows: written[record.session] == record.number - 1, in: db)
                 written[record.session] = took ? record.number : nil
                 results.append(took)
-            case .create(let session):
-                written[session.id] = nil
-                results.append(try apply(write, in: db))
-            case .remove(let id, _):
-                written[id] = nil
-                results.append(try apply(write, in: db))
-            case .access:
-                results.append(try apply(write, in: db))
+                continue
+            case .create(let session): written[session.id] = nil
+            case .remove(let id, _): written[id] = nil
+            case .access: break
             }
+            results.append(try apply(write, in: db))
         }
         return results
     }

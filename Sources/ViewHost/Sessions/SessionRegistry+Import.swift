@@ -41,12 +41,12 @@ extension SessionRegistry {
             var spacing = SnapshotSpacing()
             for record in imported.records {
                 let checkpoint = spacing.countInput() ? imported.checkpoints[record.number] : nil
+                let isLast = record.number == imported.lastNumber
                 let bytes = storage.append(
                     JournalEntry(
                         session: id, number: record.number, input: record.input,
-                        snapshot: checkpoint, nextDueAt: nextDue, dueChanged: record.number == imported.lastNumber,
-                        lastAccess: now),
-                    completion: record.number == imported.lastNumber ? resolve : ignore)
+                        snapshot: checkpoint, nextDueAt: nextDue, dueChanged: isLast, lastAccess: now),
+                    completion: isLast ? resolve : ignore)
                 if checkpoint != nil { spacing.taken(storedBytes: bytes) }
             }
             durable = ticket
