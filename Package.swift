@@ -157,6 +157,10 @@ let package = Package(
         .executableTarget(
             name: "sse-bench", dependencies: ["CSystemShim", "ViewHostJSON"], path: "Benchmarks/Sources/sse-bench",
             swiftSettings: swiftSettings),
+        // Making an event stream's patches, per version of a replayed session (measurement harness, not a product).
+        .executableTarget(
+            name: "patch-bench", dependencies: ["ViewHostJSON"], path: "Benchmarks/Sources/patch-bench",
+            swiftSettings: swiftSettings),
         // The offline gazetteer's size, load and lookup numbers for BENCHMARKS.md (measurement harness, not a product).
         .executableTarget(
             name: "gazetteer-bench", dependencies: ["WeatherFeature"], path: "Benchmarks/Sources/gazetteer-bench",

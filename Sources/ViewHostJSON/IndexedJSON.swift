@@ -9,38 +9,70 @@
 /// pass over the text makes a flat tree of ranges (a container's children linked from its first); a diff then walks
 /// the two trees, comparing parts with `memcmp`. Read once, a text can be diffed against several others (a snapshot
 /// is the newer side of one patch and the older side of the next).
+///
+/// A text that is a few changes away from one read already (the next version of a snapshot) is read against it
+/// (``init(_:after:)``): a value whose bytes the older text has at the same place in its tree is not read again, its
+/// ranges are the older ones moved, so the cost is a `memcmp` over the unchanged parts and a read of the changed ones.
 public struct IndexedJSON: Sendable {
     /// One value: its bytes, its name's bytes when it is an object's member (quotes included), its first child
-    /// and its next sibling (-1: none).
-    struct Node: Sendable {
+    /// and its next sibling (-1: none), and the first node after its own subtree (a subtree's nodes are
+    /// consecutive, in the order of the text). In a text read against an older one, `older` says what the older
+    /// text's node at the same place was found to be: the same bytes (that node, ≥ 0), other bytes (node `n` as
+    /// `-n - 2`), or nothing to compare with (-1).
+    struct Node: Equatable, Sendable {
         var start: Int32
         var end: Int32
         var nameStart: Int32 = -1
         var nameEnd: Int32 = -1
         var firstChild: Int32 = -1
         var nextSibling: Int32 = -1
+        var after: Int32 = -1
+        var older: Int32 = -1
     }
+
+    /// Who a text is, for a text read against it (a class instance: equal only to itself).
+    final class Identity: Sendable {}
 
     let bytes: [UInt8]
     private(set) var nodes: [Node] = []
+    let identity = Identity()
+    /// The text this one was read against (its nodes' `older` are that text's), if any.
+    let olderIdentity: Identity?
 
     /// Reads `bytes` (one JSON value, whitespace around it allowed; at most 2 GB).
     /// - Throws: ``JSONParser/Failure`` when the text is not JSON as far as its structure goes (values are checked
     ///   as they are parsed, by ``value(_:)``).
     public init(_ bytes: [UInt8]) throws(JSONParser.Failure) {
+        try self.init(bytes, olderBytes: [], olderNodes: [], olderIdentity: nil)
+    }
+
+    /// Reads `bytes` as ``init(_:)`` does, taking from `older` every value the two texts share at the same place in
+    /// their trees (an object's member of the same name, an array's element at the same position) instead of
+    /// reading it: the nodes are the ones ``init(_:)`` would make.
+    /// - Throws: ``JSONParser/Failure`` as ``init(_:)`` does.
+    public init(_ bytes: [UInt8], after older: IndexedJSON) throws(JSONParser.Failure) {
+        try self.init(bytes, olderBytes: older.bytes, olderNodes: older.nodes, olderIdentity: older.identity)
+    }
+
+    private init(_ bytes: [UInt8], olderBytes: [UInt8], olderNodes: [Node], olderIdentity: Identity?) throws(JSONParser.Failure) {
         guard bytes.count < Int(Int32.max) else { throw JSONParser.Failure(reason: "text too long", offset: 0) }
         self.bytes = bytes
-        var nodes: [Node] = []
-        nodes.reserveCapacity(bytes.count / 16)
-        let result = bytes.withUnsafeBufferPointer { buffer -> Result<[Node], JSONParser.Failure> in
-            var reader = Reader(bytes: buffer, nodes: nodes)
-            return Result { () throws(JSONParser.Failure) -> [Node] in
-                var index = reader.skipWhitespace(from: 0)
-                _ = try reader.read(at: &index, depth: 0)
-                guard reader.skipWhitespace(from: index) == buffer.count else {
-                    throw JSONParser.Failure(reason: "unexpected data after the JSON value", offset: index)
+        self.olderIdentity = olderIdentity
+        let capacity = olderNodes.isEmpty ? bytes.count / 16 : olderNodes.count + olderNodes.count / 8 + 64
+        let result = bytes.withUnsafeBufferPointer { buffer in
+            olderBytes.withUnsafeBufferPointer { olderBuffer in
+                olderNodes.withUnsafeBufferPointer { olderNodeBuffer -> Result<[Node], JSONParser.Failure> in
+                    var reader = IndexedJSONReader(
+                        bytes: buffer, capacity: capacity, olderBytes: olderBuffer, olderNodes: olderNodeBuffer)
+                    return Result { () throws(JSONParser.Failure) -> [Node] in
+                        var index = reader.skipWhitespace(from: 0)
+                        _ = try reader.read(at: &index, depth: 0, like: olderNodeBuffer.isEmpty ? -1 : 0)
+                        guard reader.skipWhitespace(from: index) == buffer.count else {
+                            throw JSONParser.Failure(reason: "unexpected data after the JSON value", offset: index)
+                        }
+                        return reader.nodes
+                    }
                 }
-                return reader.nodes
             }
         }
         self.nodes = try result.get()
@@ -55,8 +87,14 @@ public struct IndexedJSON: Sendable {
     /// The first byte of node `node` (`{`, `[`, `"`, a digit…).
     func kind(_ node: Int) -> UInt8 { bytes[Int(nodes[node].start)] }
 
-    /// Whether node `node` of this text and node `other` of `text` are the same bytes.
+    /// Whether node `node` of this text and node `other` of `text` are the same bytes: known without comparing
+    /// them when `text` was read against this text and compared that pair.
     func same(_ node: Int, as other: Int, in text: IndexedJSON) -> Bool {
+        if text.olderIdentity === identity {
+            let found = Int(text.nodes[other].older)
+            if found == node { return true }
+            if found == -node - 2 { return false }
+        }
         let left = nodes[node]
         let right = text.nodes[other]
         let count = Int(left.end - left.start)
@@ -68,24 +106,58 @@ public struct IndexedJSON: Sendable {
         }
     }
 
-    /// The children of container `node`, in order.
-    func children(of node: Int) -> [Int] {
-        var children: [Int] = []
-        var child = Int(nodes[node].firstChild)
-        while child >= 0 {
-            children.append(child)
-            child = Int(nodes[child].nextSibling)
+    /// The first child of container `node` (-1: none).
+    func firstChild(_ node: Int) -> Int { Int(nodes[node].firstChild) }
+
+    /// The node after `node` in its container (-1: none).
+    func nextSibling(_ node: Int) -> Int { Int(nodes[node].nextSibling) }
+
+    /// `node` and the siblings after it, in order (none for -1).
+    func siblings(from node: Int) -> [Int] {
+        var siblings: [Int] = []
+        var sibling = node
+        while sibling >= 0 {
+            siblings.append(sibling)
+            sibling = Int(nodes[sibling].nextSibling)
         }
-        return children
+        return siblings
     }
 
-    /// The members of object `node`: each name and its value's node.
-    func members(of node: Int) throws(JSONParser.Failure) -> [(name: String, node: Int)] {
-        var members: [(name: String, node: Int)] = []
-        for child in children(of: node) where nodes[child].nameStart >= 0 {
-            members.append((try name(Int(nodes[child].nameStart)..<Int(nodes[child].nameEnd)), child))
+    /// The children of container `node`, in order.
+    func children(of node: Int) -> [Int] { siblings(from: firstChild(node)) }
+
+    /// Whether member `node` of this text and member `other` of `text` have the same name: the same bytes, or,
+    /// when either is escaped, the same text (known without comparing when `text` was read against this text and
+    /// paired them).
+    func sameName(_ node: Int, as other: Int, in text: IndexedJSON) -> Bool {
+        if text.olderIdentity === identity {
+            // Paired by their names' bytes when `text` was read.
+            let found = Int(text.nodes[other].older)
+            if found == node || found == -node - 2 { return true }
         }
-        return members
+        let left = nodes[node]
+        let right = text.nodes[other]
+        let count = Int(left.nameEnd - left.nameStart)
+        let equal =
+            count == Int(right.nameEnd - right.nameStart)
+            && bytes.withUnsafeBufferPointer { mine in
+                text.bytes.withUnsafeBufferPointer { theirs in
+                    memcmp(mine.baseAddress! + Int(left.nameStart), theirs.baseAddress! + Int(right.nameStart), count) == 0
+                }
+            }
+        if equal { return true }
+        guard isEscaped(node) || text.isEscaped(other) else { return false }
+        return (try? name(of: node)) == (try? text.name(of: other))
+    }
+
+    /// Whether member `node`'s name has an escape in it.
+    private func isEscaped(_ node: Int) -> Bool {
+        bytes[Int(nodes[node].nameStart)..<Int(nodes[node].nameEnd)].contains(UInt8(ascii: "\\"))
+    }
+
+    /// The name of member `node`.
+    func name(of node: Int) throws(JSONParser.Failure) -> String {
+        try name(Int(nodes[node].nameStart)..<Int(nodes[node].nameEnd))
     }
 
     /// The value of `node`, parsed.
@@ -101,98 +173,5 @@ public struct IndexedJSON: Sendable {
             throw JSONParser.Failure(reason: "expected a member name", offset: range.lowerBound)
         }
         return text
-    }
-}
-
-/// One pass over a text's bytes, without bounds checks past the ones it makes itself, appending its nodes.
-private struct Reader {
-    typealias Node = IndexedJSON.Node
-    let bytes: UnsafeBufferPointer<UInt8>
-    var nodes: [Node]
-
-    /// Reads the value at `index` into a node (and its children), leaving `index` after it.
-    mutating func read(at index: inout Int, depth: Int) throws(JSONParser.Failure) -> Int {
-        guard depth <= 512 else { throw JSONParser.Failure(reason: "nesting deeper than 512", offset: index) }
-        guard index < bytes.count else { throw JSONParser.Failure(reason: "unexpected end of input", offset: index) }
-        let start = index
-        let node = nodes.count
-        nodes.append(Node(start: Int32(start), end: Int32(start)))
-        switch bytes[index] {
-        case UInt8(ascii: "{"), UInt8(ascii: "["):
-            let isObject = bytes[index] == UInt8(ascii: "{")
-            let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
-            index = skipWhitespace(from: index + 1)
-            if index < bytes.count, bytes[index] == close {
-                index += 1
-                break
-            }
-            var previous = -1
-            while true {
-                var nameStart = -1
-                var nameEnd = -1
-                if isObject {
-                    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-                        throw JSONParser.Failure(reason: "expected a member name", offset: index)
-                    }
-                    nameStart = index
-                    index = try end(ofStringAt: index)
-                    nameEnd = index
-                    index = skipWhitespace(from: index)
-                    guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                        throw JSONParser.Failure(reason: "expected ':'", offset: index)
-                    }
-                    index = skipWhitespace(from: index + 1)
-                }
-                let child = try read(at: &index, depth: depth + 1)
-                nodes[child].nameStart = Int32(nameStart)
-                nodes[child].nameEnd = Int32(nameEnd)
-                if previous < 0 { nodes[node].firstChild = Int32(child) } else { nodes[previous].nextSibling = Int32(child) }
-                previous = child
-                index = skipWhitespace(from: index)
-                guard index < bytes.count else { throw JSONParser.Failure(reason: "unexpected end of input", offset: index) }
-                if bytes[index] == close {
-                    index += 1
-                    break
-                }
-                guard bytes[index] == UInt8(ascii: ",") else {
-                    throw JSONParser.Failure(reason: "expected ',' or '\(Character(Unicode.Scalar(close)))'", offset: index)
-                }
-                index = skipWhitespace(from: index + 1)
-            }
-        case UInt8(ascii: "\""):
-            index = try end(ofStringAt: index)
-        default:
-            // A number or a literal: up to the next delimiter (its exact form is checked when it is parsed).
-            scan: while index < bytes.count {
-                switch bytes[index] {
-                case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D: break scan
-                default: index += 1
-                }
-            }
-            guard index > start else { throw JSONParser.Failure(reason: "unexpected character", offset: start) }
-        }
-        nodes[node].end = Int32(index)
-        return node
-    }
-
-    /// Where the string starting at `start` (its opening quote) ends, one past its closing quote.
-    func end(ofStringAt start: Int) throws(JSONParser.Failure) -> Int {
-        var index = start + 1
-        while index < bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: "\\"): index += 2
-            case UInt8(ascii: "\""): return index + 1
-            default: index += 1
-            }
-        }
-        throw JSONParser.Failure(reason: "unterminated string", offset: start)
-    }
-
-    func skipWhitespace(from start: Int) -> Int {
-        var index = start
-        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D {
-            index += 1
-        }
-        return index
     }
 }

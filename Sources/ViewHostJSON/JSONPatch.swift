@@ -40,7 +40,8 @@ public enum JSONPatch {
     /// for the cost of a scan over both texts.
     /// - Throws: ``JSONParser/Failure`` when either is not JSON.
     public static func diff(from old: [UInt8], to new: [UInt8]) throws(JSONParser.Failure) -> [Operation] {
-        try diff(from: IndexedJSON(old), to: IndexedJSON(new))
+        let before = try IndexedJSON(old)
+        return try diff(from: before, to: IndexedJSON(new, after: before))
     }
 
     /// ``diff(from:to:)-([UInt8],[UInt8])`` of two texts read already (each is read once however many patches it
@@ -63,42 +64,102 @@ public enum JSONPatch {
         let oldKind = old.kind(oldNode)
         let newKind = new.kind(newNode)
         if oldKind == UInt8(ascii: "{"), newKind == UInt8(ascii: "{") {
-            let before = try old.members(of: oldNode)
-            let after = try new.members(of: newNode)
-            for member in before where !after.contains(where: { $0.name == member.name }) {
-                operations.append(.remove(path: path + "/" + escaped(member.name)))
-            }
-            for member in after {
-                let pointer = path + "/" + escaped(member.name)
-                if let previous = before.first(where: { $0.name == member.name }) {
-                    try diff(old, previous.node, new, member.node, path: pointer, into: &operations)
-                } else {
-                    operations.append(.add(path: pointer, value: try new.value(member.node)))
-                }
-            }
+            try diffObjects(old, oldNode, new, newNode, path: path, into: &operations)
         } else if oldKind == UInt8(ascii: "["), newKind == UInt8(ascii: "[") {
-            try diffArrays(old, old.children(of: oldNode), new, new.children(of: newNode), path: path, into: &operations)
+            // The elements both start with are walked without being listed.
+            var oldElement = old.firstChild(oldNode)
+            var newElement = new.firstChild(newNode)
+            var prefix = 0
+            while oldElement >= 0, newElement >= 0, old.same(oldElement, as: newElement, in: new) {
+                oldElement = old.nextSibling(oldElement)
+                newElement = new.nextSibling(newElement)
+                prefix += 1
+            }
+            try diffArrays(
+                old, old.siblings(from: oldElement), new, new.siblings(from: newElement), from: prefix, path: path, into: &operations)
         } else {
             let value = try new.value(newNode)
             if !(try old.value(oldNode)).isEquivalent(to: value) { operations.append(.replace(path: path, value: value)) }
         }
     }
 
+    /// Two objects' members paired by name (in canonical texts both are sorted, so the next old member is tried
+    /// first): members only the old one has are removed, members only the new one has are added, and the others
+    /// diffed. Names become strings only for the operations written.
+    private static func diffObjects(
+        _ old: IndexedJSON, _ oldNode: Int, _ new: IndexedJSON, _ newNode: Int, path: String, into operations: inout [Operation]
+    ) throws(JSONParser.Failure) {
+        // Most often both have the same members in the same order: diffed as they come, nothing listed.
+        let mark = operations.count
+        var oldMember = old.firstChild(oldNode)
+        var newMember = new.firstChild(newNode)
+        while oldMember >= 0, newMember >= 0, old.sameName(oldMember, as: newMember, in: new) {
+            if !old.same(oldMember, as: newMember, in: new) {
+                let pointer = path + "/" + escaped(try new.name(of: newMember))
+                try diff(old, oldMember, new, newMember, path: pointer, into: &operations)
+            }
+            oldMember = old.nextSibling(oldMember)
+            newMember = new.nextSibling(newMember)
+        }
+        if oldMember < 0, newMember < 0 { return }
+        try diffMembers(
+            old, old.siblings(from: oldMember), new, new.siblings(from: newMember), path: path, removalsAt: mark,
+            into: &operations)
+    }
+
+    /// The rest of two objects' members paired by name (the next old member tried first: in canonical texts both
+    /// are sorted): members only the old one has are removed (those operations go at `removalsAt`, before the
+    /// object's others), members only the new one has are added, and the others diffed.
+    private static func diffMembers(
+        _ old: IndexedJSON, _ before: [Int], _ new: IndexedJSON, _ after: [Int], path: String, removalsAt mark: Int,
+        into operations: inout [Operation]
+    ) throws(JSONParser.Failure) {
+        var pairs = [Int](repeating: -1, count: after.count)
+        var paired = [Bool](repeating: false, count: before.count)
+        var next = 0
+        for (index, member) in after.enumerated() {
+            var match = -1
+            if next < before.count, !paired[next], old.sameName(before[next], as: member, in: new) {
+                match = next
+            } else if let found = before.indices.first(where: { !paired[$0] && old.sameName(before[$0], as: member, in: new) }) {
+                match = found
+            }
+            guard match >= 0 else { continue }
+            pairs[index] = match
+            paired[match] = true
+            next = match + 1
+        }
+        var removals: [Operation] = []
+        for (index, member) in before.enumerated() where !paired[index] {
+            removals.append(.remove(path: path + "/" + escaped(try old.name(of: member))))
+        }
+        operations.insert(contentsOf: removals, at: mark)
+        for (index, member) in after.enumerated() {
+            if pairs[index] >= 0 {
+                let previous = before[pairs[index]]
+                if old.same(previous, as: member, in: new) { continue }
+                let pointer = path + "/" + escaped(try new.name(of: member))
+                try diff(old, previous, new, member, path: pointer, into: &operations)
+            } else {
+                operations.append(.add(path: path + "/" + escaped(try new.name(of: member)), value: try new.value(member)))
+            }
+        }
+    }
+
+    /// Two arrays' elements after the `prefix` they start with.
     private static func diffArrays(
-        _ old: IndexedJSON, _ oldElements: [Int], _ new: IndexedJSON, _ newElements: [Int], path: String,
+        _ old: IndexedJSON, _ oldElements: [Int], _ new: IndexedJSON, _ newElements: [Int], from prefix: Int, path: String,
         into operations: inout [Operation]
     ) throws(JSONParser.Failure) {
         func same(_ i: Int, _ j: Int) -> Bool { old.same(oldElements[i], as: newElements[j], in: new) }
-        var prefix = 0
-        while prefix < oldElements.count, prefix < newElements.count, same(prefix, prefix) { prefix += 1 }
         var suffix = 0
-        while suffix < oldElements.count - prefix, suffix < newElements.count - prefix,
+        while suffix < oldElements.count, suffix < newElements.count,
             same(oldElements.count - 1 - suffix, newElements.count - 1 - suffix)
         {
             suffix += 1
         }
-        let oldMiddle = Array(oldElements[prefix..<(oldElements.count - suffix)])
-        let newMiddle = Array(newElements[prefix..<(newElements.count - suffix)])
+        let oldMiddle = Array(oldElements[0..<(oldElements.count - suffix)])
+        let newMiddle = Array(newElements[0..<(newElements.count - suffix)])
         guard !oldMiddle.isEmpty || !newMiddle.isEmpty else { return }
         let steps: [ArrayStep]
         if oldMiddle.isEmpty || newMiddle.isEmpty || oldMiddle.count * newMiddle.count > matchingBudget {

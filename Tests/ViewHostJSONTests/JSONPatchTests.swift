@@ -155,7 +155,7 @@ import ViewHostJSON
 
     // MARK: - Random documents
 
-    private static func randomValue(_ random: inout SplitMix64, depth: Int) -> JSONValue {
+    static func randomValue(_ random: inout SplitMix64, depth: Int) -> JSONValue {
         let kind = random.next() % (depth > 3 ? 4 : 6)
         switch kind {
         case 0: return .null
@@ -173,7 +173,7 @@ import ViewHostJSON
     }
 
     /// `value` with a few changes: members added, removed or changed, elements inserted, removed or changed.
-    private static func mutated(_ value: JSONValue, _ random: inout SplitMix64) -> JSONValue {
+    static func mutated(_ value: JSONValue, _ random: inout SplitMix64) -> JSONValue {
         switch value {
         case .array(var elements):
             for _ in 0..<Int(random.next() % 3) {

@@ -45,7 +45,7 @@ final class EncodedSnapshot: Sendable {
     /// this server encoded): then the whole snapshot goes instead.
     func patch(from base: EncodedSnapshot) -> [UInt8]? {
         if let made = patches.withLock({ $0[base.version] }) { return made }
-        guard let before = base.readText(), let after = readText(),
+        guard let before = base.readText(), let after = readText(after: before),
             let operations = try? JSONPatch.diff(from: before, to: after)
         else { return nil }
         let made = JSONPatch.json([.test(path: "/version", value: .number(Double(base.version)))] + operations)
@@ -56,10 +56,16 @@ final class EncodedSnapshot: Sendable {
         return made
     }
 
-    /// `body` read for diffing, once; nil when it is not JSON (never for a body this server encoded).
-    private func readText() -> IndexedJSON? {
+    /// `body` read for diffing, once (against `older`, an earlier version's text, when there is one: only what
+    /// changed since is read); nil when it is not JSON (never for a body this server encoded).
+    private func readText(after older: IndexedJSON? = nil) -> IndexedJSON? {
         if let read = text.withLock({ $0 }) { return read }
-        guard let read = try? IndexedJSON(body) else { return nil }
+        let read: IndexedJSON
+        do throws(JSONParser.Failure) {
+            if let older { read = try IndexedJSON(body, after: older) } else { read = try IndexedJSON(body) }
+        } catch {
+            return nil
+        }
         text.withLock { $0 = read }
         return read
     }
