@@ -4,7 +4,10 @@
 /// The input is the JSON text. A broken invariant traps, which libFuzzer reports as a crash:
 /// * a parsed value nests no deeper than the limit, and a text within the limit parses the same with a larger one;
 /// * written back (strings through `JSONWriter`, numbers as Swift prints them), it parses to an equal value;
-/// * a text refused is refused with an offset inside it.
+/// * a text refused is refused with an offset inside it;
+/// * split at its first NUL byte into an older and a newer text (else the text and itself), the newer one read
+///   against the older (`IndexedJSON(_:after:)`, which copies the older text's nodes where the bytes agree) fails
+///   as it fails read alone, or diffs against the older to the same operations.
 import FuzzSupport
 import ViewHostJSON
 
@@ -16,6 +19,7 @@ public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutableP
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSON(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    checkReadAgainstOlder(bytes)
     let value: JSONValue
     do {
         value = try JSONParser.parse(bytes, maxDepth: 8)
@@ -39,6 +43,26 @@ public func fuzzJSON(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     check(again == value, "the written value parses to another value: \(String(decoding: text, as: UTF8.self))")
     return 0
+}
+
+func checkReadAgainstOlder(_ bytes: [UInt8]) {
+    let split = bytes.firstIndex(of: 0)
+    let olderBytes = split.map { Array(bytes[..<$0]) } ?? bytes
+    let newerBytes = split.map { Array(bytes[($0 + 1)...]) } ?? bytes
+    guard let older = try? IndexedJSON(olderBytes) else { return }
+    let alone = Result { () throws(JSONParser.Failure) in try IndexedJSON(newerBytes) }
+    let against = Result { () throws(JSONParser.Failure) in try IndexedJSON(newerBytes, after: older) }
+    switch (alone, against) {
+    case (.success(let alone), .success(let against)):
+        let patches = [alone, against].map { text in
+            Result { () throws(JSONParser.Failure) in try JSONPatch.diff(from: older, to: text) }
+        }
+        check(patches[0] == patches[1], "read against the older text, it diffs otherwise: \(patches[1]) for \(patches[0])")
+    case (.failure(let alone), .failure(let against)):
+        check(alone == against, "read against the older text, it fails otherwise: \(against) for \(alone)")
+    default:
+        fatalError("read against the older text: \(against); alone: \(alone)")
+    }
 }
 
 func depth(of value: JSONValue) -> Int {
