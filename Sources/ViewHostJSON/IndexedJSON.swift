@@ -14,9 +14,9 @@
 /// (``init(_:after:)``): a value whose bytes the older text has at the same place in its tree is not read again, its
 /// ranges are the older ones moved, so the cost is a `memcmp` over the unchanged parts and a read of the changed ones.
 public struct IndexedJSON: Sendable {
-    /// One value: its bytes, its name's bytes when it is an object's member (quotes included), its first child
-    /// and its next sibling (-1: none), and the first node after its own subtree (a subtree's nodes are
-    /// consecutive, in the order of the text). In a text read against an older one, `older` says what the older
+    /// One value: its bytes, its name's bytes when it is an object's member (quotes included), its next sibling
+    /// (-1: none), and the first node after its own subtree (a subtree's nodes are consecutive, in the order of the
+    /// text, so a container's first child, when it has one, is the node after it). In a text read against an older one, `older` says what the older
     /// text's node at the same place was found to be: the same bytes (that node, ≥ 0), other bytes (node `n` as
     /// `-n - 2`), or nothing to compare with (-1).
     struct Node: Equatable, Sendable {
@@ -24,10 +24,12 @@ public struct IndexedJSON: Sendable {
         var end: Int32
         var nameStart: Int32 = -1
         var nameEnd: Int32 = -1
-        var firstChild: Int32 = -1
         var nextSibling: Int32 = -1
         var after: Int32 = -1
         var older: Int32 = -1
+
+        /// The first child of this node, node number `index` (-1: none).
+        func firstChild(of index: Int) -> Int { Int(after) > index + 1 ? index + 1 : -1 }
     }
 
     /// Who a text is, for a text read against it (a class instance: equal only to itself).
@@ -107,7 +109,7 @@ public struct IndexedJSON: Sendable {
     }
 
     /// The first child of container `node` (-1: none).
-    func firstChild(_ node: Int) -> Int { Int(nodes[node].firstChild) }
+    func firstChild(_ node: Int) -> Int { nodes[node].firstChild(of: node) }
 
     /// The node after `node` in its container (-1: none).
     func nextSibling(_ node: Int) -> Int { Int(nodes[node].nextSibling) }
@@ -122,9 +124,6 @@ public struct IndexedJSON: Sendable {
         }
         return siblings
     }
-
-    /// The children of container `node`, in order.
-    func children(of node: Int) -> [Int] { siblings(from: firstChild(node)) }
 
     /// Whether member `node` of this text and member `other` of `text` have the same name: the same bytes, or,
     /// when either is escaped, the same text (known without comparing when `text` was read against this text and

@@ -61,7 +61,7 @@ struct IndexedJSONReader {
             let isObject = bytes[index] == UInt8(ascii: "{")
             let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
             // The older value's children, when it is a container of the same kind: where this one's are looked for.
-            var olderNext = older >= 0 && olderBytes[Int(olderNodes[older].start)] == bytes[index] ? Int(olderNodes[older].firstChild) : -1
+            var olderNext = older >= 0 && olderBytes[Int(olderNodes[older].start)] == bytes[index] ? olderNodes[older].firstChild(of: older) : -1
             index = skipWhitespace(from: index + 1)
             if index < bytes.count, bytes[index] == close {
                 index += 1
@@ -92,7 +92,7 @@ struct IndexedJSONReader {
                 let (child, last) = try read(at: &index, depth: depth + 1, like: like, siblings: true)
                 nodes[child].nameStart = Int32(nameStart)
                 nodes[child].nameEnd = Int32(nameEnd)
-                if previous < 0 { nodes[node].firstChild = Int32(child) } else { nodes[previous].nextSibling = Int32(child) }
+                if previous >= 0 { nodes[previous].nextSibling = Int32(child) }
                 previous = last
                 if last != child { olderNext = Int(olderNodes[Int(nodes[last].older)].nextSibling) }
                 index = skipWhitespace(from: index)
@@ -160,7 +160,6 @@ struct IndexedJSONReader {
                 copied[position].end &+= shift
                 copied[position].nameStart &+= copied[position].nameStart >= 0 ? shift : 0
                 copied[position].nameEnd &+= copied[position].nameEnd >= 0 ? shift : 0
-                copied[position].firstChild &+= copied[position].firstChild >= 0 ? renumber : 0
                 copied[position].nextSibling &+= copied[position].nextSibling >= 0 ? renumber : 0
                 copied[position].after &+= renumber
                 copied[position].older = Int32(older - first + position)

@@ -94,10 +94,7 @@ public enum JSONPatch {
         var oldMember = old.firstChild(oldNode)
         var newMember = new.firstChild(newNode)
         while oldMember >= 0, newMember >= 0, old.sameName(oldMember, as: newMember, in: new) {
-            if !old.same(oldMember, as: newMember, in: new) {
-                let pointer = path + "/" + escaped(try new.name(of: newMember))
-                try diff(old, oldMember, new, newMember, path: pointer, into: &operations)
-            }
+            try diffMember(old, oldMember, new, newMember, path: path, into: &operations)
             oldMember = old.nextSibling(oldMember)
             newMember = new.nextSibling(newMember)
         }
@@ -136,14 +133,19 @@ public enum JSONPatch {
         operations.insert(contentsOf: removals, at: mark)
         for (index, member) in after.enumerated() {
             if pairs[index] >= 0 {
-                let previous = before[pairs[index]]
-                if old.same(previous, as: member, in: new) { continue }
-                let pointer = path + "/" + escaped(try new.name(of: member))
-                try diff(old, previous, new, member, path: pointer, into: &operations)
+                try diffMember(old, before[pairs[index]], new, member, path: path, into: &operations)
             } else {
                 operations.append(.add(path: path + "/" + escaped(try new.name(of: member)), value: try new.value(member)))
             }
         }
+    }
+
+    /// Two members of the same name, diffed (its path made only when they differ).
+    private static func diffMember(
+        _ old: IndexedJSON, _ oldMember: Int, _ new: IndexedJSON, _ newMember: Int, path: String, into operations: inout [Operation]
+    ) throws(JSONParser.Failure) {
+        guard !old.same(oldMember, as: newMember, in: new) else { return }
+        try diff(old, oldMember, new, newMember, path: path + "/" + escaped(try new.name(of: newMember)), into: &operations)
     }
 
     /// Two arrays' elements after the `prefix` they start with.
