@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ViewHostAPI
+import ViewHostJSON
 import ViewModelCore
 
 /// A feature's stored shape changes with its schema version: a session stored by an older version is migrated as it
@@ -142,6 +143,30 @@ struct SchemaMigrationTests {
             || String(decoding: written, as: UTF8.self) == #"{"schema":2,"events":[{"add":{"_0":5}}]}"#)
         try core.replay(.events(feature: "tally", at: start, source: .client, events: written))
         #expect(core.state(of: TallyV2.key) == TallyV2.State(total: 7))
+    }
+
+    /// An import decodes a line's events from the line's own parse (``SessionCore/decodedAhead(_:parsed:of:)``):
+    /// a bare array of an older version and the object form of the current one read as their stored text does.
+    @Test func eventsDecodedAheadFromTheirParsedTextReplayAsTheirTextDoes() throws {
+        var old = SessionCore(
+            settings: SessionSettings(), random: .seeded(1), features: [InitialFeature(TallyV1.key, state: .init())])
+        let recorded = try old.encodeEvents([TallyV1.Event.add, .add], of: "tally")
+        var core = SessionCore(
+            settings: SessionSettings(), random: .seeded(1), features: [InitialFeature(TallyV2.key, state: .init())])
+        let written = try core.encodeEvents([TallyV2.Event.add(5)], of: "tally")
+        var expected = 0
+        for (data, adds) in [(recorded, 2), (written, 5)] {
+            let parsed = try JSONParser.parse([UInt8](data), maxDepth: 64)
+            let input = SessionInput.events(feature: "tally", at: start, source: .client, events: data)
+            try core.replay(input, decoded: core.decodedAhead(data, parsed: parsed, of: "tally"), observe: nil)
+            expected += adds
+            #expect(core.state(of: TallyV2.key) == TallyV2.State(total: expected))
+        }
+        // The parse is what is decoded (the text is not read again): the caller vouches that it is the text's.
+        let other = try JSONParser.parse(Array(#"{"schema":2,"events":[{"add":{"_0":40}}]}"#.utf8), maxDepth: 64)
+        let input = SessionInput.events(feature: "tally", at: start, source: .client, events: written)
+        try core.replay(input, decoded: core.decodedAhead(written, parsed: other, of: "tally"), observe: nil)
+        #expect(core.state(of: TallyV2.key) == TallyV2.State(total: expected + 40))
     }
 
     @Test func typesSayWhichStoredVersionsTheyRead() {

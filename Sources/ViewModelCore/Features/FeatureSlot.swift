@@ -235,8 +235,8 @@ protocol AnyFeatureSlot: Sendable {
     func encode(to encoder: any Encoder) throws
     /// Encodes events of this feature (for the journal).
     func encodeEvents(_ events: [any Sendable]) throws -> Data
-    /// Decodes events of this feature (for a replay).
-    func decodeEvents(from data: Data, with decoder: JSONDecoder) throws -> [any Sendable]
+    /// Decodes events of this feature (for a replay); `parsed`: `data` already parsed, when the caller has it.
+    func decodeEvents(from data: Data, parsed: JSONValue?, with decoder: JSONDecoder) throws -> [any Sendable]
     /// Pending timer `id`'s source and event, encoded as a journal records events, if it is this feature's.
     func encodedTimer(_ id: Int) -> (source: EventSource, events: Data)?
     /// Encodes events of this feature as a journal records them, with nothing of a slot (a record kept in memory
@@ -308,13 +308,13 @@ extension FeatureSlot: AnyFeatureSlot {
         try StoredEvents<F>.encoded(events.map(Self.typed))
     }
 
-    func decodeEvents(from data: Data, with decoder: JSONDecoder) throws -> [any Sendable] {
+    func decodeEvents(from data: Data, parsed: JSONValue?, with decoder: JSONDecoder) throws -> [any Sendable] {
         // Our own decoder first (a replay decodes every stored event again); JSONDecoder for what it leaves, and
         // for the error a record that does not decode gets.
-        if let value = try? JSONParser.parse([UInt8](data), maxDepth: 512) {
+        if let value = parsed ?? (try? JSONParser.parse([UInt8](data), maxDepth: 512)) {
             // A bare array (schema version 1) as it is, without asking for the object form first.
-            if case .array = value, F.schemaVersion == 1, let events = try? JSONValueDecoder().decode([F.Event].self, from: value) {
-                return events
+            if case .array = value, F.schemaVersion == 1, let events = try? JSONValueDecoder().decode(StoredEvents<F>.Bare.self, from: value) {
+                return events.events
             }
             if let stored = try? JSONValueDecoder().decode(StoredEvents<F>.self, from: value) { return stored.events }
         }
@@ -353,7 +353,8 @@ enum StoredEventsShape {
 /// holds), else `{"schema":N,"events":[…]}` (``StoredEventsShape``). Events of an older schema are migrated as they
 /// are read.
 struct StoredEvents<F: Feature>: Decodable {
-    let events: [F.Event]
+    /// The events, each an `F.Event` (held as a replay takes them, not converted from an `[F.Event]` again).
+    let events: [any Sendable]
 
     private enum CodingKeys: String, CodingKey {
         case schema, events
@@ -375,14 +376,32 @@ struct StoredEvents<F: Feature>: Decodable {
             schema = 1
             list = try decoder.unkeyedContainer()
         }
-        var events: [F.Event] = []
         if schema == F.schemaVersion {
-            while !list.isAtEnd { events.append(try list.decode(F.Event.self)) }
+            events = try Self.decode(&list)
         } else {
             try F.checkStored(schema: schema)
+            var events: [any Sendable] = []
             while !list.isAtEnd { events.append(try F.migrate(event: list.superDecoder(), from: schema)) }
+            self.events = events
         }
-        self.events = events
+    }
+
+    /// The events of `list`, at the feature's schema version.
+    private static func decode(_ list: inout any UnkeyedDecodingContainer) throws -> [any Sendable] {
+        var events: [any Sendable] = []
+        events.reserveCapacity(list.count ?? 1)
+        while !list.isAtEnd { events.append(try list.decode(F.Event.self)) }
+        return events
+    }
+
+    /// A bare array of events at the feature's schema version, read as it is (no object form asked for first).
+    struct Bare: Decodable {
+        let events: [any Sendable]
+
+        init(from decoder: any Decoder) throws {
+            var list = try decoder.unkeyedContainer()
+            events = try StoredEvents.decode(&list)
+        }
     }
 }
 

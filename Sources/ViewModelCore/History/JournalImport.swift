@@ -110,9 +110,12 @@ public enum JournalImport {
                             time = Date(timeIntervalSinceReferenceDate: seconds).formatted(JournalExport.timeStyle)
                         }
                         if (try? fields.string("kind")) != "timer", let feature = try? fields.string("feature"),
-                            let data = try? Reader.eventsData(fields, bytes: line.bytes)
+                            let data = try? Reader.eventsData(fields, bytes: line.bytes), let array = fields.value("events"),
+                            let schema = try? fields.integer("schema")
                         {
-                            decoded = base.decodedAhead(data, of: feature)
+                            // The events as their stored text parses (``StoredEventsShape``), from the line's parse.
+                            let parsed = schema == 1 ? array : .object([("schema", .number(Double(schema))), ("events", array)])
+                            decoded = base.decodedAhead(data, parsed: parsed, of: feature)
                         }
                     }
                     part.append(Prepared(number: line.number, bytes: line.bytes, members: members, decoded: decoded, time: time))

@@ -57,7 +57,7 @@ public final class GroupCommitQueue<Item: Sendable>: Sendable {
                     bytes += intake.items[count].bytes
                     count += 1
                 }
-                let batch = intake.items.prefix(count).map(\.item)
+                let batch = intake.items.prefix(count).map { $0.item }
                 intake.items.removeFirst(count)
                 if batch.isEmpty { intake.draining = false }
                 return batch

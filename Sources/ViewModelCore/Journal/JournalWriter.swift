@@ -14,10 +14,7 @@ import ViewHostLocking
 ///   a write reaches the medium; `healthy` only after a batch that really wrote a session or a record (never after
 ///   one whose every write was refused before touching it); `broken` stops every write.
 public final class JournalWriter<Statements: JournalStatements>: Sendable {
-    private struct Pending: Sendable {
-        let write: JournalWrite
-        let completion: @Sendable (Bool) -> Void
-    }
+    private typealias Pending = PendingJournalWrite
 
     private struct State {
         /// Per session, the newest copy whose write failed: its writes and older copies' are refused.
@@ -92,7 +89,7 @@ public final class JournalWriter<Statements: JournalStatements>: Sendable {
             } catch is Resequence {
                 results = try commit(batch, together: false, poisoned: &poisoned)
             }
-            let writes = batch.map(\.write)
+            let writes = batch.map { $0.write }
             if let fault = statements.committed(writes, results: results) {
                 monitor.set(fault)
             } else if zip(writes, results).contains(where: { $0.isJournalWrite && $1 }) {

@@ -1,5 +1,6 @@
 import Foundation
 import ViewHostAPI
+import ViewHostJSON
 
 /// Applying a journal's inputs again, and writing events down for one.
 extension SessionCore {
@@ -88,14 +89,17 @@ extension SessionCore {
     }
 
     /// `data`, events of `feature` as a journal records them, decoded as ``decodedAhead(_:)`` decodes an input's.
-    public func decodedAhead(_ data: Data, of feature: String) -> DecodedEvents {
-        DecodedEvents(feature: feature, data: data, events: Result { () throws(ReplayError) in try decodedEvents(data, of: feature) })
+    /// - Parameter parsed: `data` as ``JSONParser`` reads it, when the caller has read it already (nil: read here).
+    public func decodedAhead(_ data: Data, parsed: JSONValue? = nil, of feature: String) -> DecodedEvents {
+        DecodedEvents(
+            feature: feature, data: data,
+            events: Result { () throws(ReplayError) in try decodedEvents(data, parsed: parsed, of: feature) })
     }
 
-    private func decodedEvents(_ data: Data, of feature: String) throws(ReplayError) -> [any Sendable] {
+    private func decodedEvents(_ data: Data, parsed: JSONValue? = nil, of feature: String) throws(ReplayError) -> [any Sendable] {
         let index = try slot(of: feature)
         do {
-            return try slots[index].decodeEvents(from: data, with: JSONDecoder())
+            return try slots[index].decodeEvents(from: data, parsed: parsed, with: JSONDecoder())
         } catch {
             throw .undecodableEvents(feature: feature)
         }
