@@ -148,7 +148,7 @@ struct SchemaMigrationTests {
     /// An import decodes a line's events from the line's own parse (``SessionCore/decodedAhead(_:parsed:of:)``):
     /// a bare array of an older version and the object form of the current one read as their stored text does.
     @Test func eventsDecodedAheadFromTheirParsedTextReplayAsTheirTextDoes() throws {
-        var old = SessionCore(
+        let old = SessionCore(
             settings: SessionSettings(), random: .seeded(1), features: [InitialFeature(TallyV1.key, state: .init())])
         let recorded = try old.encodeEvents([TallyV1.Event.add, .add], of: "tally")
         var core = SessionCore(

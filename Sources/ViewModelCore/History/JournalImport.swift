@@ -41,15 +41,24 @@ public enum JournalImport {
             cursor: HistoryCursor(core: header.base, number: header.baseNumber), checkpointEvery: checkpointEvery,
             observe: observe, digest: JournalExport.chained([], first.bytes))
         // The next lines are parsed and their events decoded on another thread while these are replayed and
-        // checked: each is about half the work.
-        let parts = Ahead(Prepared.maker(lines, base: header.base))
+        // checked; when the part needed next is still being prepared there, this thread prepares a later one
+        // meanwhile (``SharedParts``).
+        var rest = lines
+        let base = header.base
+        let source = SharedParts<[(number: Int, bytes: [UInt8])], [Prepared]>(
+            claim: {
+                var taken: [(number: Int, bytes: [UInt8])] = []
+                taken.reserveCapacity(Prepared.part)
+                while taken.count < Prepared.part, let line = rest.next() { taken.append(line) }
+                return taken.isEmpty ? nil : taken
+            },
+            prepare: { Prepared.prepare($0, base: base) })
         var last = first.number
         var prepared: [Prepared] = []
         var index = 0
         func nextLine() -> Prepared? {
             if index == prepared.count {
-                // `make` throws nothing: a line that does not read carries its failure to its turn.
-                guard let part = try? parts.next() else { return nil }
+                guard let part = source.next() else { return nil }
                 (prepared, index) = (part, 0)
             }
             index += 1
@@ -90,38 +99,30 @@ public enum JournalImport {
         /// Lines read at a time.
         static let part = 128
 
-        /// What makes the parts of `lines` after the header, a part at a time; events decoded with `base`'s
-        /// features. Errors are kept for the line's turn (so the first line that fails is the one named).
-        static func maker(_ lines: Lines, base: SessionCore) -> @Sendable () -> [Prepared]? {
-            let place = Locked(lines)
-            return {
-                var lines = place.withLock { $0 }
-                var part: [Prepared] = []
-                part.reserveCapacity(Self.part)
-                while part.count < Self.part, let line = lines.next() {
-                    let members = Result { () throws(JSONParser.Failure) in
-                        try JSONParser.members(ofObject: line.bytes, maxDepth: JournalImport.maxDepth)
-                    }
-                    var decoded: DecodedEvents?
-                    var time: String?
-                    if case .success(let members) = members {
-                        let fields = Fields(members, line: line.number)
-                        if case .number(let seconds)? = fields.value("at"), seconds.isFinite {
-                            time = Date(timeIntervalSinceReferenceDate: seconds).formatted(JournalExport.timeStyle)
-                        }
-                        if (try? fields.string("kind")) != "timer", let feature = try? fields.string("feature"),
-                            let data = try? Reader.eventsData(fields, bytes: line.bytes), let array = fields.value("events"),
-                            let schema = try? fields.integer("schema")
-                        {
-                            // The events as their stored text parses (``StoredEventsShape``), from the line's parse.
-                            let parsed = schema == 1 ? array : .object([("schema", .number(Double(schema))), ("events", array)])
-                            decoded = base.decodedAhead(data, parsed: parsed, of: feature)
-                        }
-                    }
-                    part.append(Prepared(number: line.number, bytes: line.bytes, members: members, decoded: decoded, time: time))
+        /// `lines`, prepared with `base`'s features (events decoded with them). A line that does not read carries
+        /// its failure to its turn (so the first line that fails is the one named).
+        static func prepare(_ lines: [(number: Int, bytes: [UInt8])], base: SessionCore) -> [Prepared] {
+            lines.map { line in
+                let members = Result { () throws(JSONParser.Failure) in
+                    try JSONParser.members(ofObject: line.bytes, maxDepth: JournalImport.maxDepth)
                 }
-                place.withLock { $0 = lines }
-                return part.isEmpty ? nil : part
+                var decoded: DecodedEvents?
+                var time: String?
+                if case .success(let members) = members {
+                    let fields = Fields(members, line: line.number)
+                    if case .number(let seconds)? = fields.value("at"), seconds.isFinite {
+                        time = Date(timeIntervalSinceReferenceDate: seconds).formatted(JournalExport.timeStyle)
+                    }
+                    if (try? fields.string("kind")) != "timer", let feature = try? fields.string("feature"),
+                        let data = try? Reader.eventsData(fields, bytes: line.bytes), let array = fields.value("events"),
+                        let schema = try? fields.integer("schema")
+                    {
+                        // The events as their stored text parses (``StoredEventsShape``), from the line's parse.
+                        let parsed = schema == 1 ? array : .object([("schema", .number(Double(schema))), ("events", array)])
+                        decoded = base.decodedAhead(data, parsed: parsed, of: feature)
+                    }
+                }
+                return Prepared(number: line.number, bytes: line.bytes, members: members, decoded: decoded, time: time)
             }
         }
     }
