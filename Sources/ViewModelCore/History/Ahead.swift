@@ -4,7 +4,7 @@ import ViewHostLocking
 /// Parts of a long job made one step ahead of their use, on a thread of their own: while the caller works on one
 /// part, the next is made. An export reads and decodes the next page of records while it replays and writes this
 /// one (each about half of the work: with a second core free, an export of 10,000 inputs took 0.15 s instead of
-/// 0.22 s, BENCHMARKS.md). An import shares its parts between two threads instead (``SharedParts``).
+/// 0.22 s, BENCHMARKS.md). An import shares its parts between two threads instead (`SharedParts`).
 ///
 /// Parts are made one at a time, in order, each after the one before was taken: `make` keeps its own place.
 /// Every wait is for work that is running (a part being made), never for another caller, and is bounded

@@ -89,7 +89,10 @@ extension SessionCore {
     }
 
     /// `data`, events of `feature` as a journal records them, decoded as ``decodedAhead(_:)`` decodes an input's.
-    /// - Parameter parsed: `data` as ``JSONParser`` reads it, when the caller has read it already (nil: read here).
+    /// - Parameters:
+    ///   - data: The events as a journal records them.
+    ///   - parsed: `data` as `JSONParser` reads it, when the caller has read it already (nil: read here).
+    ///   - feature: The feature whose events they are.
     public func decodedAhead(_ data: Data, parsed: JSONValue? = nil, of feature: String) -> DecodedEvents {
         DecodedEvents(
             feature: feature, data: data,
