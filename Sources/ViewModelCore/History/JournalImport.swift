@@ -117,9 +117,8 @@ public enum JournalImport {
                         let data = try? Reader.eventsData(fields, bytes: line.bytes), let array = fields.value("events"),
                         let schema = try? fields.integer("schema")
                     {
-                        // The events as their stored text parses (``StoredEventsShape``), from the line's parse.
-                        let parsed = schema == 1 ? array : .object([("schema", .number(Double(schema))), ("events", array)])
-                        decoded = base.decodedAhead(data, parsed: parsed, of: feature)
+                        // The events as their stored text parses, from the line's parse.
+                        decoded = base.decodedAhead(data, parsed: StoredEventsShape.value(array: array, schema: schema), of: feature)
                     }
                 }
                 return Prepared(number: line.number, bytes: line.bytes, members: members, decoded: decoded, time: time)

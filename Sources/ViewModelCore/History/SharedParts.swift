@@ -12,7 +12,7 @@ final class SharedParts<Work: Sendable, Part: Sendable> {
     private final class State: @unchecked Sendable {
         // Guarded by `condition`.
         let condition = NSCondition()
-        var claim: () -> Work?
+        let claim: () -> Work?
         var claimed = 0
         var ready: [Int: Part] = [:]
         /// Parts being prepared ahead.

@@ -1,0 +1,74 @@
+import Foundation
+import ViewHostJSON
+
+/// The stored shape of a journal record's events, written the same way every time: the array as it is at schema
+/// version 1, else `{"schema":N,"events":[…]}` in that order (a keyed container's order is JSONEncoder's to choose,
+/// and it varied; a journal export's import rebuilds these bytes exactly).
+enum StoredEventsShape {
+    static func data(array: Data, schema: Int) -> Data {
+        schema == 1 ? array : Data("{\"schema\":\(schema),\"events\":".utf8) + array + Data("}".utf8)
+    }
+
+    /// What `JSONParser` reads from ``data(array:schema:)``'s text, given what it reads from `array`'s (a caller
+    /// that has parsed the array already need not parse the stored text again).
+    static func value(array: JSONValue, schema: Int) -> JSONValue {
+        schema == 1 ? array : .object([("schema", .number(Double(schema))), ("events", array)])
+    }
+}
+
+/// A journal record's events as stored: a bare array for schema version 1 (what every store before schema versions
+/// holds), else `{"schema":N,"events":[…]}` (``StoredEventsShape``). Events of an older schema are migrated as they
+/// are read.
+struct StoredEvents<F: Feature>: Decodable {
+    /// The events, each an `F.Event` (held as a replay takes them, not converted from an `[F.Event]` again).
+    let events: [any Sendable]
+
+    private enum CodingKeys: String, CodingKey {
+        case schema, events
+    }
+
+    /// `events` as a journal records them: a bare array at schema version 1, else with the version.
+    /// Keys sorted, `/` unescaped (``StoredJSON``).
+    static func encoded(_ events: [F.Event]) throws -> Data {
+        StoredEventsShape.data(array: try StoredJSON.encode(events), schema: F.schemaVersion)
+    }
+
+    init(from decoder: any Decoder) throws {
+        let schema: Int
+        var list: any UnkeyedDecodingContainer
+        if let keyed = try? decoder.container(keyedBy: CodingKeys.self) {
+            schema = try keyed.decode(Int.self, forKey: .schema)
+            list = try keyed.nestedUnkeyedContainer(forKey: .events)
+        } else {
+            schema = 1
+            list = try decoder.unkeyedContainer()
+        }
+        if schema == F.schemaVersion {
+            events = try Self.decode(&list)
+        } else {
+            try F.checkStored(schema: schema)
+            var events: [any Sendable] = []
+            while !list.isAtEnd { events.append(try F.migrate(event: list.superDecoder(), from: schema)) }
+            self.events = events
+        }
+    }
+
+    /// The events of `list`, at the feature's schema version.
+    private static func decode(_ list: inout any UnkeyedDecodingContainer) throws -> [any Sendable] {
+        var events: [any Sendable] = []
+        events.reserveCapacity(list.count ?? 1)
+        while !list.isAtEnd { events.append(try list.decode(F.Event.self)) }
+        return events
+    }
+
+    /// A bare array of events at the feature's schema version, read as it is (no object form asked for first).
+    struct Bare: Decodable {
+        let events: [any Sendable]
+
+        init(from decoder: any Decoder) throws {
+            var list = try decoder.unkeyedContainer()
+            events = try StoredEvents.decode(&list)
+        }
+    }
+}
+
