@@ -16,6 +16,12 @@ public enum TestDeadline {
     /// `timeout` stretched by ``scale``.
     public static func scaled(_ timeout: Duration) -> Duration { timeout * scale }
 
+    /// A test's time limit, in minutes: `minutes` stretched by ``scale``, as `.timeLimit(.minutes(TestDeadline
+    /// .minutes(5)))`. A time limit is a bound for a hang like every other wait here: in the whole suite under
+    /// ThreadSanitizer, on two busy cores, a test that takes 5 s alone took three minutes, and failed a bound
+    /// meant for a test that never ends.
+    public static func minutes(_ minutes: Int) -> Int { minutes * scale }
+
     /// The instant `timeout` (stretched by ``scale``) from now.
     public static func after(_ timeout: Duration) -> ContinuousClock.Instant {
         ContinuousClock.now.advanced(by: scaled(timeout))

@@ -7,7 +7,7 @@ import TestSupport
 
 /// TLS under the server's limits and across reloads: a connection over the limit is told `503` (after its
 /// handshake, so it can read it), and sessions resume across a reload of the certificate (SIGHUP).
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct TLSLimitsTests {
     @Test func connectionOverTheLimitGets503AfterItsHandshake() async throws {
         let server = try await TLSTestServer(maxConnections: 1)

@@ -9,7 +9,7 @@ import ViewHostLocking
 /// Events of one session posted from many threads at once: the journal gets them in number order, so the store
 /// keeps every one (before, a thread that numbered entry 6 could hand it over before entry 5's thread did, and
 /// the store refused 6 as a gap: a `503` under concurrent posts to one session).
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct ConcurrentSubmitTests {
     /// A journal that records the order entries arrive in and keeps them all.
     final class OrderRecorder: SessionJournal {

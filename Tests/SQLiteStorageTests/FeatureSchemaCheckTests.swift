@@ -8,7 +8,7 @@ import ViewModelCore
 /// A store whose sessions hold feature data a build cannot read is refused when it opens, naming the feature and
 /// the version, instead of failing its sessions one by one when clients ask for them; what a build can read opens,
 /// even where the kept bound says otherwise (the sessions that held an old version are gone).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(1))))
 struct FeatureSchemaCheckTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("viewhost-schemas-\(UUID().uuidString)").path
 

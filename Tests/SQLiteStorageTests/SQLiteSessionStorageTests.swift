@@ -8,7 +8,7 @@ import ViewHostLocking
 /// The SQLite store on its own: what a session applied comes back after the storage is opened again, byte for
 /// byte; snapshots bound the journal; removed and expired sessions leave what they should; and files that are not
 /// a sound ViewHost store are refused with a reason.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct SQLiteSessionStorageTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("viewhost-sqlite-\(UUID().uuidString)").path
     let scheduler = ManualScheduler()
@@ -352,7 +352,7 @@ struct SQLiteSessionStorageTests {
 
 /// The store's history: the snapshots it took kept as checkpoints and the journal records after the oldest, as
 /// many as it was told to keep, read back into every version the session made.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(1))))
 struct SQLiteHistoryTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("viewhost-history-\(UUID().uuidString)").path
     let scheduler = ManualScheduler()

@@ -6,7 +6,7 @@ import TestSupport
 /// the node that does not own the session goes to the owner and back (the session stays put); a stream held on one
 /// node sees what is posted through the other; the internal listener takes nothing without the cluster's secret;
 /// and the sessions of a node that dies move, those with pending bot replies without any request.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.serialized, .timeLimit(.minutes(TestDeadline.minutes(5))))
 final class ClusterProcessTests {
     let database: PostgresServer
     static let secret = "cluster-test-secret-0123456789"

@@ -10,7 +10,7 @@ import Glibc
 /// The durable store on the real binary: what was answered `202` survives `kill -9`, timers that fell due while
 /// the server was down fire after it starts, streams and long polls resume across a restart, and the store's
 /// faults get the answers the README promises.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct DurabilityProcessTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("viewhost-durable-\(UUID().uuidString)").path
 

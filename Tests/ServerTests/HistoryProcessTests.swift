@@ -5,7 +5,7 @@ import TestSupport
 /// History on the real binary and its SQLite store: a session exported from one server, imported into another,
 /// serves every version byte for byte (action links aside), and still does after that server is killed with
 /// SIGKILL and started again; `viewhost replay` prints the export's snapshots, or one, and refuses a broken file.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(3))))
 struct HistoryProcessTests {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("viewhost-history-\(UUID().uuidString)").path
 

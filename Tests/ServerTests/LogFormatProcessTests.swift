@@ -4,7 +4,7 @@ import TestSupport
 
 /// `--log-format json` (config `log.format`): every line the process writes to stderr is one JSON object, the
 /// access lines included, and they are all written out before the process exits on SIGTERM.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct LogFormatProcessTests {
     @Test func jsonFormatWritesOneObjectPerLineIncludingAccessLines() async throws {
         let server = try await ServerProcess(

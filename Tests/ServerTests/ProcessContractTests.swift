@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The process contract of API.md ("Process"), checked on the real `viewhost` binary.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct ProcessContractTests {
     @Test func versionAndHelpExitZero() async throws {
         let version = try await ServerProcess.run(["--version"])

@@ -3,7 +3,7 @@ import TestSupport
 
 /// The bound on child processes: first come, first served, and a waiter that is cancelled (its test's time limit)
 /// stops waiting instead of hanging the run, without taking or losing a slot.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct ProcessSlotsTests {
     @Test func aCancelledWaiterThrowsAndTheSlotGoesToTheNextOne() async throws {
         let slots = ProcessSlots(count: 1)

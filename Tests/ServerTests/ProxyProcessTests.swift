@@ -6,7 +6,7 @@ import TestSupport
 /// address: one that spends its session allowance leaves the others theirs (before, every client behind nginx was
 /// 127.0.0.1 and one could lock all out), the access log names each, and a header a client writes itself changes
 /// nothing. Two clients on one machine: 127.0.0.1 and 127.0.0.2, bound as the source address.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct ProxyProcessTests {
     /// The repository root: this file is `Tests/ServerTests/ProxyProcessTests.swift`.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

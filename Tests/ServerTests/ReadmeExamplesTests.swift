@@ -8,7 +8,7 @@ import Testing
 /// on every run is made alike on both sides first (``ReadmeOutputNormalisation``); commands are run as written but for
 /// the port (each server here listens on a free one), `/tmp/vh-` files (in a directory of the test's own) and the
 /// HTTPS example's `pgrep -f`, which names the server the test started by its pid rather than match by name.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct ReadmeExamplesTests {
     /// Every block is in exactly one part that a test below pastes; a renamed heading leaves no part empty.
     @Test func everyConsoleBlockIsPastedByATest() throws {

@@ -11,7 +11,7 @@ import Glibc
 /// follow each other: while four clients send chat messages back to back (and the bot's timers fire), and right
 /// after a restart while the timers that fell due fire, every `GET` answers `200` with a version at least as new
 /// as any the reader saw before.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(3))))
 struct SnapshotReadProcessTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("viewhost-reads-\(UUID().uuidString)").path
 

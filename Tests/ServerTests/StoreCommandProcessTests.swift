@@ -5,7 +5,7 @@ import TestSupport
 /// What the store's commands say when the path they are given is not what they need: `serve --data-dir` naming a
 /// file or a broken link, `check` and `backup` of a directory holding no store (66, not the corrupt store's 65), and
 /// `backup` into a file that exists (the message names the output, not the data directory).
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct StoreCommandProcessTests {
     /// A fresh temporary directory for one test.
     private func temporaryDirectory() throws -> String {

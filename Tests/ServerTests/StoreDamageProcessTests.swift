@@ -11,7 +11,7 @@ import Glibc
 /// while the server runs): the server says so and never serves what it cannot vouch for; `viewhost check` says in
 /// a few lines what is wrong and what was lost, reading the store only; `viewhost repair` ends the sessions that
 /// lost acknowledged records, so no version is handed out again for other content.
-@Suite(.timeLimit(.minutes(4)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(4))))
 struct StoreDamageProcessTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("viewhost-damage-\(UUID().uuidString)").path
     var file: String { directory + "/viewhost.sqlite" }

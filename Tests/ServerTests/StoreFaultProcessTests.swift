@@ -10,7 +10,7 @@ import Glibc
 /// The SQLite store's faults on the real binary, each made for real (a tmpfs that fills up, files another user
 /// owns, a second process): the server says what is wrong (a log line naming the file, `/readyz`, its exit code)
 /// and answers with the true status, and what it answered `202` is never lost.
-@Suite(.timeLimit(.minutes(4)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(4))))
 struct StoreFaultProcessTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("viewhost-fault-\(UUID().uuidString)").path
 

@@ -9,7 +9,7 @@ import Glibc
 /// What users type is not kept where others may read it: the data directory is private (0700) and its files too
 /// (0600, a backup as well), and the login feature keeps a password's length, never its text (not in the state,
 /// not in the journal, not base64 inside it).
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(2))))
 struct StorePrivacyProcessTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("viewhost-private-\(UUID().uuidString)").path
 

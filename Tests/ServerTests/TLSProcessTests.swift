@@ -4,7 +4,7 @@ import TestSupport
 
 /// HTTPS on the real `viewhost` binary: the readiness line, curl over TLS, SIGHUP reloads, and the exit codes
 /// of certificate mistakes.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct TLSProcessTests {
     /// How long a signal's effect may take to show (it is handled asynchronously, and CI machines are busy).
     static let signalTimeout: Duration = .seconds(20)

@@ -14,7 +14,7 @@ import Glibc
 ///   journal records the JSON of `SessionInput`'s synthesized `Codable` and its snapshots bare JSON.
 /// This build must serve every session, every feature's snapshot (byte for byte, with its `ETag`) and every log as
 /// they were, and go on from there without reusing a version.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct UpgradeProcessTests {
     struct Expected: Decodable {
         struct Feature: Decodable {

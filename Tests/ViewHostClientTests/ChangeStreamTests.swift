@@ -10,7 +10,7 @@ import ViewHostClient
 
 /// `changes()`: the current snapshots, then every change; resumed after a dropped connection and after a server
 /// restart without missing one; long polls while streams are refused; ends with the session or the task.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct ChangeStreamTests {
     @Test func currentSnapshotsThenEachChange() async throws {
         let server = try await TestServer.start()

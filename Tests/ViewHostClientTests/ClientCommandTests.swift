@@ -18,7 +18,7 @@ private final class Flag: Sendable {
 
 /// `viewhost client …` against a running server: output for people and for scripts, problems as one line on
 /// stderr with a sysexits status.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct ClientCommandTests {
     /// Runs `viewhost client ARGUMENTS` off the test's task (it blocks until the command exits).
     private func client(

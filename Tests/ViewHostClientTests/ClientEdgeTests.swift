@@ -6,7 +6,7 @@ import ViewHostClient
 /// `viewhost client` where the server is not what it should be (down, a page from a proxy, broken JSON, a head and
 /// then nothing, an endless answer) and where its own input is wrong: one line in words on stderr and the sysexits
 /// status the README's table gives (64 usage, 65 refused, 69 unavailable, 75 try again, 76 protocol).
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct ClientEdgeTests {
     static let sessionID = "0123456789abcdefghijklmnop"
     static let created = #"{"expiresAt":"2026-11-23T12:23:59Z","id":"\#(sessionID)","token":"t0ken"}"#

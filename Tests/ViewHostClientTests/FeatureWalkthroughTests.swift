@@ -9,7 +9,7 @@ import WeatherAPI
 import ViewHostClient
 
 /// Every feature walked end to end through the client's typed calls, against the real binary.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct FeatureWalkthroughTests {
     @Test func chatThroughIntentsAndOfferedActions() async throws {
         let server = try await TestServer.start()

@@ -9,7 +9,7 @@ import ViewHostAPI
 import ViewHostClient
 
 /// A send whose answer is lost is retried with the same `Idempotency-Key`, and applies once.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct IdempotentRetryTests {
     @Test func aSendWhoseAnswerIsLostAppliesOnce() async throws {
         let server = try await TestServer.start()

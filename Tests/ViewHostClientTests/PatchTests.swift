@@ -14,7 +14,7 @@ import ViewHostJSON
 /// The client reads patches when the server offers them: a read of a snapshot it holds gets the changes alone
 /// (the server's access log shows the bytes), the change stream delivers patched snapshots that are the server's
 /// versions exactly, and a patch that does not fit the snapshot held is never applied: the whole one is read.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(2))))
 struct PatchTests {
     /// The JSON `GET /v1/sessions/{id}/{feature}?version=N` serves, parsed.
     static func served(_ port: Int, _ session: ViewHostSession, _ feature: String, version: Int) async throws -> ViewHostJSON.JSONValue {

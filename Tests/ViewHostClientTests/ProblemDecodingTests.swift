@@ -15,7 +15,7 @@ import ViewHostAPI
 
 /// Every problem status the server answers comes back as one ``ViewHostError`` with its status, title, detail and,
 /// where the server lists them, the allowed event types.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct ProblemDecodingTests {
     /// Runs `body` and returns the error it threw (failing the test if it threw none, or another type).
     private func failure(_ body: () async throws -> Void) async -> ViewHostError? {

@@ -10,7 +10,7 @@ import ViewHostClient
 
 /// The README's "Swift client" example, as written there, against the real binary: if it stops compiling or
 /// working, the README is wrong.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct ReadmeExampleTests {
     @Test func theReadmeExampleCompilesAndWorks() async throws {
         let server = try await TestServer.start()

@@ -6,7 +6,7 @@ import TestSupport
 
 /// CORS with `cors.allowedOrigins` set is enforced on every request (issue 14, finding 4): a disallowed `Origin`
 /// gets `403` problem+json before anything happens; allowed, same-origin and Origin-less requests go through.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct CORSHTTPTests {
     private static func run(_ body: (TestApp) async throws -> Void) async throws {
         try await TestApp.run({ $0.cors.allowedOrigins = ["https://app.example"] }, body)

@@ -12,7 +12,7 @@ import ViewHostAPI
 /// The seed's chat app (reference/seed-behaviour.md §1) walked through over HTTP, as a front-end would, with
 /// every simulated delay driven by the manual scheduler: loading, John's greeting, reading, sending, the bot's
 /// read receipt and reply, creating a chat, going back, goodbyes through push, and tapping a push.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct ChatWalkthroughHTTPTests {
     static let greetings = ["Hi!", "Hey", "Long time no see", "Hello", "So you're here too? 😎"]
     static let salutes = ["OK, bye", "Sure, see ya 👍", "ttyl 😎", "Nice talking to you again"]

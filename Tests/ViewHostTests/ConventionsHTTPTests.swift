@@ -11,7 +11,7 @@ import ViewHostAPI
 
 /// API.md "Conventions" checked across the app's answers: `Date`, framing and `X-Request-Id` on every answer,
 /// problem documents for every error, `405` with `Allow`, and gzip on request.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct ConventionsHTTPTests {
     @Test func everyAnswerCarriesDateFramingAndTheRequestID() async throws {
         try await TestApp.run { app in

@@ -11,7 +11,7 @@ import ViewHostAPI
 
 /// API.md "Events (write)" over loopback: 202 and its version, every refusal (400/413/415/422) as a problem
 /// document naming the field, whole-batch rejection, idempotency, and domain refusals as state.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct EventHTTPTests {
     /// A session whose chat list has loaded (John is there).
     private func loadedSession(_ app: TestApp) async throws -> TestSession {

@@ -8,7 +8,7 @@ import ViewHostJSON
 /// Every version addressable, over loopback: a past version as it was served (immutable), `404` before it exists
 /// and `410` once it is no longer kept, the versions held and what made each, patches from the version a client
 /// holds (a `GET`, a long poll, the event stream with `?patches=1`), and bad input of every kind answered `400`.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(3))))
 struct HistoryHTTPTests {
     static func person(_ name: String) -> String {
         #"{"type":"setPerson","firstName":"\#(name)","lastName":"History","birthdate":"1990-01-01"}"#

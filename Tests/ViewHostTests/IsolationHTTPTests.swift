@@ -11,7 +11,7 @@ import ViewHostAPI
 
 /// API.md: "sessions never see each other's state". Two sessions on one server, driven through the same
 /// scheduler, never share chats, screens, bots, logs or tokens.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct IsolationHTTPTests {
     @Test func eventsToOneSessionNeverChangeAnother() async throws {
         try await TestApp.run { app in

@@ -11,7 +11,7 @@ import ViewHostAPI
 
 /// API.md "the data-flow log": `GET /v1/sessions/{id}/log?since=SEQ`, and `causedBy` chains that explain why a
 /// snapshot changed.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct LogHTTPTests {
     @Test func logEntriesHaveTheDocumentedMembers() async throws {
         try await TestApp.run { app in

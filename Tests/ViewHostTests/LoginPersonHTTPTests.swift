@@ -11,7 +11,7 @@ import ViewHostAPI
 
 /// The login (seed 002) and person (seed 003) features over HTTP: their snapshots, events, locale and the
 /// 422 for an invalid birthdate.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct LoginPersonHTTPTests {
     @Test func loginWalkthrough() async throws {
         try await TestApp.run { app in

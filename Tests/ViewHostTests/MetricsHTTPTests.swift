@@ -4,7 +4,7 @@ import TestSupport
 
 /// `GET /metrics` follows Prometheus' conventions (issue 14, findings 7 and 8): gauges do not end in `_count`
 /// (kept for histograms and summaries), and a `405` counts under the route its path matched.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct MetricsHTTPTests {
     @Test func gaugesAreNamedWithoutACountSuffix() async throws {
         try await TestApp.run { app in

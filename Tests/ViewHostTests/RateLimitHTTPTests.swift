@@ -7,7 +7,7 @@ import TestSupport
 /// `limits.sessionsPerMinutePerClient` and `limits.eventsPerSecondPerSession`: over the rate, `429` problem+json
 /// with `Retry-After`, nothing changed, and other sessions unaffected. The rates are set so that no token comes
 /// back during a test (one a minute), so nothing here depends on how fast the machine is.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct RateLimitHTTPTests {
     @Test func sessionCreationOverTheClientRateIs429WithRetryAfter() async throws {
         try await TestApp.run({ $0.rateLimits.sessionsPerMinutePerClient = 2 }) { app in

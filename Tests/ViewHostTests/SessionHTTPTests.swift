@@ -11,7 +11,7 @@ import ViewHostAPI
 
 /// API.md "Sessions" over loopback: creation and its options, reading, deleting, authentication (401/404/410),
 /// idle expiry on the app's own clock, and the session cap.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct SessionHTTPTests {
     @Test func createAnswers201WithLocationCookieAndLinks() async throws {
         try await TestApp.run { app in

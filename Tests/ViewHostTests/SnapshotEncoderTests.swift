@@ -13,7 +13,7 @@ import ViewModelCore
 /// Snapshots are encoded with SortedJSONEncoder; they must be the bytes JSONEncoder wrote before it (ETags and
 /// cached bytes promise "equal versions, equal bytes", and clients saw JSONEncoder's output). Every version of
 /// every feature in a session that goes through each screen is encoded both ways and compared.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct SnapshotEncoderTests {
     @Test func everySnapshotOfAWholeSessionIsTheBytesJSONEncoderWrites() throws {
         let scheduler = ManualScheduler()

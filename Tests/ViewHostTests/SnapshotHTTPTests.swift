@@ -11,7 +11,7 @@ import ViewHostAPI
 
 /// API.md "Snapshots (read)" over loopback: the chat snapshot's shape, ETag / If-None-Match / 304, long poll
 /// with `?wait=`, HEAD, and unknown features.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct SnapshotHTTPTests {
     @Test func chatSnapshotHasTheDocumentedShape() async throws {
         try await TestApp.run { app in

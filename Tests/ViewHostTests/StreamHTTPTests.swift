@@ -10,7 +10,7 @@ import WeatherAPI
 import ViewHostAPI
 
 /// API.md "Live updates": `GET /v1/sessions/{id}/stream` as server-sent events, read incrementally off the wire.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct StreamHTTPTests {
     /// Opens a stream, checks its head, and reads the `retry:` frame and `initial` snapshot frames.
     static func open(

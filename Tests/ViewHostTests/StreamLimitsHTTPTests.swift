@@ -11,7 +11,7 @@ import ViewHostAPI
 
 /// The stream limits: per session (`429`) and in total (`503`), and that every way a stream ends gives its
 /// place back.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct StreamLimitsHTTPTests {
     /// Opens a stream and reads its head; the reader keeps the connection open.
     private func connect(_ app: TestApp, _ session: TestSession) async throws -> (SSEReader, TestResponse) {

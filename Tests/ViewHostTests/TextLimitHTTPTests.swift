@@ -5,7 +5,7 @@ import TestSupport
 /// Every string the server keeps is limited in code points and so in UTF-8 bytes, never in grapheme clusters:
 /// the combining-mark bomb (`a` and 450,000 U+0301, 900 KB, one "character") gets a 422 naming the field and the
 /// limit from every field, and nothing of it is kept (issue 14, finding 1).
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct TextLimitHTTPTests {
     /// One grapheme cluster of 900,001 UTF-8 bytes.
     static let bomb = "a" + String(repeating: "\u{301}", count: 450_000)

@@ -2,12 +2,13 @@ import Glibc
 import Logging
 import Synchronization
 import Testing
+import TestSupport
 
 @testable import HTTPCore
 
 /// A connection accepted by one loop and handed to another that has already stopped (it drained first, during a
 /// shutdown) must be closed, not left in a queue that no thread reads, with its descriptor open.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct EventLoopShutdownTests {
     @Test func connectionHandedToAStoppedLoopIsClosed() async throws {
         var logger = Logger(label: "loop-test")

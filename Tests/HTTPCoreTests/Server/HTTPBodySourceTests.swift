@@ -5,7 +5,7 @@ import ViewHostLocking
 
 /// Pulled bodies (`HTTPResponseBody.source`): framing, signals from other threads, heartbeats, backpressure, and
 /// that the source hears exactly once that its body is over, whatever ended it.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct HTTPBodySourceTests {
     /// A source that sends what is pushed into it, one part per pull.
     final class QueueSource: HTTPBodySource {

@@ -6,7 +6,7 @@ import TestSupport
 /// A handler that answers through a callback (`HTTPHandlerResult.callback`, no task): the answer may come from any
 /// thread, later or at once; requests pipelined behind it wait and are answered in order; an error is answered as a
 /// thrown one is; a second answer is ignored, never given to the next request.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct HTTPCallbackAnswerTests {
     static func routes(_ router: inout Router) {
         TestServer.standardRoutes(&router)

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// Each limit answers with its status and closes the connection; the server keeps serving others.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct HTTPServerLimitsTests {
     static let limits = HTTPLimits(maxRequestLineBytes: 1024, maxHeaderBytes: 2048, maxHeaderCount: 10, maxBodyBytes: 4096)
 

@@ -2,7 +2,7 @@ import HTTPCore
 import Testing
 import TestSupport
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct HTTPServerTests {
     @Test func getAnswersWithDateRequestIDAndLength() async throws {
         let server = try TestServer()

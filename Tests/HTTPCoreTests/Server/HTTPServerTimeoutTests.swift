@@ -4,7 +4,7 @@ import TestSupport
 
 /// Timeouts over real loopback with short configured durations; the tests wait on the socket (with a deadline),
 /// never on a sleep.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct HTTPServerTimeoutTests {
     static let short = HTTPTimeouts(
         headerRead: .milliseconds(300), bodyRead: .milliseconds(300), idle: .milliseconds(300),

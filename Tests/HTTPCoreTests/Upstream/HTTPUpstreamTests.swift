@@ -11,7 +11,7 @@ import Glibc
 /// The upstream client against a real server on loopback: whole answers, bodies and fields sent on, chunked answers
 /// relayed as they come through a second server, kept connections reused (and replaced when the upstream closed
 /// them), and a port nobody listens on reported as unreachable, which means nothing was sent.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct HTTPUpstreamTests {
     static func upstreamRoutes(_ router: inout Router) {
         TestServer.standardRoutes(&router)

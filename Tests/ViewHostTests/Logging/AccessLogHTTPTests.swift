@@ -8,7 +8,7 @@ import TestSupport
 /// The access log and the refusal log, read back as the JSON lines an operator's collector would get: one line
 /// per request with its route pattern, status, bytes, duration and ids, never a token or cookie; `log.access`
 /// turns it off; requests refused by a rate limit are logged with their reason.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct AccessLogHTTPTests {
     @Test func everyRequestGetsOneLineWithRouteStatusBytesDurationAndIDs() async throws {
         let log = try LogFile()
