@@ -6,7 +6,8 @@ import ViewHostLocking
 @testable import ViewModelCore
 
 /// ``SharedParts`` hands out every part once and in order, whichever thread prepared it; the caller prepares a later
-/// part while the one it needs is being prepared ahead; and no more than ``SharedParts/mostAhead`` wait their turn.
+/// part while the one it needs is being prepared ahead; no more than ``SharedParts/mostAhead`` wait their turn; and
+/// a part handed back is freed by the thread that made it.
 struct SharedPartsTests {
     /// Numbers 0..<count, a part each.
     private static func counter(_ count: Int) -> () -> Int? {
@@ -57,6 +58,58 @@ struct SharedPartsTests {
         #expect(claimed.withLock { $0 } == 3)
         #expect(parts.next() == 1)
         #expect(parts.next() == 2)
+    }
+
+    /// A part the caller is done with comes back with its next call, and the thread that prepared it frees it: the
+    /// thread ahead its own (while it runs, so at least until the work is all claimed), the caller the ones it made.
+    @Test func aReturnedPartIsFreedByTheThreadThatPreparedIt() async throws {
+        let count = 60
+        let mostAhead = 4
+        let log = Locked<[Int: (made: UInt, freed: UInt)]>([:])
+        let firstDone = DispatchSemaphore(value: 0)
+        let parts = SharedParts<Int, Freed>(
+            mostAhead: mostAhead, claim: Self.counter(count),
+            prepare: { work in
+                // As above: the thread that takes part 0 waits for the other to prepare part 1, so both prepare.
+                if work == 0 { _ = firstDone.wait(timeout: .now() + 60) }
+                defer { if work == 1 { firstDone.signal() } }
+                return Freed(number: work, log: log)
+            })
+        var previous: Freed?
+        var handed: [Int] = []
+        while let part = parts.next(returning: consume previous) {
+            handed.append(part.number)
+            previous = part
+        }
+        previous = nil
+        #expect(handed == Array(0..<count))
+        let deadline = ContinuousClock.now + .seconds(30)
+        while log.withLock({ $0.count }) < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        let freed = log.withLock { $0 }
+        #expect(freed.count == count, "every part is freed once")
+        #expect(Set(freed.values.map(\.made)).count == 2, "both threads prepared parts")
+        // Claimed all (so the thread ahead may have ended) only once the caller holds the last few.
+        for number in 0..<(count - mostAhead - 3) {
+            let threads = try #require(freed[number])
+            #expect(threads.made == threads.freed, "part \(number)")
+        }
+    }
+
+    /// A part that notes the thread it was made on and the one it is freed on.
+    final class Freed: Sendable {
+        let number: Int
+        let madeOn = UInt(pthread_self())
+        let log: Locked<[Int: (made: UInt, freed: UInt)]>
+
+        init(number: Int, log: Locked<[Int: (made: UInt, freed: UInt)]>) {
+            self.number = number
+            self.log = log
+        }
+
+        deinit {
+            let (number, made, freed) = (number, madeOn, UInt(pthread_self()))
+            log.withLock { $0[number] = (made, freed) }
+        }
     }
 
     @Test func noPartsAtAllEndAtOnce() {

@@ -58,7 +58,9 @@ public enum JournalImport {
         var index = 0
         func nextLine() -> Prepared? {
             if index == prepared.count {
-                guard let part = source.next() else { return nil }
+                let done = prepared
+                prepared = []
+                guard let part = source.next(returning: consume done) else { return nil }
                 (prepared, index) = (part, 0)
             }
             index += 1

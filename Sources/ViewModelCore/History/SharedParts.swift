@@ -7,14 +7,24 @@ import Foundation
 /// fast as it replays and checks them, and which is faster varies).
 ///
 /// Work is claimed in order (`claim`, under a lock) and numbered as it is claimed; `prepare` runs outside the lock.
-/// One caller uses ``next()``; the thread ahead stops when the work runs out or the parts are dropped.
+/// One caller uses ``next(returning:)``; the thread ahead stops when the work runs out or the parts are dropped.
+///
+/// A part the caller is done with comes back with its next call, and the thread that prepared it frees it: freed on
+/// the other thread, each part's memory went back to the arena of the thread that took it (glibc's malloc), under
+/// that arena's lock, against that thread's own allocations (an import's profile showed the two threads waking each
+/// other in `malloc`).
 final class SharedParts<Work: Sendable, Part: Sendable> {
     private final class State: @unchecked Sendable {
         // Guarded by `condition`.
         let condition = NSCondition()
         let claim: () -> Work?
         var claimed = 0
-        var ready: [Int: Part] = [:]
+        /// Parts prepared, by number, and whether the thread ahead prepared them.
+        var ready: [Int: (part: Part, ahead: Bool)] = [:]
+        /// Parts the thread ahead prepared and the caller is done with, for that thread to free.
+        var spent: [Part] = []
+        /// Whether the thread ahead still runs (so frees what is spent).
+        var aheadRunning = true
         /// Parts being prepared ahead.
         var preparing = 0
         var exhausted = false
@@ -43,6 +53,8 @@ final class SharedParts<Work: Sendable, Part: Sendable> {
     private let state: State
     private let prepare: @Sendable (Work) -> Part
     private var turn = 0
+    /// Whether the part handed out last was prepared by the thread ahead.
+    private var previousWasAhead = false
 
     /// Starts preparing ahead. `claim` is called under a lock, in order, and returns nil once the work is done.
     init(mostAhead: Int = 4, claim: @escaping () -> Work?, prepare: @escaping @Sendable (Work) -> Part) {
@@ -65,8 +77,17 @@ final class SharedParts<Work: Sendable, Part: Sendable> {
         condition.lock()
         defer { condition.unlock() }
         while true {
-            while !state.stopped, state.ready.count >= mostAhead { condition.wait() }
+            while !state.stopped, state.ready.count >= mostAhead, state.spent.isEmpty { condition.wait() }
+            if !state.spent.isEmpty {
+                let spent = state.spent
+                state.spent = []
+                condition.unlock()
+                withExtendedLifetime(spent) {}  // the last reference: freed here, outside the lock
+                condition.lock()
+                continue
+            }
             guard !state.stopped, let (number, work) = state.take() else {
+                state.aheadRunning = false
                 condition.broadcast()
                 return
             }
@@ -75,19 +96,27 @@ final class SharedParts<Work: Sendable, Part: Sendable> {
             let part = prepare(work)
             condition.lock()
             state.preparing -= 1
-            state.ready[number] = part
+            state.ready[number] = (part, true)
             condition.broadcast()
         }
     }
 
     /// The next part, in order; nil after the last.
-    func next() -> Part? {
+    /// - Parameter previous: The part the caller is done with (the one this returned last), to be freed by the
+    ///   thread that prepared it.
+    func next(returning previous: consuming Part? = nil) -> Part? {
         let condition = state.condition
         condition.lock()
         defer { condition.unlock() }
+        // Moved in under the lock (no reference left here to be the last one), else freed here when this returns.
+        if previousWasAhead, state.aheadRunning, let previous = consume previous {
+            state.spent.append(previous)
+            condition.broadcast()
+        }
         while true {
-            if let part = state.ready.removeValue(forKey: turn) {
+            if let (part, ahead) = state.ready.removeValue(forKey: turn) {
                 turn += 1
+                previousWasAhead = ahead
                 condition.broadcast()
                 return part
             }
@@ -95,7 +124,7 @@ final class SharedParts<Work: Sendable, Part: Sendable> {
                 condition.unlock()
                 let part = prepare(work)
                 condition.lock()
-                state.ready[number] = part
+                state.ready[number] = (part, false)
                 continue
             }
             // This part is being prepared ahead, or every part was handed out.
