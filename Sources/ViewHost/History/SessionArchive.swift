@@ -295,6 +295,7 @@ final class SessionArchive: Sendable {
                 guard let page = try pages.next() else { return (writer, [], false) }
                 var chunk: [UInt8] = []
                 for (record, decoded) in page { chunk += try writer.line(for: record, decoded: decoded) }
+                pages.done(with: consume page)
                 return (writer, chunk, true)
             }
             writer = next

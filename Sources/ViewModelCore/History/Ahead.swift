@@ -6,7 +6,10 @@ import ViewHostLocking
 /// one (each about half of the work: with a second core free, an export of 10,000 inputs took 0.15 s instead of
 /// 0.22 s, BENCHMARKS.md). An import shares its parts between two threads instead (`SharedParts`).
 ///
-/// Parts are made one at a time, in order, each after the one before was taken: `make` keeps its own place.
+/// Parts are made one at a time, in order, each after the one before was taken: `make` keeps its own place. A part
+/// the caller is done with can be handed back (``done(with:)``), and the thread that makes the next part frees it:
+/// freed by the caller, an export's pages went back to the malloc arenas of the threads that made them, under their
+/// locks, while those threads made the next (as an import's did, `SharedParts`).
 /// Every wait is for work that is running (a part being made), never for another caller, and is bounded
 /// (``limit``): a part not made by then is reported as ``Stalled`` instead of waited for.
 public final class Ahead<Part: Sendable>: Sendable {
@@ -23,6 +26,8 @@ public final class Ahead<Part: Sendable>: Sendable {
     private let ready = DispatchSemaphore(value: 0)
     /// Whether the last part was taken (or making one failed): nothing more is made, nor waited for.
     private let finished = Locked(false)
+    /// Parts the caller is done with, for the thread that makes the next part to free.
+    private let spent = Locked<[Part]>([])
 
     /// Starts making the first part. `make` returns nil after the last.
     public init(_ make: @escaping @Sendable () throws -> Part?) {
@@ -32,10 +37,22 @@ public final class Ahead<Part: Sendable>: Sendable {
 
     private func start() {
         DispatchQueue.global().async { [self] in
+            let old = spent.withLock { spent in
+                defer { spent = [] }
+                return spent
+            }
+            _ = consume old  // the last reference: freed here, not on the caller's thread
             let result = Result { try make() }
             made.withLock { $0 = result }
             ready.signal()
         }
+    }
+
+    /// Hands back `part`, one this returned that the caller is done with: it is freed by the thread that makes the
+    /// next part (or with this, after the last).
+    public func done(with part: consuming Part) {
+        let part = consume part
+        spent.withLock { $0.append(part) }
     }
 
     /// The next part (waiting while it is made), and the one after it started; nil after the last.

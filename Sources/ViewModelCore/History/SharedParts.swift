@@ -82,7 +82,7 @@ final class SharedParts<Work: Sendable, Part: Sendable> {
                 let spent = state.spent
                 state.spent = []
                 condition.unlock()
-                withExtendedLifetime(spent) {}  // the last reference: freed here, outside the lock
+                _ = consume spent  // the last reference: the parts are freed here, outside the lock
                 condition.lock()
                 continue
             }
