@@ -45,16 +45,16 @@ struct AheadTests {
     /// A part handed back with ``Ahead/done(with:)`` is freed by the thread that makes the part after the next, not
     /// the caller's; the last, handed back once nothing more is made, goes with the `Ahead`.
     @Test func aPartHandedBackIsFreedOffTheCallersThread() async throws {
-        let freedOn = Locked<[Int: UInt]>([:])
+        let log = FreedPart.Log([:])
         let made = Locked(0)
         let caller = UInt(pthread_self())
         do {
-            let ahead = Ahead { () -> Noted? in
+            let ahead = Ahead { () -> FreedPart? in
                 let number = made.withLock { count -> Int in
                     count += 1
                     return count
                 }
-                return number <= 6 ? Noted(number: number, freedOn: freedOn) : nil
+                return number <= 6 ? FreedPart(number: number, log: log) : nil
             }
             // Synchronous from here to the end: no part can be made on this thread meanwhile.
             while let part = try ahead.next() {
@@ -62,26 +62,8 @@ struct AheadTests {
                 ahead.done(with: part)
             }
         }
-        let deadline = ContinuousClock.now + .seconds(30)
-        while freedOn.withLock({ $0.count }) < 6, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        let threads = freedOn.withLock { $0 }
+        let threads = try await FreedPart.all(6, in: log)
         #expect(threads.count == 6, "every part is freed once")
-        for number in 1...5 { #expect(threads[number] != caller, "part \(number)") }
-    }
-
-    /// A part that notes the thread it is freed on.
-    final class Noted: Sendable {
-        let number: Int
-        let freedOn: Locked<[Int: UInt]>
-
-        init(number: Int, freedOn: Locked<[Int: UInt]>) {
-            self.number = number
-            self.freedOn = freedOn
-        }
-
-        deinit {
-            let (number, thread) = (number, UInt(pthread_self()))
-            freedOn.withLock { $0[number] = thread }
-        }
+        for number in 1...5 { #expect(try #require(threads[number]).freed != caller, "part \(number)") }
     }
 }

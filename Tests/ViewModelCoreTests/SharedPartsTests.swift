@@ -65,17 +65,17 @@ struct SharedPartsTests {
     @Test func aReturnedPartIsFreedByTheThreadThatPreparedIt() async throws {
         let count = 60
         let mostAhead = 4
-        let log = Locked<[Int: (made: UInt, freed: UInt)]>([:])
+        let log = FreedPart.Log([:])
         let firstDone = DispatchSemaphore(value: 0)
-        let parts = SharedParts<Int, Freed>(
+        let parts = SharedParts<Int, FreedPart>(
             mostAhead: mostAhead, claim: Self.counter(count),
             prepare: { work in
                 // As above: the thread that takes part 0 waits for the other to prepare part 1, so both prepare.
                 if work == 0 { _ = firstDone.wait(timeout: .now() + 60) }
                 defer { if work == 1 { firstDone.signal() } }
-                return Freed(number: work, log: log)
+                return FreedPart(number: work, log: log)
             })
-        var previous: Freed?
+        var previous: FreedPart?
         var handed: [Int] = []
         while let part = parts.next(returning: consume previous) {
             handed.append(part.number)
@@ -83,32 +83,13 @@ struct SharedPartsTests {
         }
         previous = nil
         #expect(handed == Array(0..<count))
-        let deadline = ContinuousClock.now + .seconds(30)
-        while log.withLock({ $0.count }) < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        let freed = log.withLock { $0 }
+        let freed = try await FreedPart.all(count, in: log)
         #expect(freed.count == count, "every part is freed once")
         #expect(Set(freed.values.map(\.made)).count == 2, "both threads prepared parts")
         // Claimed all (so the thread ahead may have ended) only once the caller holds the last few.
         for number in 0..<(count - mostAhead - 3) {
             let threads = try #require(freed[number])
             #expect(threads.made == threads.freed, "part \(number)")
-        }
-    }
-
-    /// A part that notes the thread it was made on and the one it is freed on.
-    final class Freed: Sendable {
-        let number: Int
-        let madeOn = UInt(pthread_self())
-        let log: Locked<[Int: (made: UInt, freed: UInt)]>
-
-        init(number: Int, log: Locked<[Int: (made: UInt, freed: UInt)]>) {
-            self.number = number
-            self.log = log
-        }
-
-        deinit {
-            let (number, made, freed) = (number, madeOn, UInt(pthread_self()))
-            log.withLock { $0[number] = (made, freed) }
         }
     }
 
