@@ -7,7 +7,8 @@
 /// * a text refused is refused with an offset inside it;
 /// * split at its first NUL byte into an older and a newer text (else the text and itself), the newer one read
 ///   against the older (`IndexedJSON(_:after:)`, which copies the older text's nodes where the bytes agree) fails
-///   as it fails read alone, or diffs against the older to the same operations.
+///   as it fails read alone, or diffs against the older to the same operations; with every value listed, and with
+///   containers of 16 bytes or more only.
 import FuzzSupport
 import ViewHostJSON
 
@@ -49,9 +50,14 @@ func checkReadAgainstOlder(_ bytes: [UInt8]) {
     let split = bytes.firstIndex(of: 0)
     let olderBytes = split.map { Array(bytes[..<$0]) } ?? bytes
     let newerBytes = split.map { Array(bytes[($0 + 1)...]) } ?? bytes
-    guard let older = try? IndexedJSON(olderBytes) else { return }
-    let alone = Result { () throws(JSONParser.Failure) in try IndexedJSON(newerBytes) }
-    let against = Result { () throws(JSONParser.Failure) in try IndexedJSON(newerBytes, after: older) }
+    // Every value listed, and nearly every container folded (read only when a diff needs it).
+    for fold in [0, 16] { checkReadAgainstOlder(olderBytes, newerBytes, foldBelow: fold) }
+}
+
+func checkReadAgainstOlder(_ olderBytes: [UInt8], _ newerBytes: [UInt8], foldBelow fold: Int) {
+    guard let older = try? IndexedJSON(olderBytes, foldBelow: fold) else { return }
+    let alone = Result { () throws(JSONParser.Failure) in try IndexedJSON(newerBytes, foldBelow: fold) }
+    let against = Result { () throws(JSONParser.Failure) in try IndexedJSON(newerBytes, after: older, foldBelow: fold) }
     switch (alone, against) {
     case (.success(let alone), .success(let against)):
         let patches = [alone, against].map { text in

@@ -45,18 +45,41 @@ public struct IndexedJSON: Sendable {
     /// - Throws: ``JSONParser/Failure`` when the text is not JSON as far as its structure goes (values are checked
     ///   as they are parsed, by ``value(_:)``).
     public init(_ bytes: [UInt8]) throws(JSONParser.Failure) {
-        try self.init(bytes, olderBytes: [], olderNodes: [], olderIdentity: nil)
+        try self.init(bytes, foldBelow: Self.foldBelow)
     }
+
+    /// ``init(_:)`` with containers shorter than `foldBelow` bytes folded (0: none), for tests and fuzzing.
+    package init(_ bytes: [UInt8], foldBelow: Int) throws(JSONParser.Failure) {
+        try self.init(bytes, olderBytes: [], olderNodes: [], olderIdentity: nil, foldBelow: foldBelow)
+    }
+
+    /// A container shorter than this many bytes is one node (see ``isFolded(_:)``): most changes of a snapshot are
+    /// inside such small objects (a message, an action), whose children are cheaper to read when one differs than
+    /// to carry from version to version.
+    package static let foldBelow = 256
 
     /// Reads `bytes` as ``init(_:)`` does, taking from `older` every value the two texts share at the same place in
     /// their trees (an object's member of the same name, an array's element at the same position) instead of
     /// reading it: the nodes are the ones ``init(_:)`` would make.
     /// - Throws: ``JSONParser/Failure`` as ``init(_:)`` does.
     public init(_ bytes: [UInt8], after older: IndexedJSON) throws(JSONParser.Failure) {
-        try self.init(bytes, olderBytes: older.bytes, olderNodes: older.nodes, olderIdentity: older.identity)
+        try self.init(bytes, after: older, foldBelow: Self.foldBelow)
     }
 
-    private init(_ bytes: [UInt8], olderBytes: [UInt8], olderNodes: [Node], olderIdentity: Identity?) throws(JSONParser.Failure) {
+    /// ``init(_:after:)`` with containers shorter than `foldBelow` bytes folded (0: none), for tests and fuzzing.
+    package init(_ bytes: [UInt8], after older: IndexedJSON, foldBelow: Int) throws(JSONParser.Failure) {
+        try self.init(
+            bytes, olderBytes: older.bytes, olderNodes: older.nodes, olderIdentity: older.identity, foldBelow: foldBelow)
+    }
+
+    /// Folded container `node` read on its own, every value listed (its root is node 0).
+    func unfolded(_ node: Int) throws(JSONParser.Failure) -> IndexedJSON {
+        try IndexedJSON(Array(bytes[range(node)]), olderBytes: [], olderNodes: [], olderIdentity: nil, foldBelow: 0)
+    }
+
+    private init(
+        _ bytes: [UInt8], olderBytes: [UInt8], olderNodes: [Node], olderIdentity: Identity?, foldBelow: Int
+    ) throws(JSONParser.Failure) {
         guard bytes.count < Int(Int32.max) else { throw JSONParser.Failure(reason: "text too long", offset: 0) }
         self.bytes = bytes
         self.olderIdentity = olderIdentity
@@ -65,7 +88,8 @@ public struct IndexedJSON: Sendable {
             olderBytes.withUnsafeBufferPointer { olderBuffer in
                 olderNodes.withUnsafeBufferPointer { olderNodeBuffer -> Result<[Node], JSONParser.Failure> in
                     var reader = IndexedJSONReader(
-                        bytes: buffer, capacity: capacity, olderBytes: olderBuffer, olderNodes: olderNodeBuffer)
+                        bytes: buffer, capacity: capacity, olderBytes: olderBuffer, olderNodes: olderNodeBuffer,
+                        foldBelow: foldBelow)
                     return Result { () throws(JSONParser.Failure) -> [Node] in
                         var index = reader.skipWhitespace(from: 0)
                         _ = try reader.read(at: &index, depth: 0, like: olderNodeBuffer.isEmpty ? -1 : 0)
@@ -108,8 +132,19 @@ public struct IndexedJSON: Sendable {
         }
     }
 
-    /// The first child of container `node` (-1: none).
+    /// The first child of container `node` (-1: none, or not listed: ``isFolded(_:)``).
     func firstChild(_ node: Int) -> Int { nodes[node].firstChild(of: node) }
+
+    /// Whether `node` is a container with children that are not listed (it is shorter than ``foldBelow``): a
+    /// diff reads it on its own (``unfolded(_:)``) when it differs.
+    func isFolded(_ node: Int) -> Bool {
+        guard Int(nodes[node].after) == node + 1 else { return false }
+        let start = Int(nodes[node].start)
+        guard bytes[start] == UInt8(ascii: "{") || bytes[start] == UInt8(ascii: "[") else { return false }
+        var index = start + 1
+        while bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D { index += 1 }
+        return bytes[index] != UInt8(ascii: "}") && bytes[index] != UInt8(ascii: "]")
+    }
 
     /// The node after `node` in its container (-1: none).
     func nextSibling(_ node: Int) -> Int { Int(nodes[node].nextSibling) }

@@ -14,6 +14,8 @@ struct IndexedJSONReader {
     /// The older text and its nodes (empty: none).
     let olderBytes: UnsafeBufferPointer<UInt8>
     let olderNodes: UnsafeBufferPointer<Node>
+    /// A container shorter than this many bytes is one node, its children not listed (0: every value listed).
+    let foldBelow: Int
 
     /// What the last comparison found: this text's bytes from where it began up to `sameUntil` are the older
     /// text's `shift` bytes earlier, and, when `differs`, the byte at `sameUntil` is not. Values are read in the
@@ -27,10 +29,14 @@ struct IndexedJSONReader {
     /// usually in the same order, sorted): a name not found is read, not copied, which is only slower.
     static let memberSearch = 8
 
-    init(bytes: UnsafeBufferPointer<UInt8>, capacity: Int, olderBytes: UnsafeBufferPointer<UInt8>, olderNodes: UnsafeBufferPointer<Node>) {
+    init(
+        bytes: UnsafeBufferPointer<UInt8>, capacity: Int, olderBytes: UnsafeBufferPointer<UInt8>,
+        olderNodes: UnsafeBufferPointer<Node>, foldBelow: Int
+    ) {
         self.bytes = bytes
         self.olderBytes = olderBytes
         self.olderNodes = olderNodes
+        self.foldBelow = foldBelow
         nodes.reserveCapacity(capacity)
     }
 
@@ -86,8 +92,8 @@ struct IndexedJSONReader {
                     }
                     index = skipWhitespace(from: index + 1)
                 } else if olderNext >= 0 {
-                    like = olderNext
-                    olderNext = Int(olderNodes[olderNext].nextSibling)
+                    like = element(like: olderNext, at: index, olderEnd: Int(olderNodes[older].end))
+                    olderNext = Int(olderNodes[like].nextSibling)
                 }
                 let (child, last) = try read(at: &index, depth: depth + 1, like: like, siblings: true)
                 nodes[child].nameStart = Int32(nameStart)
@@ -106,6 +112,8 @@ struct IndexedJSONReader {
                 }
                 index = skipWhitespace(from: index + 1)
             }
+            // A short container is compared as a whole: its children are read when a diff needs them.
+            if index - start < foldBelow { nodes.removeLast(nodes.count - node - 1) }
         case UInt8(ascii: "\""):
             index = try end(ofStringAt: index)
         default:
@@ -127,18 +135,7 @@ struct IndexedJSONReader {
         let source = olderNodes[older]
         let count = Int(source.end - source.start)
         let offset = index - Int(source.start)
-        if offset == shift, index + count <= sameUntil {
-            // Compared already, and the same.
-        } else if offset == shift, differs, index <= sameUntil, sameUntil < index + count {
-            return nil  // holds the byte found to differ
-        } else {
-            let available = min(count, bytes.count - index)
-            let same = sameBytes(from: index, olderFrom: Int(source.start), count: available)
-            shift = offset
-            sameUntil = index + same
-            differs = same < available
-            guard same == count else { return nil }
-        }
+        guard isSame(older, at: index) else { return nil }
         switch olderBytes[Int(source.start)] {
         case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\""): break
         default: guard index + count == bytes.count || isDelimiter(bytes[index + count]) else { return nil }
@@ -171,12 +168,57 @@ struct IndexedJSONReader {
         return (first, last)
     }
 
+    /// Whether older node `older`'s bytes are the ones at `index` (compared once: see `shift`).
+    private mutating func isSame(_ older: Int, at index: Int) -> Bool {
+        let source = olderNodes[older]
+        let count = Int(source.end - source.start)
+        let offset = index - Int(source.start)
+        if offset == shift, index + count <= sameUntil { return true }
+        if offset == shift, differs, index <= sameUntil, sameUntil < index + count { return false }  // holds the byte found to differ
+        let available = min(count, bytes.count - index)
+        let same = sameBytes(from: index, olderFrom: Int(source.start), count: available)
+        shift = offset
+        sameUntil = index + same
+        differs = same < available
+        return same == count
+    }
+
+    /// The older array's element to take the element at `index` from: `like`, the one at the same place, when it
+    /// is the same bytes; else the first of the next ``elementSearch`` whose bytes are these, with the run of
+    /// same bytes after it up to `olderEnd` (the older array's end) compared at once (the array's first elements
+    /// dropped: a window that moved on, whose elements are then copied, not read); else `like`, to be read.
+    private mutating func element(like: Int, at index: Int, olderEnd: Int) -> Int {
+        guard index < bytes.count, !isSame(like, at: index) else { return like }
+        var candidate = Int(olderNodes[like].nextSibling)
+        for _ in 0..<Self.elementSearch where candidate >= 0 {
+            let start = Int(olderNodes[candidate].start)
+            let available = min(olderEnd - start, bytes.count - index)
+            let same = sameBytes(from: index, olderFrom: start, count: available)
+            if same >= Int(olderNodes[candidate].end) - start {
+                shift = index - start
+                sameUntil = index + same
+                differs = same < available
+                return candidate
+            }
+            candidate = Int(olderNodes[candidate].nextSibling)
+        }
+        return like
+    }
+
+    /// How many elements past the one at the same place an older array is searched for an element's bytes.
+    static let elementSearch = 16
+
+    /// The bytes ``sameBytes(from:olderFrom:count:)`` compares at a time before it looks for the first difference.
+    static let block = 256
+
     /// How many of the `count` bytes from `index` are the older text's from `olderIndex`, up to the first that
     /// differs.
     private func sameBytes(from index: Int, olderFrom olderIndex: Int, count: Int) -> Int {
         let mine = UnsafeRawPointer(bytes.baseAddress! + index)
         let theirs = UnsafeRawPointer(olderBytes.baseAddress! + olderIndex)
         var same = 0
+        // Blocks by `memcmp` (vectorized) while they agree, then the differing block word by word.
+        while same + Self.block <= count, memcmp(mine + same, theirs + same, Self.block) == 0 { same += Self.block }
         while same + 8 <= count {
             let difference = mine.loadUnaligned(fromByteOffset: same, as: UInt64.self)
                 ^ theirs.loadUnaligned(fromByteOffset: same, as: UInt64.self)

@@ -63,7 +63,15 @@ public enum JSONPatch {
         if old.same(oldNode, as: newNode, in: new) { return }
         let oldKind = old.kind(oldNode)
         let newKind = new.kind(newNode)
-        if oldKind == UInt8(ascii: "{"), newKind == UInt8(ascii: "{") {
+        let containers = oldKind == newKind && (oldKind == UInt8(ascii: "{") || oldKind == UInt8(ascii: "["))
+        let oldFolded = containers && old.isFolded(oldNode)
+        let newFolded = containers && new.isFolded(newNode)
+        if oldFolded || newFolded {
+            // A small container whose children were not listed: they are read now, for this diff only.
+            let olderPart = oldFolded ? try old.unfolded(oldNode) : old
+            let newerPart = newFolded ? try new.unfolded(newNode) : new
+            try diff(olderPart, oldFolded ? 0 : oldNode, newerPart, newFolded ? 0 : newNode, path: path, into: &operations)
+        } else if oldKind == UInt8(ascii: "{"), newKind == UInt8(ascii: "{") {
             try diffObjects(old, oldNode, new, newNode, path: path, into: &operations)
         } else if oldKind == UInt8(ascii: "["), newKind == UInt8(ascii: "[") {
             // The elements both start with are walked without being listed.
@@ -164,7 +172,9 @@ public enum JSONPatch {
         let newMiddle = Array(newElements[0..<(newElements.count - suffix)])
         guard !oldMiddle.isEmpty || !newMiddle.isEmpty else { return }
         let steps: [ArrayStep]
-        if oldMiddle.isEmpty || newMiddle.isEmpty || oldMiddle.count * newMiddle.count > matchingBudget {
+        if let moved = shifted(oldMiddle.count, newMiddle.count, same: { old.same(oldMiddle[$0], as: newMiddle[$1], in: new) }) {
+            steps = moved
+        } else if oldMiddle.isEmpty || newMiddle.isEmpty || oldMiddle.count * newMiddle.count > matchingBudget {
             steps = Array(repeating: .change, count: min(oldMiddle.count, newMiddle.count))
                 + Array(repeating: oldMiddle.count > newMiddle.count ? .remove : .insert, count: abs(oldMiddle.count - newMiddle.count))
         } else {
@@ -198,6 +208,36 @@ public enum JSONPatch {
 
     private enum ArrayStep {
         case keep, change, remove, insert
+    }
+
+    /// How many elements at the start of a changed stretch ``shifted(_:_:same:)`` looks past.
+    static let shiftSearch = 64
+
+    /// Steps for a stretch that moved as a window does: the old one's first `k` elements removed (or `k` new ones
+    /// inserted before them), then the rest of one is the start of the other, then what is left is added (or
+    /// removed). Found by looking at most ``shiftSearch`` elements in, so that a long list that moved on by a few
+    /// elements is a few removals and additions, whatever its length; nil when the stretch is not such a move.
+    /// `same(i, j)`: whether old element `i` and new element `j` are the same.
+    private static func shifted(_ oldCount: Int, _ newCount: Int, same: (Int, Int) -> Bool) -> [ArrayStep]? {
+        guard oldCount > 0, newCount > 0 else { return nil }
+        // `skipped` elements of the old stretch (or of the new one) first, then a run of the same elements up to the
+        // end of one of the two.
+        func moved(by skipped: Int, dropsOld: Bool) -> [ArrayStep]? {
+            let rest = dropsOld ? min(oldCount - skipped, newCount) : min(newCount - skipped, oldCount)
+            guard rest > 0 else { return nil }
+            var run = 0
+            while run < rest, dropsOld ? same(skipped + run, run) : same(run, skipped + run) { run += 1 }
+            guard run == rest else { return nil }
+            let leftOld = oldCount - (dropsOld ? skipped : 0) - run
+            let leftNew = newCount - (dropsOld ? 0 : skipped) - run
+            return Array(repeating: dropsOld ? .remove : .insert, count: skipped) + Array(repeating: .keep, count: run)
+                + Array(repeating: .change, count: min(leftOld, leftNew))
+                + Array(repeating: leftOld > leftNew ? .remove : .insert, count: abs(leftOld - leftNew))
+        }
+        for skipped in 1..<max(1, min(shiftSearch, max(oldCount, newCount))) {
+            if let steps = moved(by: skipped, dropsOld: true) ?? moved(by: skipped, dropsOld: false) { return steps }
+        }
+        return nil
     }
 
     /// Steps from `old` to `new` (elements' texts) along their longest common subsequence; a removal next to an

@@ -28,10 +28,19 @@ import Testing
         return node
     }
 
+    /// The sizes below which containers are folded that the tests read with: none, nearly all, and the default.
+    static let folds = [0, 16, IndexedJSON.foldBelow]
+
     private static func expectSameIndex(_ older: String, _ newer: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let before = try IndexedJSON(Array(older.utf8))
-        let fresh = Result { () throws(JSONParser.Failure) in try IndexedJSON(Array(newer.utf8)) }
-        let derived = Result { () throws(JSONParser.Failure) in try IndexedJSON(Array(newer.utf8), after: before) }
+        for fold in folds { try expectSameIndex(older, newer, foldBelow: fold, sourceLocation: sourceLocation) }
+    }
+
+    private static func expectSameIndex(
+        _ older: String, _ newer: String, foldBelow fold: Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let before = try IndexedJSON(Array(older.utf8), foldBelow: fold)
+        let fresh = Result { () throws(JSONParser.Failure) in try IndexedJSON(Array(newer.utf8), foldBelow: fold) }
+        let derived = Result { () throws(JSONParser.Failure) in try IndexedJSON(Array(newer.utf8), after: before, foldBelow: fold) }
         switch (fresh, derived) {
         case (.success(let fresh), .success(let derived)):
             // The same nodes but for what each was found to be in the older text.
@@ -59,10 +68,49 @@ import Testing
             try Self.expectSameIndex(older, newer)
             // The same text again (every part copied), and the patch made against a derived index.
             try Self.expectSameIndex(older, older)
-            let before = try IndexedJSON(Array(older.utf8))
-            let operations = try JSONPatch.diff(from: before, to: IndexedJSON(Array(newer.utf8), after: before))
-            #expect(try JSONPatch.apply(operations, to: old).isEquivalent(to: new), "round \(round)")
+            for fold in Self.folds {
+                let before = try IndexedJSON(Array(older.utf8), foldBelow: fold)
+                let operations = try JSONPatch.diff(from: before, to: IndexedJSON(Array(newer.utf8), after: before, foldBelow: fold))
+                #expect(try JSONPatch.apply(operations, to: old).isEquivalent(to: new), "round \(round), fold \(fold)")
+            }
         }
+    }
+
+    @Test func aShortContainerIsOneNodeAndDiffsMemberByMember() throws {
+        let older = #"{"list":[{"id":1,"status":"sending"},{"id":2,"status":"sent"}],"title":"Chat"}"#
+        let newer = #"{"list":[{"id":1,"status":"sent"},{"id":2,"status":"sent"}],"title":"Chat"}"#
+        let folded = try IndexedJSON(Array(older.utf8), foldBelow: 40)
+        // The root, the list and its two elements (their own members not listed), the title.
+        #expect(folded.nodes.count == 5)
+        #expect(folded.isFolded(2) && folded.isFolded(3))
+        #expect(!folded.isFolded(0) && !folded.isFolded(1) && !folded.isFolded(4))
+        #expect(try IndexedJSON(Array(#"{ }"#.utf8), foldBelow: 40).isFolded(0) == false)
+        let operations = try JSONPatch.diff(from: folded, to: IndexedJSON(Array(newer.utf8), after: folded, foldBelow: 40))
+        #expect(operations == [.replace(path: "/list/0/status", value: .string("sent"))])
+    }
+
+    @Test func aWindowThatMovedOnIsTakenFromTheOlderTextAndPatchedByItsEnds() throws {
+        func window(_ range: Range<Int>) -> String {
+            #"{"messages":["# + range.map { #"{"id":"m\#($0)","text":"message \#($0)"}"# }.joined(separator: ",") + #"],"v":1}"#
+        }
+        let older = window(0..<500)
+        let newer = window(3..<503)
+        try Self.expectSameIndex(older, newer)
+        let before = try IndexedJSON(Array(older.utf8))
+        let after = try IndexedJSON(Array(newer.utf8), after: before)
+        // Every element both hold is copied from the older text (found at its place there), none read again.
+        var element = after.firstChild(after.firstChild(0))
+        var copied = 0
+        while element >= 0 {
+            if after.nodes[element].older >= 0 { copied += 1 }
+            element = after.nextSibling(element)
+        }
+        #expect(copied == 497)
+        let operations = try JSONPatch.diff(from: before, to: after)
+        #expect(operations.count == 6, "\(operations.map(\.name))")
+        #expect(operations.prefix(3).allSatisfy { $0 == .remove(path: "/messages/0") })
+        let moved = try JSONPatch.apply(operations, to: try JSONParser.parse(Array(older.utf8)))
+        #expect(moved.isEquivalent(to: try JSONParser.parse(Array(newer.utf8))))
     }
 
     @Test func aNumberOrLiteralIsTakenOnlyWhereItEndsInBoth() throws {

@@ -105,6 +105,27 @@ import ViewHostJSON
         #expect(try JSONPatch.apply(operations, to: before).isEquivalent(to: after))
     }
 
+    @Test func aLongWindowThatMovesOrGrowsAtTheFrontIsAFewOperations() throws {
+        // 500 elements: past what is matched element by element (`matchingBudget`), as a long chat's message window.
+        func list(_ numbers: some Sequence<Int>) throws -> JSONValue {
+            try Self.parse("[" + numbers.map { #"{"n":\#($0)}"# }.joined(separator: ",") + "]")
+        }
+        for (before, after, count) in [
+            (try list(0..<500), try list(1..<501), 2),  // moved on by one
+            (try list(0..<500), try list(40..<540), 80),  // by forty
+            (try list(0..<500), try list((0..<500).reversed().map { -$0 - 1 }.suffix(2) + Array(0..<500)), 2),  // two new first
+            (try list(0..<500), try list(2..<500), 2),  // the oldest two dropped
+        ] {
+            let operations = JSONPatch.diff(from: before, to: after)
+            #expect(operations.count == count, "\(operations.prefix(4))")
+            #expect(try JSONPatch.apply(operations, to: before).isEquivalent(to: after))
+        }
+        // Not a move: the run after the skipped elements does not reach the end. Patched all the same.
+        let before = try list(0..<500)
+        let after = try list(Array(1..<250) + [7] + Array(251..<501))
+        #expect(try JSONPatch.apply(JSONPatch.diff(from: before, to: after), to: before).isEquivalent(to: after))
+    }
+
     @Test func anElementChangedInPlaceIsPatchedMemberByMember() throws {
         let before = try Self.parse(#"[{"id":1,"status":"sending"},{"id":2,"status":"sent"}]"#)
         let after = try Self.parse(#"[{"id":1,"status":"sent"},{"id":2,"status":"sent"}]"#)
