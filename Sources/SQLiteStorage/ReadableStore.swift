@@ -47,7 +47,13 @@ final class ReadableStore: Sendable {
             } else {
                 let copy = try Self.temporaryCopy(of: path)
                 self.copy = copy
-                queue = try DatabaseQueue(path: (copy as NSString).appendingPathComponent(SQLiteSessionStorage.fileName))
+                do {
+                    queue = try DatabaseQueue(path: (copy as NSString).appendingPathComponent(SQLiteSessionStorage.fileName))
+                } catch {
+                    // Not opened, so never deinitialized: the copy of the user's data goes now, not left in /tmp.
+                    try? FileManager.default.removeItem(atPath: copy)
+                    throw error
+                }
             }
             try queue.read { db in
                 let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0

@@ -20,14 +20,15 @@ public final class ServerProcess: @unchecked Sendable {
     /// Why starting or stopping the process failed.
     public enum ProcessError: Error, CustomStringConvertible {
         case binaryNotFound([String])
-        case spawnFailed(Int32)
+        /// The program, and the error number.
+        case spawnFailed(String, Int32)
         case noReadinessLine(output: String)
         case didNotExit
 
         public var description: String {
             switch self {
             case .binaryNotFound(let places): "viewhost binary not found in \(places)"
-            case .spawnFailed(let code): "posix_spawn failed (\(code))"
+            case .spawnFailed(let program, let code): "could not start \(program): \(String(cString: strerror(code))) (\(code))"
             case .noReadinessLine(let output): "no readiness line; output: \(output)"
             case .didNotExit: "the process did not exit in time"
             }
@@ -165,7 +166,7 @@ public final class ServerProcess: @unchecked Sendable {
         guard vh_pipe_cloexec(&outPipe) == 0, vh_pipe_cloexec(&errPipe) == 0 else {
             let code = errno
             slot.release()
-            throw ProcessError.spawnFailed(code)
+            throw ProcessError.spawnFailed(path, code)
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -193,7 +194,7 @@ public final class ServerProcess: @unchecked Sendable {
             Glibc.close(outPipe[0])
             Glibc.close(errPipe[0])
             slot.release()
-            throw ProcessError.spawnFailed(result)
+            throw ProcessError.spawnFailed(path, result)
         }
         shared = Locked(Shared(slot: slot))
         pid = child

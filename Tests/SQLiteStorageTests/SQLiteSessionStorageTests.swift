@@ -342,6 +342,9 @@ struct SQLiteSessionStorageTests {
         try FileManager.default.createDirectory(atPath: restored, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: copy, toPath: restored + "/" + SQLiteSessionStorage.fileName)
         let reopened = try SQLiteSessionStorage(directory: restored, sync: .full, features: Tally.types)
+        // Closed before the directory is removed (the defers run last first): a store let go of later wrote its
+        // files into the removed directory again, and left it behind.
+        defer { reopened.close() }
         guard case .found(let stored) = try reopened.load(session.id) else {
             Issue.record("the backup lacks the session")
             return
