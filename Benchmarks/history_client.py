@@ -9,8 +9,9 @@ Talks to one `viewhost serve` on 127.0.0.1 and prints one JSON object per measur
                           first (each rebuilt from a checkpoint: nothing cached helps), timed one by one: p50/p99 ms
   journal    BASE N R     a session with N inputs exported (GET /journal) and imported (POST /v1/sessions), R times
                           each, timed by curl: inputs/s, and the server's CPU time over each (PID from $SERVER_PID)
-  streams    BASE S U M C S sessions (a chat of 200 messages each), each with one event stream in mode M (whole or
-                          patch) and Accept-Encoding C (identity or gzip), U messages sent to each; the server's CPU
+  streams    BASE S U M C [N]
+                          S sessions (a chat of N messages each, 200 unless given), each with one event stream in mode
+                          M (whole or patch) and Accept-Encoding C (identity or gzip), U messages sent to each; the server's CPU
                           time (/proc/PID/stat of the server, PID from $SERVER_PID) per frame delivered and per update
                           (a version of a chat made in that time: frames of a slow stream coalesce)
 """
@@ -259,7 +260,7 @@ class StreamReader:
                         frames["count"] += 1
 
 
-def streams(base, count, updates, mode, coding):
+def streams(base, count, updates, mode, coding, messages=200):
     conn = connection(base)
     host, port = base.replace("http://", "").split(":")
     sessions = []
@@ -269,7 +270,7 @@ def streams(base, count, updates, mode, coding):
     for session in sessions:
         wait_for_john(conn, session)
         post(conn, session, "chat", {"type": "openChat", "contact": "John"})
-        for number in range(200):
+        for number in range(messages):
             post(conn, session, "chat", {"type": "send", "text": f"message {number}, as long as a person writes it"})
     time.sleep(1)
     selector = selectors.DefaultSelector()
@@ -318,7 +319,7 @@ def streams(base, count, updates, mode, coding):
     made = versions() - versions_before
     for sock in sockets:
         sock.close()
-    print(json.dumps({"measurement": "streams", "mode": mode, "coding": coding, "streams": count,
+    print(json.dumps({"measurement": "streams", "mode": mode, "coding": coding, "streams": count, "messages": messages,
                       "updatesSent": count * updates, "framesDelivered": frames["count"], "patchFrames": frames["patch"],
                       "bytesDelivered": frames["bytes"], "serverCpuSeconds": round(cpu, 3),
                       "cpuMicrosecondsPerFrame": round(1e6 * cpu / max(1, frames["count"]), 1),
@@ -335,7 +336,7 @@ def main():
     elif what == "journal":
         journal(base, int(sys.argv[3]), int(sys.argv[4]))
     elif what == "streams":
-        streams(base, int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], sys.argv[6])
+        streams(base, int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], sys.argv[6], int(sys.argv[7]) if len(sys.argv) > 7 else 200)
     else:
         sys.exit(f"unknown measurement {what}")
 
