@@ -142,7 +142,7 @@ public struct IndexedJSON: Sendable {
         let start = Int(nodes[node].start)
         guard bytes[start] == UInt8(ascii: "{") || bytes[start] == UInt8(ascii: "[") else { return false }
         var index = start + 1
-        while bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D { index += 1 }
+        while IndexedJSONReader.isWhitespace(bytes[index]) { index += 1 }
         return bytes[index] != UInt8(ascii: "}") && bytes[index] != UInt8(ascii: "]")
     }
 

@@ -177,10 +177,16 @@ struct IndexedJSONReader {
         if offset == shift, differs, index <= sameUntil, sameUntil < index + count { return false }  // holds the byte found to differ
         let available = min(count, bytes.count - index)
         let same = sameBytes(from: index, olderFrom: Int(source.start), count: available)
-        shift = offset
+        remember(same, of: available, at: index, olderFrom: Int(source.start))
+        return same == count
+    }
+
+    /// Notes what a comparison of `available` bytes at `index` with the older text's at `olderIndex` found: the
+    /// first `same` agree (see `shift`).
+    private mutating func remember(_ same: Int, of available: Int, at index: Int, olderFrom olderIndex: Int) {
+        shift = index - olderIndex
         sameUntil = index + same
         differs = same < available
-        return same == count
     }
 
     /// The older array's element to take the element at `index` from: `like`, the one at the same place, when it
@@ -195,9 +201,7 @@ struct IndexedJSONReader {
             let available = min(olderEnd - start, bytes.count - index)
             let same = sameBytes(from: index, olderFrom: start, count: available)
             if same >= Int(olderNodes[candidate].end) - start {
-                shift = index - start
-                sameUntil = index + same
-                differs = same < available
+                remember(same, of: available, at: index, olderFrom: start)
                 return candidate
             }
             candidate = Int(olderNodes[candidate].nextSibling)
@@ -265,14 +269,14 @@ struct IndexedJSONReader {
 
     func skipWhitespace(from start: Int) -> Int {
         var index = start
-        while index < bytes.count, isWhitespace(bytes[index]) { index += 1 }
+        while index < bytes.count, Self.isWhitespace(bytes[index]) { index += 1 }
         return index
     }
 
-    private func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+    static func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
 
     /// What ends a number or a literal.
     private func isDelimiter(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || isWhitespace(byte)
+        byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || Self.isWhitespace(byte)
     }
 }

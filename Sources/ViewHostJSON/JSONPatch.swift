@@ -175,8 +175,7 @@ public enum JSONPatch {
         if let moved = shifted(oldMiddle.count, newMiddle.count, same: { old.same(oldMiddle[$0], as: newMiddle[$1], in: new) }) {
             steps = moved
         } else if oldMiddle.isEmpty || newMiddle.isEmpty || oldMiddle.count * newMiddle.count > matchingBudget {
-            steps = Array(repeating: .change, count: min(oldMiddle.count, newMiddle.count))
-                + Array(repeating: oldMiddle.count > newMiddle.count ? .remove : .insert, count: abs(oldMiddle.count - newMiddle.count))
+            steps = pairedOff(oldMiddle.count, newMiddle.count)
         } else {
             steps = alignment(oldMiddle.map { old.bytes[old.range($0)] }, newMiddle.map { new.bytes[new.range($0)] })
         }
@@ -210,6 +209,13 @@ public enum JSONPatch {
         case keep, change, remove, insert
     }
 
+    /// Steps for `oldCount` old and `newCount` new elements taken in pairs: each pair changed in place, then the
+    /// old ones left over removed or the new ones added.
+    private static func pairedOff(_ oldCount: Int, _ newCount: Int) -> [ArrayStep] {
+        Array(repeating: .change, count: min(oldCount, newCount))
+            + Array(repeating: oldCount > newCount ? .remove : .insert, count: abs(oldCount - newCount))
+    }
+
     /// How many elements at the start of a changed stretch ``shifted(_:_:same:)`` looks past.
     static let shiftSearch = 64
 
@@ -231,8 +237,7 @@ public enum JSONPatch {
             let leftOld = oldCount - (dropsOld ? skipped : 0) - run
             let leftNew = newCount - (dropsOld ? 0 : skipped) - run
             return Array(repeating: dropsOld ? .remove : .insert, count: skipped) + Array(repeating: .keep, count: run)
-                + Array(repeating: .change, count: min(leftOld, leftNew))
-                + Array(repeating: leftOld > leftNew ? .remove : .insert, count: abs(leftOld - leftNew))
+                + pairedOff(leftOld, leftNew)
         }
         for skipped in 1..<max(1, min(shiftSearch, max(oldCount, newCount))) {
             if let steps = moved(by: skipped, dropsOld: true) ?? moved(by: skipped, dropsOld: false) { return steps }

@@ -35,12 +35,16 @@ func timed(_ body: (_ newer: [UInt8], _ older: IndexedJSON) throws -> IndexedJSO
     return results.sorted()[results.count / 2]
 }
 
+/// The patch from `older` to `newer` made as the server makes it: `newer` read against `older`, diffed, written.
+/// Returns `newer` read, the older side of the next patch.
+func patchMade(_ newer: [UInt8], _ older: IndexedJSON) throws -> IndexedJSON {
+    let text = try IndexedJSON(newer, after: older)
+    _ = JSONPatch.json(try JSONPatch.diff(from: older, to: text))
+    return text
+}
+
 if CommandLine.arguments.dropFirst(2).first == "--only-patches" {
-    let perVersion = try timed { newer, older in
-        let text = try IndexedJSON(newer, after: older)
-        _ = JSONPatch.json(try JSONPatch.diff(from: older, to: text))
-        return text
-    }
+    let perVersion = try timed(patchMade)
     print(String(format: "patch made (read against the version before, diff, written): %.2f µs per version, median of %d rounds",
         perVersion, rounds))
     exit(0)
@@ -53,11 +57,7 @@ for index in 1..<snapshots.count {
 }
 let fresh = try timed { newer, _ in try IndexedJSON(newer) }
 let derived = try timed { newer, older in try IndexedJSON(newer, after: older) }
-let whole = try timed { newer, older in
-    let text = try IndexedJSON(newer, after: older)
-    _ = JSONPatch.json(try JSONPatch.diff(from: older, to: text))
-    return text
-}
+let whole = try timed(patchMade)
 let wholeFresh = try timed { newer, older in
     let text = try IndexedJSON(newer)
     _ = JSONPatch.json(try JSONPatch.diff(from: older, to: text))
