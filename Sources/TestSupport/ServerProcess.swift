@@ -95,6 +95,17 @@ public final class ServerProcess: @unchecked Sendable {
             timeout: timeout)
     }
 
+    /// Runs `viewhost` with `arguments` as ``run(_:environment:timeout:launcher:)`` does, its `TMPDIR` a directory
+    /// of its own (`temporary`, made and removed here), and returns also what it left there.
+    public static func run(
+        _ arguments: [String], temporary: String
+    ) async throws -> (status: Int32, stdout: String, stderr: String, leftInTemporary: [String]) {
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: temporary) }
+        let result = try await run(arguments, environment: ["TMPDIR": temporary])
+        return (result.status, result.stdout, result.stderr, try FileManager.default.contentsOfDirectory(atPath: temporary))
+    }
+
     /// Runs another program (`openssl`, `curl`, `gzip`; found on PATH when `executable` has no slash) with
     /// stdin from /dev/null, and waits for it to exit.
     public static func run(

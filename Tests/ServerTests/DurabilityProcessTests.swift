@@ -230,13 +230,10 @@ struct DurabilityProcessTests {
         #expect(result.stderr.contains(file), "\(result.stderr)")
         // `check` reads a copy it makes in the temporary directory, and removes it even when SQLite cannot open it
         // (it was left there, a copy of the user's data, each time).
-        let temporary = directory + "-tmp"
-        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: temporary) }
-        let check = try await ServerProcess.run(["check", "--data-dir", directory], environment: ["TMPDIR": temporary])
+        let check = try await ServerProcess.run(["check", "--data-dir", directory], temporary: directory + "-tmp")
         #expect(check.status == 65)
         #expect(check.stderr.contains(file), "\(check.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == [])
+        #expect(check.leftInTemporary == [])
     }
 
     /// A full disk (a file-size limit): the event that cannot be kept gets `503` with `Retry-After`, never `202`;

@@ -63,11 +63,8 @@ struct StoreDamageProcessTests {
         #expect(refused.status == 65, "\(refused.stderr)")
         #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
         #expect(refused.stderr.contains(file) && refused.stderr.contains("damaged"), "\(refused.stderr)")
-        let temporary = directory + "-tmp"
-        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: temporary) }
-        let check = try await ServerProcess.run(["check", "--data-dir", directory], environment: ["TMPDIR": temporary])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == [], "the copy it read is removed")
+        let check = try await ServerProcess.run(["check", "--data-dir", directory], temporary: directory + "-tmp")
+        #expect(check.leftInTemporary == [], "the copy it read is removed")
         #expect(check.status == 65, "\(check.stderr)")
         let lines = check.stderr.split(separator: "\n")
         #expect((2...8).contains(lines.count), "a few lines: \(check.stderr)")

@@ -113,7 +113,7 @@ import ViewHostJSON
         for (before, after, count) in [
             (try list(0..<500), try list(1..<501), 2),  // moved on by one
             (try list(0..<500), try list(40..<540), 80),  // by forty
-            (try list(0..<500), try list((0..<500).reversed().map { -$0 - 1 }.suffix(2) + Array(0..<500)), 2),  // two new first
+            (try list(0..<500), try list([-2, -1] + Array(0..<500)), 2),  // two new first
             (try list(0..<500), try list(2..<500), 2),  // the oldest two dropped
         ] {
             let operations = JSONPatch.diff(from: before, to: after)
