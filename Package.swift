@@ -187,7 +187,7 @@ let package = Package(
         // Test helpers shared by the test targets (not a product).
         .target(
             name: "TestSupport",
-            dependencies: ["CSystemShim", "ViewModelCore", "ViewHostLocking"],
+            dependencies: ["CSystemShim", "ViewModelCore", "ViewHostCrypto", "ViewHostLocking"],
             swiftSettings: swiftSettings
         ),
 
@@ -291,6 +291,10 @@ if ProcessInfo.processInfo.environment["VIEWHOST_FUZZ"] != nil {
         ("GzipFuzzer", ["HTTPCore"]),
         ("EventDecodingFuzzer", ["ViewHost", "HTTPCore", "ChatFeature", "WeatherFeature", "LoginFeature", "PersonFeature"]),
         ("HeaderValuesFuzzer", ["ViewHost", "HTTPCore"]),
+        (
+            "JournalImportFuzzer",
+            ["ViewModelCore", "ViewHostCrypto", "ChatFeature", "WeatherFeature", "LoginFeature", "PersonFeature"]
+        ),
     ]
     for fuzzer in fuzzers {
         package.targets.append(

@@ -19,11 +19,14 @@ extension TestHost {
     ///   - features: The registrations whose features the export holds (and their runners, for ``runRequests()``).
     ///   - settings: Feature settings by key path, as text (every other key at its default).
     ///   - environment: Environment variables the features may read (secrets).
+    ///   - importedAt: The instant it is read at: nothing in the export may lie after it, as for a server's
+    ///     import (by default the wall clock's now; a fixture is read as a server would read it today).
     /// - Throws: `JournalImportError` naming the line of an export that does not read back (cut short, reordered,
-    ///   edited), or `SettingError` for a setting a feature cannot use.
+    ///   edited, or holding what a live session could not: see `JournalImport`), or `SettingError` for a setting a
+    ///   feature cannot use.
     public init(
         journal: some Sequence<UInt8>, features: [FeatureRegistration], settings: [String: String] = [:],
-        environment: [String: String] = [:]
+        environment: [String: String] = [:], importedAt: Date = Date()
     ) throws {
         let values = FixedFeatureSettings(settings, environment: environment)
         var runners: [String: @Sendable (any Sendable) async -> (any Sendable)?] = [:]
@@ -31,7 +34,9 @@ extension TestHost {
             runners[Self.name(of: hosting)] = Self.runner(of: hosting)
         }
         var recorded: [String: [(version: Int, snapshot: any ViewModel)]] = [:]
-        let imported = try JournalImport.read(Array(journal), types: FeatureTypes(merging: features.map(\.types))) {
+        let imported = try JournalImport.read(
+            Array(journal), types: FeatureTypes(merging: features.map(\.types)), now: importedAt
+        ) {
             _, feature, version, viewModel in recorded[feature, default: []].append((version, viewModel))
         }
         self.runners = runners

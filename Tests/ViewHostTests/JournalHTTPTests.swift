@@ -124,8 +124,8 @@ struct JournalHTTPTests {
                     let response = try await Self.importJournal(target, try await Self.export(source, session))
                     try #require(response.status == 201, "\(response)")
                     let copy = try #require(try response.json["id"].string)
-                    let original = try sourceStorage.sessionsWithTimers().contains(SessionID(session.id))
-                    #expect(try targetStorage.sessionsWithTimers().contains(SessionID(copy)) == original, "\(session.id)")
+                    let original = try sourceStorage.sessionsDue(before: .distantFuture, limit: 1000).contains(SessionID(session.id))
+                    #expect(try targetStorage.sessionsDue(before: .distantFuture, limit: 1000).contains(SessionID(copy)) == original, "\(session.id)")
                     pending.append(original)
                 }
                 #expect(pending == [true, false], "the busy session has timers pending and the quiet one has none")
@@ -216,6 +216,50 @@ struct JournalHTTPTests {
                 let typed = try await Self.importJournal(target, Array(lines.joined(separator: "\n").utf8), contentType: "text/plain")
                 #expect(typed.status == 415)
                 #expect(try await live() == before)
+            }
+        }
+    }
+
+    /// An export is untrusted input from anyone, and its digest is no signature: each forgery below, with its digest
+    /// recomputed, once crashed the server or made a session no live one could be. Each is refused with `422` naming
+    /// the line and the field, nothing is kept, and the server goes on serving.
+    @Test func aForgedExportIsRefusedNamingTheFieldAndTheServerLives() async throws {
+        try await TestApp.run { source in
+            let session = try await Self.busySession(source)
+            let bytes = try await Self.export(source, session)
+            let lines = Self.lines(bytes)
+            let person = try #require(lines.firstIndex { $0.contains("\"Ada\"") }) + 1
+            let timed = try #require(lines.indices.dropFirst(2).first { lines[$0].contains("\"at\":") }) + 1
+            try await TestApp.run { target in
+                func refused(_ forged: [UInt8], line: Int, naming field: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+                    #expect(forged != bytes, "the forgery changed nothing", sourceLocation: sourceLocation)
+                    let response = try await Self.importJournal(target, forged)
+                    #expect(response.status == 422, "\(response)", sourceLocation: sourceLocation)
+                    #expect(try response.json["line"].int == line, "\(response)", sourceLocation: sourceLocation)
+                    #expect((try response.json["detail"].string ?? "").contains(field), "\(response)", sourceLocation: sourceLocation)
+                    let health = try await target.request("GET", "/healthz")
+                    #expect(health.status == 200, sourceLocation: sourceLocation)
+                }
+                try await refused(
+                    ForgedExport.replacing(#""nextTimerID":\d+"#, with: #""nextTimerID":9223372036854775807"#, inLine: 1, of: bytes),
+                    line: 1, naming: "base.counters.nextTimerID")
+                for speed in ["0", "1e-300", "-2", "1e12"] {
+                    try await refused(
+                        ForgedExport.replacing(#""simulationSpeed":[0-9.e+-]+"#, with: "\"simulationSpeed\":\(speed)", inLine: 1, of: bytes),
+                        line: 1, naming: "base.settings.simulationSpeed")
+                }
+                try await refused(
+                    ForgedExport.replacing(#""maxMessagesPerChat":\d+"#, with: #""maxMessagesPerChat":100000"#, inLine: 1, of: bytes),
+                    line: 1, naming: "maxMessagesPerChat")
+                try await refused(
+                    ForgedExport.replacing(#""Ada""#, with: "\"\(String(repeating: "A", count: 5_000))\"", inLine: person, of: bytes),
+                    line: person, naming: "firstName")
+                try await refused(
+                    ForgedExport.replacing(#""at":[0-9.e+-]+"#, with: #""at":240000000000"#, inLine: timed, of: bytes),
+                    line: timed, naming: "lifetime")
+                // The same export, forged without a change, is taken: the refusals above are the changes'.
+                let taken = try await Self.importJournal(target, ForgedExport.forge(bytes) { _ in })
+                #expect(taken.status == 201, "\(taken)")
             }
         }
     }

@@ -80,6 +80,21 @@ enum Counter: Feature {
         return Snapshot(count: state.count, picks: state.picks)
     }
 
+    /// A count past a billion is one no test reaches: refused when read from outside.
+    static func validate(state: State) throws(ValueRejection) {
+        try ValueRejection.check(state.count, in: -1_000_000_000...1_000_000_000, field: "count")
+    }
+
+    /// An answer past a million, or a delay past a day, is one no test makes: refused when read from outside.
+    static func validate(event: Event) throws(ValueRejection) {
+        switch event {
+        case .fetch(let value), .fetched(let value): try ValueRejection.check(value, in: -1_000_000...1_000_000, field: "value")
+        case .incrementLater(let delay) where delay > .seconds(86_400):
+            throw ValueRejection(field: "incrementLater", reason: "must be at most a day")
+        default: break
+        }
+    }
+
     static func describe(_ event: Event) -> EventDescription {
         switch event {
         case .increment: EventDescription(name: "increment")

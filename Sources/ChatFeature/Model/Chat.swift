@@ -1,4 +1,7 @@
+import ChatAPI
 import Foundation
+import ViewHostAPI
+import ViewModelCore
 
 /// One conversation: the contact and the messages, oldest first.
 ///
@@ -114,6 +117,38 @@ public struct Chat: Sendable, Codable {
             if storage[middle].id < id { low = middle + 1 } else { high = middle }
         }
         return low < storage.count && storage[low].id == id ? low : nil
+    }
+}
+
+extension Chat {
+    /// Refuses a chat read from outside (a journal export) that the chat's own code never makes: more messages than
+    /// `limit`, ring positions out of place, an unread count that does not count its unread messages, messages
+    /// numbered past `lastMessageID`; each message as ``Message/validate(lastMessageID:)`` says.
+    func validate(keepingAtMost limit: Int, lastMessageID: Int) throws(ValueRejection) {
+        try ValueRejection.check(contact, within: ChatIntent.contactLimit, field: "contact")
+        try ValueRejection.check(head, in: 0...storage.count, field: "head")
+        try ValueRejection.check(count: count, atMost: limit, field: "messages")
+        try ValueRejection.check(firstPosition, in: 0...SessionCore.maxCounter, field: "firstPosition")
+        try ValueRejection.check(firstUnreadIndex, in: 0...storage.count, field: "firstUnreadIndex")
+        var unread = 0
+        var previous: MessageID?
+        for index in storage.indices {
+            try ValueRejection.inside("storage[\(index)]") { try storage[index].validate(lastMessageID: lastMessageID) }
+            guard index >= head else { continue }
+            if storage[index].isUnreadByUser {
+                unread += 1
+                guard index >= firstUnreadIndex else {
+                    throw ValueRejection(field: "firstUnreadIndex", reason: "lies after an unread message")
+                }
+            }
+            if idsAscending, let previous, storage[index].id <= previous {
+                throw ValueRejection(field: "idsAscending", reason: "is true, but the messages' ids do not ascend")
+            }
+            previous = storage[index].id
+        }
+        guard unread == unreadCount else {
+            throw ValueRejection(field: "unreadCount", reason: "is \(unreadCount), but \(unread) messages are unread")
+        }
     }
 }
 

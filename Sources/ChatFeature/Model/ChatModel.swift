@@ -10,7 +10,7 @@ struct ChatModel: Sendable {
     private(set) var chats: [Chat] = []
     /// Each contact's position in `chats`, kept only while there are more than ``scanLimit`` chats.
     private var indexByContact: [String: Int] = [:]
-    private var lastMessageID = 0
+    private(set) var lastMessageID = 0
     let configuration: ChatConfiguration
 
     init(configuration: ChatConfiguration) {

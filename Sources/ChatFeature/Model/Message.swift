@@ -1,4 +1,6 @@
+import ChatAPI
 import Foundation
+import ViewModelCore
 
 /// One chat message: who sent it, its text, its delivery state and its send date.
 ///
@@ -49,5 +51,18 @@ public struct Message: Sendable, Equatable, Codable {
     /// Marks the message read at `readDate`, whatever its state.
     mutating func read(readDate: Date) {
         state = .read(readDate: readDate)
+    }
+}
+
+extension Message {
+    /// Refuses a message read from outside that the chat never makes: an id outside 0 to `lastMessageID`, a text
+    /// past ``ChatIntent/messageLimit``, a sender's name past ``ChatIntent/contactLimit``, an instant outside the
+    /// years 1 to 9999.
+    func validate(lastMessageID: Int) throws(ValueRejection) {
+        try ValueRejection.check(id.value, in: 0...max(0, lastMessageID), field: "id")
+        try ValueRejection.check(message, within: ChatIntent.messageLimit, field: "message")
+        if case .other(let name) = sender { try ValueRejection.check(name, within: ChatIntent.contactLimit, field: "sender") }
+        try ValueRejection.check(sendDate, field: "sendDate")
+        if case .read(let readDate) = state { try ValueRejection.check(readDate, field: "state.readDate") }
     }
 }

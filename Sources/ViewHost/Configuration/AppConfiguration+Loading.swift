@@ -168,11 +168,12 @@ struct ValueLoader: FeatureSettings {
         // A durable session may be kept for long (a list its user opens once a month): up to ten years.
         sessions.idleTTL = try seconds("sessions.idleTtlSeconds", default: sessions.idleTTL, atMost: 315_360_000)
         sessions.max = try integer("sessions.max", default: sessions.max, in: 1...10_000_000)
-        sessions.logCapacity = try integer("sessions.logCapacity", default: sessions.logCapacity, in: 1...100_000)
+        sessions.logCapacity = try integer(
+            "sessions.logCapacity", default: sessions.logCapacity, in: SessionSettings.logCapacities)
         sessions.historyVersions = try integer(
             "sessions.historyVersions", default: sessions.historyVersions, in: 0...1_000_000)
         var simulation = AppConfiguration.Simulation()
-        simulation.speed = try number("simulation.speed", default: simulation.speed, in: 0.001...1_000_000)
+        simulation.speed = try number("simulation.speed", default: simulation.speed, in: SessionSettings.simulationSpeeds)
         if source(of: "simulation.seed") != nil {
             simulation.seed = UInt64(try integer("simulation.seed", default: 0, in: 0...Int.max))
         }

@@ -18,10 +18,11 @@ enum SessionImport {
     static func handle(_ request: HTTPRequest, registry: SessionRegistry) -> HTTPHandlerResult {
         let body = request.body
         let types = registry.features.types
+        let now = registry.scheduler.now
         return .deferred {
             let imported: ImportedJournal
             do {
-                imported = try await OffLoop.run { () throws -> ImportedJournal in try JournalImport.read(body, types: types) }
+                imported = try await OffLoop.run { () throws -> ImportedJournal in try JournalImport.read(body, types: types, now: now) }
             } catch let error as JournalImportError {
                 throw AppError.journalRejected(error)
             }

@@ -10,7 +10,6 @@ import ViewModelCore
 /// event's own `"id"` make retries safe.
 enum EventRoutes {
     static let maxEventsPerRequest = 100
-    static let maxKeyLength = 255
 
     static func register<C: Clock>(
         on router: inout MeteredRouter, registry: SessionRegistry, metrics: AppMetrics, limits: RequestRateLimits<C>
@@ -89,9 +88,7 @@ enum EventRoutes {
     }
 
     /// Whether `text` is 1 to 255 visible ASCII characters (`^[!-~]{1,255}$`), what keys and event ids take.
-    static func isKey(_ text: String) -> Bool {
-        (1...maxKeyLength).contains(text.utf8.count) && text.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
-    }
+    static func isKey(_ text: String) -> Bool { IdempotencyLedger.isKey(text) }
 
     /// One event object, or an array of 1 to 100 of them, each checked to be an object with an optional string
     /// `id`.

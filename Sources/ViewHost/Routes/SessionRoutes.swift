@@ -135,10 +135,7 @@ struct SessionOptions {
                 }
                 options.timeZone = zone
             case "locale":
-                // Bytes first: the check reads at most 35 of them, whatever the string's length.
-                guard case .string(let locale) = value, (1...35).contains(locale.utf8.count),
-                    locale.utf8.allSatisfy({ isLetterOrDigit($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") })
-                else {
+                guard case .string(let locale) = value, SessionSettings.isLocale(locale) else {
                     throw .invalidField(
                         "locale", reason: "must be a locale identifier such as en_US or zh-Hans", status: .unprocessableContent)
                 }
@@ -153,7 +150,8 @@ struct SessionOptions {
     /// The zone named by `identifier` if it is one of ``timeZoneIdentifiers``; nil for anything else, checked by
     /// length first so a long string costs nothing.
     static func timeZone(_ identifier: String) -> TimeZone? {
-        guard (1...64).contains(identifier.utf8.count), timeZoneIdentifiers.contains(identifier) else { return nil }
+        guard (1...SessionSettings.maxTimeZoneBytes).contains(identifier.utf8.count), timeZoneIdentifiers.contains(identifier)
+        else { return nil }
         return TimeZone(identifier: identifier)
     }
 
@@ -161,11 +159,7 @@ struct SessionOptions {
     /// The OpenAPI document's `timeZone` enum is this set, so it states exactly what is taken.
     static let timeZoneIdentifiers: Set<String> = {
         Set((TimeZone.knownTimeZoneIdentifiers + ["UTC", "GMT"]).filter { identifier in
-            identifier.utf8.count <= 64 && TimeZone(identifier: identifier) != nil
+            identifier.utf8.count <= SessionSettings.maxTimeZoneBytes && TimeZone(identifier: identifier) != nil
         })
     }()
-
-    private static func isLetterOrDigit(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-    }
 }

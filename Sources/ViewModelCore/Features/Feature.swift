@@ -19,6 +19,10 @@ import ViewHostAPI
 ///   as an event. It reads the time, the session's settings and random draws only from the context, never from
 ///   a clock or a random source of its own, so the same events in the same contexts give the same states.
 /// - ``snapshot(of:settings:)`` is a pure function of the state: the same state gives the same view model.
+/// - ``validate(state:)``, ``validate(event:)`` and ``validate(request:)`` refuse a state or an event read from outside (a journal
+///   export a client posts, a file `viewhost replay` reads) that the feature could not have made itself: past its
+///   own caps, past a field's limit. They accept anything by default; a feature with limits states them there, in
+///   terms of the same constants its intents and `apply` use.
 ///
 /// ```swift
 /// enum Counter: Feature {
@@ -79,6 +83,23 @@ public protocol Feature: SendableMetatype {
 
     /// An event stored by schema `version` (a journal record or a pending timer's), brought up to this version.
     static func migrate(event decoder: any Decoder, from version: Int) throws -> Event
+
+    /// Refuses a state read from outside (the value a journal export starts from) that this feature could not have
+    /// reached by its own events: a list past its cap, a text past its limit, a limit raised past its default. The
+    /// state has been migrated to ``schemaVersion`` already. Accepts every state by default.
+    /// - Throws: ``ValueRejection`` naming the field, as the state's `Codable` shape names it.
+    static func validate(state: State) throws(ValueRejection)
+
+    /// Refuses an event read from outside (a journal export's records and pending timers) that this feature could
+    /// not have made: a client event past its intent's field limits, an internal event with values the feature never
+    /// uses. Accepts every event by default.
+    /// - Throws: ``ValueRejection`` naming the field.
+    static func validate(event: Event) throws(ValueRejection)
+
+    /// Refuses a pending request read from outside (a journal export's value, which a restored session asks again)
+    /// that this feature could not have made. Accepts every request by default.
+    /// - Throws: ``ValueRejection`` naming the field.
+    static func validate(request: Request) throws(ValueRejection)
 }
 
 extension Feature {
@@ -95,6 +116,12 @@ extension Feature {
     public static func migrate(event decoder: any Decoder, from version: Int) throws -> Event {
         throw SchemaError.cannotMigrate(feature: key.name, from: version, to: schemaVersion)
     }
+
+    public static func validate(state: State) throws(ValueRejection) {}
+
+    public static func validate(event: Event) throws(ValueRejection) {}
+
+    public static func validate(request: Request) throws(ValueRejection) {}
 }
 
 extension Feature where Intent == NoIntent {

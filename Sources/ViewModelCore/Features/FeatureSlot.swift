@@ -239,6 +239,10 @@ protocol AnyFeatureSlot: Sendable {
     func decodeEvents(from data: Data, parsed: JSONValue?, with decoder: JSONDecoder) throws -> [any Sendable]
     /// Pending timer `id`'s source and event, encoded as a journal records events, if it is this feature's.
     func encodedTimer(_ id: Int) -> (source: EventSource, events: Data)?
+    /// What is wrong with the slot, read from outside (nil: a live session could hold it).
+    func problem(within bounds: ValueBounds) -> ValueRejection?
+    /// What is wrong with `events` of this feature, read from outside (nil: the feature accepts each).
+    static func problem(events: [any Sendable]) -> ValueRejection?
     /// Encodes events of this feature as a journal records them, with nothing of a slot (a record kept in memory
     /// holds the slot's type, no allocation, and encodes its events when it is read).
     static func encodedEvents(_ events: [any Sendable]) -> Data

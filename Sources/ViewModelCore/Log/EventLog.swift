@@ -124,6 +124,46 @@ public struct EventLog: Sendable {
     }
 }
 
+extension EventLog {
+    /// The longest event name an entry read from outside may have, in UTF-8 bytes.
+    static let maxEventNameBytes = 256
+    /// The longest summary an entry read from outside may have, in UTF-8 bytes (``EventDescription`` cuts one to
+    /// 120, with `…`).
+    static let maxSummaryBytes = 128
+
+    /// What is wrong with this log, read from outside (a journal export's value), naming the entry; nil when a
+    /// session could have kept it: entries numbered one after another up to `sequence`, each of one of `features`,
+    /// caused by an earlier step, at a time within `times`, with a name and summary of bounded length.
+    func problem(sequence: Int, features: [String], times: ClosedRange<Date>) -> ValueRejection? {
+        let ordered = start == 0 ? packed : Array(packed[start...] + packed[..<start])
+        var expected: Int?
+        for (index, entry) in ordered.enumerated() {
+            let field = "entries[\(index)]"
+            guard (1...sequence).contains(entry.seq), expected == nil || entry.seq == expected else {
+                return ValueRejection(field: "\(field).seq", reason: "must follow the entry before it, up to the session's sequence (\(sequence))")
+            }
+            expected = entry.seq + 1
+            guard features.contains(names[Int(entry.feature)]) else {
+                return ValueRejection(field: "\(field).feature", reason: "must be one of the session's features")
+            }
+            guard entry.event.utf8.count <= Self.maxEventNameBytes, entry.summary.utf8.count <= Self.maxSummaryBytes else {
+                return ValueRejection(
+                    field: field, reason: "must have an event name of at most \(Self.maxEventNameBytes) bytes and a summary of at most \(Self.maxSummaryBytes)")
+            }
+            guard entry.causedBy == .min || (1..<entry.seq).contains(entry.causedBy) else {
+                return ValueRejection(field: "\(field).causedBy", reason: "must be an earlier step")
+            }
+            guard (1...SessionCore.maxCounter).contains(entry.versionAfter) else {
+                return ValueRejection(field: "\(field).versionAfter", reason: "must be 1 to \(SessionCore.maxCounter)")
+            }
+            guard times.contains(entry.at) else {
+                return ValueRejection(field: "\(field).at", reason: "is outside the session's lifetime")
+            }
+        }
+        return nil
+    }
+}
+
 extension EventLog: Equatable {
     /// Logs are equal when they keep the same entries in the same ring positions, with the same capacity.
     public static func == (lhs: EventLog, rhs: EventLog) -> Bool {
@@ -153,7 +193,14 @@ extension EventLog: Codable {
         ringCapacity = Int32(capacity)
         names = []
         packed.reserveCapacity(entries.count)
-        for entry in entries { packed.append(pack(entry)) }
+        for entry in entries {
+            // A log read from outside may name any number of features; the ring numbers them in 16 bits.
+            guard names.count <= Int(UInt16.max) || names.contains(entry.feature) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .entries, in: container, debugDescription: "a log naming more than \(UInt16.max) features")
+            }
+            packed.append(pack(entry))
+        }
         self.start = start
     }
 

@@ -42,6 +42,14 @@ public struct IdempotencyLedger: Sendable {
     public static let maxKeys = 256
     /// How many event ids a session remembers at most.
     public static let maxEventIDs = 1024
+    /// The longest key or event id, in bytes.
+    public static let maxKeyLength = 255
+
+    /// Whether `text` is 1 to ``maxKeyLength`` visible ASCII characters (`^[!-~]{1,255}$`), what keys and event ids
+    /// take.
+    public static func isKey(_ text: String) -> Bool {
+        (1...maxKeyLength).contains(text.utf8.count) && text.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+    }
 
     /// What the ledger remembers.
     private struct Kept {
@@ -123,6 +131,35 @@ public struct IdempotencyLedger: Sendable {
             kept.eventIDs.append(eventID)
             if kept.eventIDs.count > Self.maxEventIDs { kept.eventIDSet.remove(kept.eventIDs.removeFirst()) }
         }
+    }
+}
+
+extension IdempotencyLedger {
+    /// What is wrong with a ledger read from outside (a journal export's value), naming the field; nil when a
+    /// session could hold it: at most ``maxKeys`` keys and ``maxEventIDs`` ids, each a key as ``isKey(_:)`` says,
+    /// fingerprints of 64 hex digits, versions within `versions`, and times within `times`.
+    func problem(versions: ClosedRange<Int>, times: ClosedRange<Date>) -> ValueRejection? {
+        if entries.count > Self.maxKeys {
+            return ValueRejection(field: "entries", reason: "holds \(entries.count) keys, more than the \(Self.maxKeys) a session keeps")
+        }
+        if eventIDs.count > Self.maxEventIDs {
+            return ValueRejection(field: "eventIDs", reason: "holds \(eventIDs.count) ids, more than the \(Self.maxEventIDs) a session keeps")
+        }
+        for (index, entry) in entries.enumerated() {
+            let field = "entries[\(index)]"
+            guard Self.isKey(entry.key) else { return ValueRejection(field: "\(field).key", reason: "must be 1 to 255 visible ASCII characters") }
+            guard entry.fingerprint.utf8.count <= 64, entry.fingerprint.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+                return ValueRejection(field: "\(field).fingerprint", reason: "must be at most 64 visible ASCII characters")
+            }
+            guard (0...100_000).contains(entry.answer.accepted), versions.contains(entry.answer.version) else {
+                return ValueRejection(field: "\(field).answer", reason: "is not an answer a session gave")
+            }
+            guard times.contains(entry.at) else { return ValueRejection(field: "\(field).at", reason: "is outside the session's lifetime") }
+        }
+        if let index = eventIDs.firstIndex(where: { !Self.isKey($0) }) {
+            return ValueRejection(field: "eventIDs[\(index)]", reason: "must be 1 to 255 visible ASCII characters")
+        }
+        return nil
     }
 }
 

@@ -33,7 +33,7 @@ struct JournalExportTests {
     /// Why `bytes` are not read back as an export (nil: they are).
     static func refusal(_ bytes: [UInt8]) -> JournalImportError? {
         do {
-            _ = try JournalImport.read(bytes, types: SessionWalk.types)
+            _ = try JournalImport.read(bytes, types: SessionWalk.types, now: SessionWalk.importedAt)
             return nil
         } catch {
             return error
@@ -45,14 +45,14 @@ struct JournalExportTests {
             var walk = SessionWalk(seed: seed)
             try walk.walk(steps: 80)
             let bytes = try Self.export(walk)
-            let imported = try JournalImport.read(bytes, types: SessionWalk.types)
+            let imported = try JournalImport.read(bytes, types: SessionWalk.types, now: SessionWalk.importedAt)
             #expect(imported.records.map(\.input) == walk.inputs, "seed \(seed)")
             #expect(imported.final == walk.core, "seed \(seed)")
             #expect(imported.base == SessionWalk.newCore(seed: seed))
             #expect(imported.exportedSession == "walk")
             // Every version each feature reached, observed as it is made, is the walk's after the same input.
             var last: [String: (number: Int, version: Int, body: [UInt8])] = [:]
-            _ = try JournalImport.read(bytes, types: SessionWalk.types) { number, feature, version, viewModel in
+            _ = try JournalImport.read(bytes, types: SessionWalk.types, now: SessionWalk.importedAt) { number, feature, version, viewModel in
                 last[feature] = (
                     number, version,
                     SnapshotEncoder.encode(feature: feature, version: version, viewModel: viewModel, sessionID: SessionID("walk")).body
@@ -164,7 +164,7 @@ struct JournalExportTests {
         let bytes = try Self.export(walk)
         let lines = Self.lines(bytes)
         try #require(lines.count > 4 * 128, "\(lines.count) lines")
-        let imported = try JournalImport.read(bytes, types: SessionWalk.types)
+        let imported = try JournalImport.read(bytes, types: SessionWalk.types, now: SessionWalk.importedAt)
         #expect(imported.records.map(\.input) == walk.inputs)
         #expect(imported.final == walk.core)
         let base = SessionWalk.newCore(seed: walk.seed)
@@ -227,20 +227,26 @@ struct JournalExportTests {
         try walk.walk(steps: 40)
         let bytes = try Self.export(walk)
         let lineCount = Self.lines(bytes).count
+        // The end line's snapshot digest is not compared (an import renders every version again, and a snapshot
+        // may have gained a field since): a digit changed for another there is the one change that reads back.
+        let snapshotDigest = try #require(String(decoding: bytes, as: UTF8.self).range(of: "\"snapshots\":\""))
+        let unchecked = bytes.count - String(decoding: bytes, as: UTF8.self)[snapshotDigest.upperBound...].utf8.count
         var random = SplitMix64(state: 24)
         var refused = 0
         for round in 0..<300 {
             var damaged = bytes
             let at = Int(random.next() % UInt64(bytes.count))
             switch random.next() % 4 {
-            case 0: damaged[at] = damaged[at] == UInt8(ascii: "1") ? UInt8(ascii: "2") : UInt8(ascii: "1")  // a digit, a letter
+            case 0:
+                guard !(unchecked..<unchecked + 64).contains(at) else { continue }
+                damaged[at] = damaged[at] == UInt8(ascii: "1") ? UInt8(ascii: "2") : UInt8(ascii: "1")  // a digit, a letter
             case 1: damaged = Array(damaged.prefix(at))  // cut
             case 2: damaged.remove(at: at)
             default: damaged.insert(damaged[at], at: at)
             }
             guard damaged != bytes else { continue }
             do {
-                _ = try JournalImport.read(damaged, types: SessionWalk.types)
+                _ = try JournalImport.read(damaged, types: SessionWalk.types, now: SessionWalk.importedAt)
                 Issue.record("round \(round): a damaged export at byte \(at) was read back")
             } catch {
                 #expect((1...(lineCount + 1)).contains(error.line), "round \(round): \(error)")
@@ -255,9 +261,9 @@ struct JournalExportTests {
         try walk.walk(steps: 10)
         let bytes = try Self.export(walk)
         let fewer = FeatureTypes([])
-        #expect(throws: JournalImportError.self) { _ = try JournalImport.read(bytes, types: fewer) }
+        #expect(throws: JournalImportError.self) { _ = try JournalImport.read(bytes, types: fewer, now: SessionWalk.importedAt) }
         do {
-            _ = try JournalImport.read(bytes, types: fewer)
+            _ = try JournalImport.read(bytes, types: fewer, now: SessionWalk.importedAt)
         } catch {
             #expect(error.line == 1)
             #expect(error.reason.contains("chat"), "\(error.reason)")

@@ -26,6 +26,8 @@ struct SessionWalk {
     static let features = ["chat", "weather", "login", "person"]
     static let settings = SessionSettings(timeZone: TimeZone(identifier: "Europe/Tallinn")!, simulationSpeed: 1)
     static let start = Date(timeIntervalSince1970: 1_795_442_400)
+    /// When its exports are imported: a day after it started (long after its last step).
+    static let importedAt = start.addingTimeInterval(86_400)
 
     let seed: UInt64
     private(set) var core: SessionCore

@@ -100,6 +100,39 @@ public enum TodoApp: Feature {
         }
     }
 
+    /// Refuses a list read from outside (a journal export) that the intents could not have made: a title past
+    /// ``TodoIntent/titleLimit`` or empty, an id past ``TodoIntent/itemLimit``, a numbering out of range.
+    public static func validate(state: TodoState) throws(ValueRejection) {
+        try ValueRejection.check(state.nextID, in: 1...SessionCore.maxCounter, field: "nextID")
+        for (index, item) in state.items.enumerated() { try ValueRejection.inside("items[\(index)]") { try validate(item) } }
+        for (index, removed) in (state.undo?.removed ?? []).enumerated() {
+            try ValueRejection.inside("undo.removed[\(index)].item") { try validate(removed.item) }
+            try ValueRejection.check(removed.index, in: 0...SessionCore.maxCounter, field: "undo.removed[\(index)].index")
+        }
+    }
+
+    /// Refuses an event the intents could not have made, by the same limits.
+    public static func validate(event: TodoEvent) throws(ValueRejection) {
+        switch event {
+        case .add(let title): try validate(title: title)
+        case .toggle(let id), .remove(let id): try ValueRejection.check(id, within: TodoIntent.itemLimit, field: "id")
+        case .edit(let id, let title):
+            try ValueRejection.check(id, within: TodoIntent.itemLimit, field: "id")
+            try validate(title: title)
+        case .clearCompleted, .undo, .undoExpired: break
+        }
+    }
+
+    private static func validate(_ item: TodoState.Item) throws(ValueRejection) {
+        try ValueRejection.check(item.id, within: TodoIntent.itemLimit, field: "id")
+        try validate(title: item.title)
+    }
+
+    private static func validate(title: String) throws(ValueRejection) {
+        try ValueRejection.check(title, within: TodoIntent.titleLimit, field: "title")
+        guard !title.isEmpty else { throw ValueRejection(field: "title", reason: "must not be empty") }
+    }
+
     /// Removes the items `matching` says, opening (or restarting) the undo window for them.
     private static func remove(
         where matching: (TodoState.Item) -> Bool, from state: inout TodoState, context: inout FeatureContext<TodoApp>
