@@ -137,4 +137,69 @@ struct HistoryProcessTests {
         #expect(broken.stderr.contains("line 5"), "\(broken.stderr)")
         #expect(broken.stderr.split(separator: "\n").count == 1)
     }
+
+    /// Issue "No request can crash the server", items 1 and 12: a forged export (its digest recomputed, as anyone
+    /// can) once killed the server without a token, and `viewhost replay` with SIGILL. Each is refused with `422`
+    /// naming the line and the field, and the server goes on serving; `replay` refuses it in one line (exit 65), and
+    /// says what is wrong with an empty file, a directory and a negative version; a version asked for twice is `400`.
+    @Test func aForgedExportIsRefusedAndNeitherTheServerNorReplayDies() async throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let server = try await start("forged")
+        let session = try await ProcessHTTP.createSession(server.port, features: ["chat", "person"])
+        for number in 0..<3 {
+            _ = try await ProcessHTTP.request(
+                server.port, "POST", "/v1/sessions/\(session.id)/person/events", token: session.token, body: Self.person("f\(number)"))
+        }
+        _ = try await ProcessHTTP.request(
+            server.port, "POST", "/v1/sessions/\(session.id)/chat/events", token: session.token,
+            body: #"[{"type":"openChat","contact":"John"},{"type":"send","text":"hi"}]"#)
+        let exported = try await ProcessHTTP.request(server.port, "GET", "/v1/sessions/\(session.id)/journal", token: session.token)
+        try #require(exported.status == 200)
+        let forgeries = [
+            ForgedExport.replacing(#""nextTimerID":\d+"#, with: #""nextTimerID":9223372036854775807"#, inLine: 1, of: exported.body),
+            ForgedExport.replacing(#""simulationSpeed":[0-9.e+-]+"#, with: #""simulationSpeed":1e-300"#, inLine: 1, of: exported.body),
+        ]
+        for forged in forgeries {
+            #expect(forged != exported.body)
+            let response = try await Self.importJournal(server.port, forged)
+            #expect(response.status == 422, "\(response)")
+            #expect(ProcessHTTP.json(response)?["line"] as? Int == 1, "\(response)")
+            // Had it been taken, a send would schedule the chat's timers on the forged counters.
+            let health = try await ProcessHTTP.request(server.port, "GET", "/healthz")
+            #expect(health.status == 200)
+        }
+        let twice = try await ProcessHTTP.request(
+            server.port, "GET", "/v1/sessions/\(session.id)/person?version=2&version=3", token: session.token)
+        #expect(twice.status == 400, "\(twice)")
+        #expect(String(decoding: twice.body, as: UTF8.self).contains("must be given once"), "\(twice)")
+        server.send(signal: SIGTERM)
+        _ = try await server.waitForExit()
+
+        let file = root + "/forged.ndjson"
+        try Data(forgeries[1]).write(to: URL(fileURLWithPath: file))
+        let replayed = try await ServerProcess.run(["replay", file])
+        #expect(replayed.status == 65, "\(replayed.stderr)")
+        #expect(replayed.stdout.isEmpty)
+        #expect(replayed.stderr.contains("line 1: base.settings.simulationSpeed"), "\(replayed.stderr)")
+        #expect(replayed.stderr.split(separator: "\n").count == 1)
+        // Refused at its end line, a file prints that refusal alone, not the snapshots before it.
+        let lastLine = root + "/last-line.ndjson"
+        let endLine = String(decoding: exported.body, as: UTF8.self).split(separator: "\n").count
+        try Data(ForgedExport.replacing(#""records":\d+"#, with: #""records":999"#, inLine: endLine, of: exported.body))
+            .write(to: URL(fileURLWithPath: lastLine))
+        let atEnd = try await ServerProcess.run(["replay", lastLine])
+        #expect(atEnd.status == 65, "\(atEnd.stderr)")
+        #expect(atEnd.stdout.isEmpty, "\(atEnd.stdout.count) bytes printed before the refusal")
+        let empty = root + "/empty.ndjson"
+        try Data().write(to: URL(fileURLWithPath: empty))
+        let emptied = try await ServerProcess.run(["replay", empty])
+        #expect(emptied.status == 65)
+        #expect(emptied.stderr == "viewhost: \(empty) is empty, not a journal export\n", "\(emptied.stderr)")
+        let directory = try await ServerProcess.run(["replay", root])
+        #expect(directory.status == 66)
+        #expect(directory.stderr == "viewhost: cannot read \(root): it is a directory, not a journal export\n", "\(directory.stderr)")
+        let negative = try await ServerProcess.run(["replay", file, "--feature", "person", "--version", "-3"])
+        #expect(negative.status == 64)
+        #expect(negative.stderr.contains("--version must be 1 or more"), "\(negative.stderr)")
+    }
 }

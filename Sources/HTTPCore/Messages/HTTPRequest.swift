@@ -77,13 +77,25 @@ public struct HTTPRequest: Sendable {
     /// - Parameter name: The parameter name, compared after decoding.
     /// - Returns: The decoded value, `""` for a parameter without `=`, or nil when absent.
     public func queryValue(_ name: String) -> String? {
-        guard let query else { return nil }
+        queryValues(name, atMost: 1).first
+    }
+
+    /// The decoded values of query parameter `name`, in order, the first `limit` of them (a route that takes one
+    /// asks for two, and refuses a parameter given twice rather than pick one).
+    /// - Parameters:
+    ///   - name: The parameter name, compared after decoding.
+    ///   - limit: The most values returned.
+    /// - Returns: Each value, `""` for a parameter without `=`; empty when absent.
+    public func queryValues(_ name: String, atMost limit: Int = .max) -> [String] {
+        guard let query, limit > 0 else { return [] }
+        var values: [String] = []
         for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard PercentDecoding.decode(parts[0], plusAsSpace: true) == name else { continue }
-            return parts.count > 1 ? PercentDecoding.decode(parts[1], plusAsSpace: true) ?? "" : ""
+            values.append(parts.count > 1 ? PercentDecoding.decode(parts[1], plusAsSpace: true) ?? "" : "")
+            if values.count == limit { break }
         }
-        return nil
+        return values
     }
 
     /// Calls `body` with the raw path bytes (an empty path is passed as `/`).

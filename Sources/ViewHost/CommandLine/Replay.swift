@@ -17,7 +17,8 @@ struct Replay: AsyncParsableCommand, FeatureHostingCommand {
     @Option(help: "Only this feature's snapshots.")
     var feature: String?
 
-    @Option(help: "Only this version of --feature.")
+    // Unconditional: `--version -3` is a version (refused by `validate`), not an option named `-3`.
+    @Option(parsing: .unconditional, help: "Only this version of --feature.")
     var version: Int?
 
     func validate() throws {
@@ -31,12 +32,8 @@ struct Replay: AsyncParsableCommand, FeatureHostingCommand {
     }
 
     func run(features: [FeatureRegistration]) async throws {
-        let bytes: [UInt8]
-        do {
-            bytes = file == "-" ? Array(FileHandle.standardInput.readDataToEndOfFile()) : Array(try Data(contentsOf: URL(fileURLWithPath: file)))
-        } catch {
-            Self.fail("viewhost: cannot read \(file): \((error as NSError).localizedDescription)", code: 66)
-        }
+        let bytes = file == "-" ? Array(FileHandle.standardInput.readDataToEndOfFile()) : Self.contents(of: file)
+        guard !bytes.isEmpty else { Self.fail("viewhost: \(file) is empty, not a journal export", code: 65) }
         let types = FeatureTypes(merging: features.map(\.types))
         let wanted = feature
         let version = version
@@ -45,11 +42,14 @@ struct Replay: AsyncParsableCommand, FeatureHostingCommand {
         let session = SessionID(JournalImport.exportedSession(of: bytes) ?? "")
         var found: [UInt8]?
         let imported: ImportedJournal
+        let now = Date()
         do {
-            imported = try JournalImport.read(bytes, types: types) { _, name, made, viewModel in
+            // Checked whole first, printing nothing: a file refused at its end line prints only that refusal. Then
+            // read again, each version printed as it is made (memory stays bounded, however long the history).
+            imported = try JournalImport.read(bytes, types: types, now: now)
+            _ = try JournalImport.read(bytes, types: types, now: now) { _, name, made, viewModel in
                 guard wanted == nil || wanted == name, version == nil || version == made else { return }
                 let encoded = SnapshotEncoder.encode(feature: name, version: made, viewModel: viewModel, sessionID: session)
-                // Every version as it is made; one version once the whole file has checked out.
                 if version == nil { output.write(Data(encoded.body + [0x0A])) } else { found = encoded.body }
             }
         } catch {
@@ -67,6 +67,19 @@ struct Replay: AsyncParsableCommand, FeatureHostingCommand {
             }
             output.write(Data(snapshot + [0x0A]))
         }
+    }
+
+    /// The bytes of `path`, or one line saying why they cannot be read (exit 66).
+    private static func contents(of path: String) -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            fail("viewhost: cannot read \(path): no such file", code: 66)
+        }
+        if isDirectory.boolValue { fail("viewhost: cannot read \(path): it is a directory, not a journal export", code: 66) }
+        guard FileManager.default.isReadableFile(atPath: path), let data = FileManager.default.contents(atPath: path) else {
+            fail("viewhost: cannot read \(path): permission denied", code: 66)
+        }
+        return Array(data)
     }
 
     private static func fail(_ message: String, code: Int32) -> Never {

@@ -49,7 +49,7 @@ enum HistoryRoutes {
     /// a past version never changes.)
     /// - Throws: `AppError.invalidField` (400) for anything else.
     static func requestedVersion(_ request: HTTPRequest) throws(AppError) -> Int? {
-        guard let text = request.queryValue("version") else { return nil }
+        guard let text = try QueryParameter.single("version", of: request) else { return nil }
         guard let version = SequenceNumber.parse(text), version >= 1 else {
             throw .invalidField(
                 "version", reason: "must be a version: 1 to 18 digits, at least 1", status: .badRequest)

@@ -13,7 +13,7 @@ enum LogRoutes {
         router.get("/v1/sessions/:id/log") { request, context in
             let session = try registry.authenticate(request, id: context.parameters["id"] ?? "")
             var since = 0
-            if let text = request.queryValue("since") {
+            if let text = try QueryParameter.single("since", of: request) {
                 guard let value = SequenceNumber.parse(text) else {
                     throw AppError.invalidField(
                         "since", reason: "must be a sequence number: 1 to 18 digits (0 to 999999999999999999)",

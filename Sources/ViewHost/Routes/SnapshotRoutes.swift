@@ -129,7 +129,7 @@ enum SnapshotRoutes {
 
     /// `?wait=SECONDS`, more than 0 and at most 60.
     private static func waitDuration(_ request: HTTPRequest) throws(AppError) -> Duration? {
-        guard let text = request.queryValue("wait") else { return nil }
+        guard let text = try QueryParameter.single("wait", of: request) else { return nil }
         guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= maxWait else {
             throw .invalidField(
                 "wait", reason: "must be a number of seconds greater than 0 and at most 60", status: .badRequest)

@@ -47,7 +47,7 @@ enum StreamRoutes {
     /// `?patches=1`: changes after each feature's first snapshot go as `FEATURE.patch` events, each with its
     /// `base` version (`0`, or no parameter: whole snapshots).
     private static func patchMode(_ request: HTTPRequest) throws(AppError) -> Bool {
-        switch request.queryValue("patches") {
+        switch try QueryParameter.single("patches", of: request) {
         case nil, "0": return false
         case "1": return true
         default: throw .invalidField("patches", reason: "must be 1 (patches) or 0 (whole snapshots)", status: .badRequest)
@@ -62,7 +62,7 @@ enum StreamRoutes {
     /// `?features=chat,weather`: one or more of the session's features, comma-separated, nothing else (no empty
     /// names, no spaces), as the OpenAPI document's `style: form, explode: false` array says.
     private static func selectedFeatures(_ request: HTTPRequest, session: Session) throws(AppError) -> Set<String> {
-        guard let list = request.queryValue("features") else { return Set(session.featureNames) }
+        guard let list = try QueryParameter.single("features", of: request) else { return Set(session.featureNames) }
         guard list.utf8.count <= 256 else {
             throw .invalidField("features", reason: "is longer than 256 bytes", status: .badRequest)
         }
