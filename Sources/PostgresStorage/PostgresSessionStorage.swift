@@ -190,16 +190,16 @@ public final class PostgresSessionStorage: SharedSessionStorage {
                 journalNumber: number, copy: copies.wrappingAdd(1, ordering: .relaxed).newValue)))
     }
 
-    /// Sessions with pending timers that this node owned (by name: give a node a stable `--node-id` and it takes
-    /// its timed sessions back after a restart) or that nobody owns.
-    public func sessionsWithTimers() throws(StorageError) -> [SessionID] {
+    /// Sessions whose next timer falls due before `instant` that this node owns (by name: give a node a stable
+    /// `--node-id` and it takes its timed sessions back after a restart) or that nobody owns, soonest first.
+    public func sessionsDue(before instant: Date, limit: Int) throws(StorageError) -> [SessionID] {
         do {
             return try pool.withConnection { connection throws(PostgresError) in
                 try connection.query(
                     """
-                    SELECT id FROM sessions WHERE next_due_at IS NOT NULL AND expired_at IS NULL
-                        AND (owner IS NULL OR owner = $1) ORDER BY next_due_at
-                    """, [node])
+                    SELECT id FROM sessions WHERE next_due_at < $2::double precision AND expired_at IS NULL
+                        AND (owner IS NULL OR owner = $1) ORDER BY next_due_at LIMIT $3::integer
+                    """, [node, String(instant.timeIntervalSince1970), String(limit)])
             }.rows.compactMap { $0[0].map(SessionID.init) }
         } catch {
             throw .failed(reason: "listing sessions with timers: \(error)")

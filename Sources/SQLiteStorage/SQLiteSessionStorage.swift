@@ -149,11 +149,13 @@ public final class SQLiteSessionStorage: SessionStorage {
         }
     }
 
-    public func sessionsWithTimers() throws(StorageError) -> [SessionID] {
+    public func sessionsDue(before instant: Date, limit: Int) throws(StorageError) -> [SessionID] {
         do {
             return try pool.read { db in
                 try String.fetchAll(
-                    db, sql: "SELECT id FROM sessions WHERE next_due_at IS NOT NULL AND expired_at IS NULL ORDER BY next_due_at")
+                    db,
+                    sql: "SELECT id FROM sessions WHERE next_due_at < ? AND expired_at IS NULL ORDER BY next_due_at LIMIT ?",
+                    arguments: [instant.timeIntervalSince1970, limit])
             }.map(SessionID.init)
         } catch {
             throw .failed(reason: "listing sessions with timers: \(Self.describe(error))")

@@ -53,6 +53,43 @@ struct DurableSessionHTTPTests {
         }
     }
 
+    /// A session waiting only on a timer leaves memory like an idle one: its timers are stored, and it loads again
+    /// when the next falls due and fires it without a request. (A pending timer once held a session in memory, so
+    /// a burst of new chats, each with its list's load pending, got 503 once `sessions.max` were in memory.)
+    @Test func sessionsWaitingOnATimerLeaveMemoryAndLoadWhenItFallsDue() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try await TestApp.run({ $0.sessions.max = 4 }, storeDirectory: directory) { app in
+            func metric(_ name: String) async throws -> Double {
+                let text = try await app.request("GET", "/metrics").text
+                let line = text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+                return line?.split(separator: " ").last.flatMap { Double($0) } ?? -1
+            }
+            var sessions: [TestSession] = []
+            for _ in 0..<12 {
+                // Each new chat's list loads half a second later, by a timer; the manual clock stands still here.
+                let response = try await app.request("POST", "/v1/sessions", body: #"{"features":["chat"]}"#)
+                try #require(response.status == 201, "\(response)")
+                sessions.append(
+                    TestSession(id: try #require(try response.json["id"].string), token: try #require(try response.json["token"].string)))
+            }
+            #expect(try await metric("viewhost_sessions_live") <= 4)
+            app.advance(by: .seconds(1))
+            // The sessions whose timer fell due are loaded and their timers fired, no request asking.
+            // (The manual clock runs a timer due when it is told to move: a real one at once.)
+            let loaded = try await eventually {
+                app.advance(by: .zero)
+                return try await metric("viewhost_sessions_timer_loads_total") >= 8
+            }
+            app.advance(by: .zero)
+            let loads = try await metric("viewhost_sessions_timer_loads_total")
+            #expect(loaded, "timer loads: \(loads)")
+            for session in sessions {
+                let log = try await app.log(session)
+                #expect(log.contains { $0["source"].string == "timer" }, "\(session.id): the list's load did not fire: \(log)")
+            }
+        }
+    }
+
     /// The store's size is bounded separately (`store.maxMegabytes`): past it, creating a session answers 503 saying
     /// so, and the sessions there are go on taking events. The megabyte fills in a few large writes (chat sessions
     /// of a hundred 4,000-character messages of random letters, 400 kB each, posted as one batch), not a thousand

@@ -63,6 +63,7 @@ final class AppMetrics: Sendable {
     private let storeWrites: MirroredCounter
     private let clusterTakeovers: MirroredCounter
     private let clusterForwarded: MirroredCounter
+    private let timerLoads: MirroredCounter
 
     init() {
         openConnections = registry.makeGauge(
@@ -92,6 +93,14 @@ final class AppMetrics: Sendable {
         clusterForwarded = MirroredCounter(
             registry, subsystem: "cluster", name: "forwarded",
             help: "Requests this node forwarded to the node that owns their session.")
+        timerLoads = MirroredCounter(
+            registry, subsystem: "sessions", name: "timer_loads",
+            help: "Stored sessions loaded because a timer of theirs fell due (at start, or after they left memory).")
+    }
+
+    /// Brings the count of sessions loaded for their timers up to the registry's.
+    func timerLoadCount(_ total: Int) {
+        timerLoads.report(total)
     }
 
     /// Brings the cluster's counters up to the store's and the hop's own counts.

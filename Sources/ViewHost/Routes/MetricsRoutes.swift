@@ -1,4 +1,5 @@
 import HTTPCore
+import Synchronization
 import ViewHostLocking
 import ViewModelCore
 
@@ -22,6 +23,7 @@ enum MetricsRoutes {
         router.get("/metrics") { _, _ in
             let live = server.value
             if let counts = registry.commitCounts { metrics.storeCounts(commits: counts.commits, writes: counts.writes) }
+            metrics.timerLoadCount(registry.dueLoads.load(ordering: .relaxed))
             if let shared = (registry.storage as? any SharedSessionStorage) {
                 metrics.clusterCounts(takeovers: shared.takeovers, forwarded: registry.cluster?.forwarded ?? 0)
             }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCore
 import Logging
+import Synchronization
 import ViewHostLocking
 import ViewModelCore
 
@@ -149,19 +150,30 @@ extension SessionRegistry {
         return kept
     }
 
-    /// Every second, claims the sessions with pending timers whose owner died (its lease ended), so their timers
-    /// fire here without waiting for a request. Several live nodes may look at once: each session goes to one.
-    func startClaimingOrphanedTimers() {
+    /// How often the stored sessions whose timers fell due are looked for: a timer of a session that left memory
+    /// fires at most this late. (Loaded ahead of time, a session could leave memory again before its timer fell
+    /// due; loaded once it is due, it stays until the timer fired, ``Session/closeIfIdle()``.)
+    static let dueLoadInterval = Duration.milliseconds(250)
+
+    /// Every ``dueLoadInterval``, loads the stored sessions whose next timer fell due and that are not in memory
+    /// (at start, or after they left memory to make room), so their timers fire without waiting for a request; in
+    /// a cluster, every fourth time (each second), also claims those whose owner died (its lease ended). Several
+    /// live nodes may look at once: each orphaned session goes to one.
+    func startLoadingDueSessions() {
         Task.detached { [weak self] in
+            var round = 0
             while true {
-                try? await Task.sleep(for: .seconds(1))
                 guard let self else { return }
+                let claiming = self.shared != nil && round % 4 == 0
+                round += 1
                 await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                     Self.loading.async {
-                        self.claimOrphanedTimers()
+                        self.loadSessionsDue()
+                        if claiming { self.claimOrphanedTimers() }
                         done.resume()
                     }
                 }
+                try? await Task.sleep(for: Self.dueLoadInterval)
             }
         }
     }
@@ -177,12 +189,21 @@ extension SessionRegistry {
         }
     }
 
-    /// Loads the stored sessions that have pending timers, so those fire without waiting for a request (at start).
-    func restoreSessionsWithTimers() {
-        guard let storage, let ids = try? storage.sessionsWithTimers() else { return }
+    /// Loads the stored sessions whose next timer fell due and that are not in memory, a bounded batch at a time,
+    /// soonest first, so those fire without waiting for a request.
+    func loadSessionsDue() {
+        guard let storage, let ids = try? storage.sessionsDue(before: scheduler.now, limit: 500) else { return }
         for id in ids where !store.isLive(id) {
-            guard case .found(let stored)? = try? storage.load(id) else { continue }
+            guard case .found(let stored)? = try? loadStoredForTimers(id, from: storage) else { continue }
             _ = adopt(stored)
+            dueLoads.add(1, ordering: .relaxed)
         }
+    }
+
+    /// Session `id` as stored, claimed for this node in a cluster (left alone when another live node owns it).
+    private func loadStoredForTimers(_ id: SessionID, from storage: any SessionStorage) throws(StorageError) -> StoredLookup? {
+        guard let shared else { return try storage.load(id) }
+        guard case .loaded(let lookup) = try shared.claim(id) else { return nil }
+        return lookup
     }
 }

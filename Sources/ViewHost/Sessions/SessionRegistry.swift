@@ -47,6 +47,8 @@ final class SessionRegistry: Sendable {
     /// The store, when it is shared and this node forwards: it says which node owns a session.
     let shared: (any SharedSessionStorage)?
     private let ordinal = Atomic<UInt64>(0)
+    /// Stored sessions loaded because a timer of theirs fell due (``loadSessionsDue()``), since start.
+    let dueLoads = Atomic<Int>(0)
     private let initialFeatures = InitialFeatureCache()
 
     init(
@@ -83,7 +85,7 @@ final class SessionRegistry: Sendable {
         }
         startSweeping()
         if storage != nil { startFlushingAccess() }
-        if shared != nil { startClaimingOrphanedTimers() }
+        if storage != nil { startLoadingDueSessions() }
     }
 
     /// Creates a session with `features` (all of them when nil) and starts each feature.

@@ -36,8 +36,11 @@ public protocol SessionStorage: SessionJournal, SessionHistoryReading {
     /// - Returns: How many sessions expired.
     func expire(idleBefore cutoff: Date, forgetBefore: Date, except live: @Sendable (SessionID) -> Bool) -> Int
 
-    /// The sessions that have pending timers (a restart loads them at once, so their timers fire).
-    func sessionsWithTimers() throws(StorageError) -> [SessionID]
+    /// The sessions whose earliest pending timer falls due before `instant`, soonest first, at most `limit`: those
+    /// to load so their timers fire without a request (a session waiting only on a timer leaves memory when memory
+    /// is short, and at start none is in memory). A store several nodes share lists only those this node owns or
+    /// nobody does.
+    func sessionsDue(before instant: Date, limit: Int) throws(StorageError) -> [SessionID]
 
     /// How the store is doing: `failing` after a write failed (disk full, an I/O error), until one reaches the
     /// disk again; `broken` once it cannot be used safely (a damaged file), until a restart.

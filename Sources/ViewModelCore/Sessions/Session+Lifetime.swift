@@ -46,22 +46,26 @@ extension Session {
     }
 
     /// Ends this copy if it is idle and everything of it is in the durable store, so memory can hold other
-    /// sessions: its creation committed, nothing applied and waiting for its commit, no pending timer or outside
-    /// request, no event stream or long poll. It ends as `unavailable`: the next request for it loads it again,
-    /// as it was.
+    /// sessions: its creation committed, nothing applied and waiting for its commit, no outside request, no timer
+    /// fallen due and not fired yet, no event stream or long poll. A timer due later does not hold it: timers are
+    /// stored, and the store lists the session once the next falls due (``SessionStorage/sessionsDue(before:limit:)``),
+    /// to be loaded and fired then. It ends as `unavailable`: the next request for it loads it again, as it was.
     /// - Returns: Whether it ended (false: it is in use, or not stored yet).
     public func closeIfIdle() -> Bool {
         guard storedFlag.load(ordering: .acquiring), !isHeld else { return false }
-        let sequence = shell.withLock { shell -> Int? in
-            guard shell.end == nil, shell.pending.isEmpty, shell.handoff.isEmpty, shell.timers.isEmpty,
-                shell.keysInFlight.isEmpty, shell.core.pendingRequests.isEmpty
+        let now = environment.scheduler.now
+        let closing = shell.withLock { shell -> (timers: [ScheduledTimer], sequence: Int)? in
+            guard shell.end == nil, shell.pending.isEmpty, shell.handoff.isEmpty, shell.keysInFlight.isEmpty,
+                shell.core.pendingRequests.isEmpty, (shell.core.nextTimerDue ?? .distantFuture) > now
             else { return nil }
             shell.end = .unavailable
             closedFlag.store(true, ordering: .releasing)
-            return shell.core.sequence
+            defer { shell.timers.removeAll() }
+            return (Array(shell.timers.values), shell.core.sequence)
         }
-        guard let sequence else { return false }
-        stream.close(.unavailable, sequence: sequence)
+        guard let closing else { return false }
+        for timer in closing.timers { timer.cancel() }
+        stream.close(.unavailable, sequence: closing.sequence)
         return true
     }
 
