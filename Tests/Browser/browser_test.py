@@ -216,6 +216,31 @@ def history_flow(page, out):
         raise AssertionError(f"the stream brought no patch (refetched {page.evaluate('viewhost.refetched')})")
 
 
+def hostile_text_flow(page, out):
+    """Text a user types is drawn so that it cannot break the page: an unbroken 256-character name wraps inside
+    its card on a 414 px phone screen (it once stretched every card to 2,592 px), and a right-to-left override in
+    a name or a message is isolated, so it reorders only itself."""
+    print("browser_test: a 256-character name wraps, and a right-to-left override is isolated")
+    long_name = "W" * 256
+    override = "\u202eevil"
+    page.evaluate("fetch(`/v1/sessions/${viewhost.id}/person/events`, {method: 'POST', headers: {'Content-Type': 'application/json'},"
+                  f" body: JSON.stringify({{type: 'setPerson', firstName: {json.dumps(long_name)}, lastName: {json.dumps(override)},"
+                  " birthdate: '1990-01-01'})}).then(r => r.status)")
+    page.wait_for(f"(document.getElementById('person-name')?.textContent || '').includes({json.dumps(long_name)})",
+                  "the long name drawn")
+    widths = page.evaluate("[document.documentElement.scrollWidth, ...[...document.querySelectorAll('.card')]"
+                           ".map(c => Math.ceil(c.getBoundingClientRect().right))]")
+    if max(widths) > 414:
+        raise AssertionError(f"the page is wider than the 414 px screen: {widths}")
+    unisolated = page.evaluate("[...document.querySelectorAll('.card *')].filter(e => [...e.childNodes].some(n => "
+                               "n.nodeType === 3 && n.textContent.includes('\\u202e')) && "
+                               "!['isolate', 'plaintext', 'isolate-override'].includes(getComputedStyle(e).unicodeBidi))"
+                               ".map(e => e.tagName)")
+    if unisolated or not page.evaluate("[...document.querySelectorAll('.card *')].some(e => e.textContent.includes('\\u202e'))"):
+        raise AssertionError(f"the right-to-left override is not drawn isolated: {unisolated}")
+    page.screenshot(os.path.join(out, "05-hostile-text.png"))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build/debug/viewhost"))
@@ -304,6 +329,7 @@ def main():
         page.screenshot(os.path.join(args.out, "03-overview.png"))
 
         history_flow(page, args.out)
+        hostile_text_flow(page, args.out)
 
         if page.console_errors:
             raise AssertionError(f"the page logged errors: {page.console_errors}")

@@ -12,9 +12,15 @@ enum WebStyle {
         .top { display: flex; align-items: baseline; justify-content: space-between; padding: .75rem 1rem; }
         .top h1 { margin: 0; font-size: 1.25rem; }
         #status { margin: 0; color: var(--muted); font-size: .875rem; }
-        main { display: grid; gap: 1rem; padding: 0 1rem 1rem; max-width: 48rem; margin: 0 auto; }
-        @media (min-width: 60rem) { main { grid-template-columns: 1fr 1fr; max-width: 72rem; } }
-        .card { background: var(--card); border-radius: .75rem; padding: 1rem; box-shadow: 0 1px 3px rgba(0,0,0,.15); }
+        main { display: grid; grid-template-columns: minmax(0, 1fr); gap: 1rem; padding: 0 1rem 1rem; max-width: 48rem;
+          margin: 0 auto; }
+        @media (min-width: 60rem) { main { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); max-width: 72rem; } }
+        .card { background: var(--card); border-radius: .75rem; padding: 1rem; box-shadow: 0 1px 3px rgba(0,0,0,.15);
+          min-width: 0; overflow-wrap: anywhere; }
+        /* Text from snapshots is isolated: a right-to-left override in a name or a message reorders only itself,
+           never the text beside it (Unicode bidi isolation, as <bdi> does). */
+        .card :where(h2, h3, p, span, strong, em, b, small, li, dt, dd, label, output, button, a, div) { unicode-bidi: isolate; }
+        .card input { unicode-bidi: plaintext; }
         .card h2 { margin: 0 0 .5rem; font-size: 1.125rem; display: flex; align-items: center; gap: .5rem; }
         .card h2 .grow { flex: 1; }
         button { font: inherit; padding: .45rem .8rem; border-radius: .5rem; border: 1px solid var(--accent);
