@@ -4,9 +4,9 @@ import TestSupport
 
 /// Two nodes on one PostgreSQL, each with an internal address: any node serves any session. A request that reaches
 /// the node that does not own the session goes to the owner and back (the session stays put); a stream held on one
-/// node sees what is posted through the other; the internal listener takes nothing without the cluster's secret, and
-/// the public one no hop even with it; and the sessions of a node that dies move, those with pending bot replies
-/// without any request.
+/// node sees what is posted through the other, and ends at once when the owner is killed; the internal listener
+/// takes nothing without the cluster's secret, and the public one no hop even with it; and the sessions of a node
+/// that dies move, those with pending bot replies without any request.
 @Suite(.serialized, .timeLimit(.minutes(TestDeadline.minutes(5))))
 final class ClusterProcessTests {
     let database: PostgresServer
@@ -93,6 +93,41 @@ final class ClusterProcessTests {
             server.send(signal: SIGTERM)
             #expect(try await server.waitForExit() == 0)
         }
+        await database.stop()
+    }
+
+    @Test func aStreamRelayedFromAKilledOwnerEndsAtOnceAndResumesOnTheNodeThatTookTheSessionOver() async throws {
+        let a = try await node("a")
+        let b = try await node("b")
+        _ = try await internalPort(of: a)
+        _ = try await internalPort(of: b)
+        let (id, token) = try await ProcessHTTP.createSession(a.port, features: ["person"])
+        let stream = try HTTPTestClient(port: b.port)
+        try stream.send("GET /v1/sessions/\(id)/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n\r\n")
+        _ = try await stream.read(untilContaining: "event: person")
+        #expect(try await ProcessHTTP.request(
+            a.port, "POST", "/v1/sessions/\(id)/person/events", token: token, body: Self.person("Ada")).status == 202)
+        _ = try await stream.read(untilContaining: "Ada")
+        a.send(signal: SIGKILL)
+        _ = try await a.waitForExit()
+        // The kernel closed a's end of the hop: b ends the client's chunked body (its last chunk) without waiting
+        // for a heartbeat (15 s) that can never come. Well within the deadline, or the client hangs a minute.
+        let end = try await stream.read(untilContaining: "\r\n0\r\n\r\n", timeout: .seconds(10))
+        #expect(!String(decoding: end, as: UTF8.self).contains("event: ended"), "no final event: the session lives on")
+        // Posted after the kill, through b, which takes the session over; the client resumes on b and misses nothing.
+        let posted = try await ProcessHTTP.request(
+            b.port, "POST", "/v1/sessions/\(id)/person/events", token: token, body: Self.person("Bea"))
+        #expect(posted.status == 202, "\(posted)")
+        try stream.send(
+            "GET /v1/sessions/\(id)/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n"
+                + "Last-Event-ID: 1\r\n\r\n")
+        let resumed = String(decoding: try await stream.read(untilContaining: "Bea"), as: UTF8.self)
+        let ids = resumed.split(whereSeparator: \.isNewline)
+            .compactMap { $0.hasPrefix("id: ") ? Int($0.dropFirst(4)) : nil }
+        #expect(ids == [2], "only what came after the last event seen: \(resumed)")
+        #expect(try await Self.counter("viewhost_cluster_takeovers_total", on: b.port) == 1)
+        b.send(signal: SIGTERM)
+        #expect(try await b.waitForExit() == 0)
         await database.stop()
     }
 
