@@ -100,9 +100,8 @@ public func makeApp<C: Clock>(
     let streams = StreamLimiter(maxPerSession: configuration.streams.maxPerSession, maxTotal: configuration.streams.max)
     let serverReference = MetricsRoutes.ServerReference()
     let limits = RequestRateLimits(configuration.rateLimits, clock: limitsClock)
-    var router = MeteredRouter(
-        metrics: metrics, accessLog: AccessLog(logger: logger, isEnabled: configuration.log.access),
-        hop: registry.cluster)
+    let accessLog = AccessLog(logger: logger, isEnabled: configuration.log.access)
+    var router = MeteredRouter(metrics: metrics, accessLog: accessLog, hop: registry.cluster)
     HealthRoutes.register(on: &router, registry: registry)
     WebRoutes.register(on: &router, features: configuration.features)
     MetricsRoutes.register(on: &router, metrics: metrics, registry: registry, streams: streams, server: serverReference)
@@ -113,7 +112,10 @@ public func makeApp<C: Clock>(
     LogRoutes.register(on: &router, registry: registry)
     HistoryRoutes.register(on: &router, registry: registry, archive: archive)
     SnapshotRoutes.register(on: &router, registry: registry, archive: archive)
-    let responder = CORSResponder(wrapped: router, allowedOrigins: Set(configuration.cors.allowedOrigins))
+    let cors = CORSResponder(wrapped: router, allowedOrigins: Set(configuration.cors.allowedOrigins))
+    // Hops are the internal listener's alone: here a request that carries one is refused, whatever it carries.
+    let responder: any HTTPResponder =
+        registry.cluster.map { PublicGate(wrapped: cors, hop: $0, refusals: accessLog.refusals) } ?? cors
     let server = HTTPServer(
         configuration: configuration.http, responder: responder, logger: logger, security: security)
     serverReference.set(server)

@@ -4,8 +4,9 @@ import TestSupport
 
 /// Two nodes on one PostgreSQL, each with an internal address: any node serves any session. A request that reaches
 /// the node that does not own the session goes to the owner and back (the session stays put); a stream held on one
-/// node sees what is posted through the other; the internal listener takes nothing without the cluster's secret;
-/// and the sessions of a node that dies move, those with pending bot replies without any request.
+/// node sees what is posted through the other, and ends at once when the owner is killed; the internal listener
+/// takes nothing without the cluster's secret, and the public one no hop even with it; and the sessions of a node
+/// that dies move, those with pending bot replies without any request.
 @Suite(.serialized, .timeLimit(.minutes(TestDeadline.minutes(5))))
 final class ClusterProcessTests {
     let database: PostgresServer
@@ -36,6 +37,17 @@ final class ClusterProcessTests {
             try await Task.sleep(for: .milliseconds(20))
         }
         throw HTTPTestClient.ClientError.malformedResponse("no internal address logged: \(node.standardErrorText())")
+    }
+
+    /// The lines of `node`'s log that contain `text`, once there are `count` of them (its log is written as it
+    /// comes, off the request's path), or those there are at the deadline.
+    private static func lines(of node: ServerProcess, containing text: String, count: Int) async throws -> [Substring] {
+        let deadline = TestDeadline.after(.seconds(10))
+        while true {
+            let lines = node.standardErrorText().split(separator: "\n").filter { $0.contains(text) }
+            if lines.count >= count || ContinuousClock.now >= deadline { return lines }
+            try await Task.sleep(for: .milliseconds(20))
+        }
     }
 
     private static func counter(_ name: String, on port: Int) async throws -> Int {
@@ -81,6 +93,41 @@ final class ClusterProcessTests {
             server.send(signal: SIGTERM)
             #expect(try await server.waitForExit() == 0)
         }
+        await database.stop()
+    }
+
+    @Test func aStreamRelayedFromAKilledOwnerEndsAtOnceAndResumesOnTheNodeThatTookTheSessionOver() async throws {
+        let a = try await node("a")
+        let b = try await node("b")
+        _ = try await internalPort(of: a)
+        _ = try await internalPort(of: b)
+        let (id, token) = try await ProcessHTTP.createSession(a.port, features: ["person"])
+        let stream = try HTTPTestClient(port: b.port)
+        try stream.send("GET /v1/sessions/\(id)/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n\r\n")
+        _ = try await stream.read(untilContaining: "event: person")
+        #expect(try await ProcessHTTP.request(
+            a.port, "POST", "/v1/sessions/\(id)/person/events", token: token, body: Self.person("Ada")).status == 202)
+        _ = try await stream.read(untilContaining: "Ada")
+        a.send(signal: SIGKILL)
+        _ = try await a.waitForExit()
+        // The kernel closed a's end of the hop: b ends the client's chunked body (its last chunk) without waiting
+        // for a heartbeat (15 s) that can never come. Well within the deadline, or the client hangs a minute.
+        let end = try await stream.read(untilContaining: "\r\n0\r\n\r\n", timeout: .seconds(10))
+        #expect(!String(decoding: end, as: UTF8.self).contains("event: ended"), "no final event: the session lives on")
+        // Posted after the kill, through b, which takes the session over; the client resumes on b and misses nothing.
+        let posted = try await ProcessHTTP.request(
+            b.port, "POST", "/v1/sessions/\(id)/person/events", token: token, body: Self.person("Bea"))
+        #expect(posted.status == 202, "\(posted)")
+        try stream.send(
+            "GET /v1/sessions/\(id)/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n"
+                + "Last-Event-ID: 1\r\n\r\n")
+        let resumed = String(decoding: try await stream.read(untilContaining: "Bea"), as: UTF8.self)
+        let ids = resumed.split(whereSeparator: \.isNewline)
+            .compactMap { $0.hasPrefix("id: ") ? Int($0.dropFirst(4)) : nil }
+        #expect(ids == [2], "only what came after the last event seen: \(resumed)")
+        #expect(try await Self.counter("viewhost_cluster_takeovers_total", on: b.port) == 1)
+        b.send(signal: SIGTERM)
+        #expect(try await b.waitForExit() == 0)
         await database.stop()
     }
 
@@ -130,6 +177,43 @@ final class ClusterProcessTests {
         #expect(hop.status == 200)
         a.send(signal: SIGTERM)
         #expect(try await a.waitForExit() == 0)
+        await database.stop()
+    }
+
+    @Test func thePublicListenerRefusesAHopEvenWithTheSecret() async throws {
+        let a = try await node("a")
+        let b = try await node("b")
+        _ = try await internalPort(of: a)
+        _ = try await internalPort(of: b)
+        let (id, token) = try await ProcessHTTP.createSession(a.port, features: ["person"])
+        let path = "/v1/sessions/\(id)/person"
+        // As a hop, b would answer 421 (a owns the session, and a hop is never forwarded): a leaked secret would
+        // reach the hop's paths from outside. Refused instead, whatever the field says (no way to test a guess).
+        let hop = try await ProcessHTTP.request(
+            b.port, "GET", path, token: token, headers: ["ViewHost-Hop": Self.secret, "ViewHost-Hop-From": "a"])
+        #expect(hop.status == 403 && hop.header("Content-Type") == "application/problem+json", "\(hop)")
+        #expect(hop.text.contains("ViewHost-Hop") && hop.text.contains("internal listener"), "\(hop.text)")
+        let guess = try await ProcessHTTP.request(
+            b.port, "GET", path, token: token, headers: ["ViewHost-Hop": "not-the-secret-at-all"])
+        #expect(guess.status == 403 && guess.text == hop.text)
+        let posted = try await ProcessHTTP.request(
+            a.port, "POST", path + "/events", token: token, body: Self.person("Ada"),
+            headers: ["ViewHost-Hop": Self.secret])
+        #expect(posted.status == 403, "refused on the owner's public port too, before anything is applied")
+        // Without the field, the same requests are a client's: forwarded to the owner, and nothing was applied.
+        let read = try await ProcessHTTP.request(b.port, "GET", path, token: token)
+        #expect(read.status == 200 && !read.text.contains("Ada"), "\(read)")
+        #expect(try await Self.counter("viewhost_cluster_forwarded_total", on: b.port) == 1)
+        // Each refusal is logged (at a bounded rate, as other refusals), saying when the secret itself came.
+        let refusals = try await Self.lines(of: b, containing: "refused request", count: 2)
+        #expect(refusals.count == 2 && refusals.allSatisfy { $0.contains("status=403") }, "\(refusals)")
+        #expect(refusals.first?.contains("carrying the cluster's secret") == true, "\(refusals)")
+        #expect(refusals.last?.contains("carrying") == false, "a wrong value is not called the secret: \(refusals)")
+        #expect(!b.standardErrorText().contains(Self.secret), "the secret is never logged")
+        for server in [a, b] {
+            server.send(signal: SIGTERM)
+            #expect(try await server.waitForExit() == 0)
+        }
         await database.stop()
     }
 

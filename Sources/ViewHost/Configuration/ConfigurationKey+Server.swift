@@ -47,7 +47,7 @@ extension ConfigurationKey {
         .init(path: "simulation.seed", kind: .integer, defaultJSON: "null", summary: "Seed for repeatable bot choices; null draws a random seed per session."),
         .init(path: "cluster.nodeId", kind: .string, defaultJSON: "null", summary: "This node's name in session leases and logs (store.kind postgres); null means host name and process id."),
         .init(path: "cluster.internalAddress", kind: .string, defaultJSON: "null", summary: "HOST:PORT where this node takes requests the cluster's other nodes forward to it (store.kind postgres), announced to them in the database; keep it on a private network. With it, a request for a session another live node owns goes to that node instead of moving the session. Needs cluster.secret."),
-        .init(path: "cluster.secret", kind: .string, defaultJSON: "null", summary: "The secret all nodes of a cluster share (at least 16 characters), carried by every forwarded request; the internal listener refuses requests without it. Set it as VIEWHOST_CLUSTER_SECRET, never in a file others read; never logged."),
+        .init(path: "cluster.secret", kind: .string, defaultJSON: "null", summary: "The secret all nodes of a cluster share (at least 16 characters), carried by every forwarded request; the internal listener refuses requests without it, the public one any request that carries ViewHost-Hop. Set it as VIEWHOST_CLUSTER_SECRET, never in a file others read; never logged."),
     ]
 
     /// The server's key at `path`, if there is one.

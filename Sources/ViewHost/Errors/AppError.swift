@@ -56,6 +56,9 @@ enum AppError: HTTPResponseError, Sendable {
     case ownerUnreachable(node: String)
     /// A request on the internal listener without the cluster's secret.
     case hopRefused
+    /// A request on the public listener that carries the field of a hop between nodes (``ClusterHop/field``),
+    /// whatever its value: hops are taken on the internal listener only.
+    case hopOnPublicListener
 
     /// The answer for a session's refusal to apply a request's events: an ended session is `404` only when it was
     /// deleted, `410` when it expired, and `503` while the store still keeps it (never `404` for a session that
@@ -91,7 +94,7 @@ enum AppError: HTTPResponseError, Sendable {
         case .storageUnavailable, .sessionUnavailable, .shuttingDown, .sessionUnreadable, .ownerUnreachable:
             .serviceUnavailable
         case .misdirected: HTTPStatus(code: 421, reasonPhrase: "Misdirected Request")
-        case .hopRefused: .forbidden
+        case .hopRefused, .hopOnPublicListener: .forbidden
         case .rateLimited: .tooManyRequests
         }
     }
@@ -196,6 +199,11 @@ enum AppError: HTTPResponseError, Sendable {
         case .hopRefused:
             ProblemDetails(
                 status: status, detail: "This listener takes requests from the cluster's nodes only (ViewHost-Hop).")
+        case .hopOnPublicListener:
+            ProblemDetails(
+                status: status,
+                detail: "This listener takes no requests between the cluster's nodes (ViewHost-Hop): those go to the "
+                    + "internal listener. Send the request without that field.")
         case .journalRejected(let error):
             ProblemDetails(
                 status: status, detail: "The journal was not imported, and nothing was kept: line \(error.line): \(error.reason).",
