@@ -193,7 +193,7 @@ let package = Package(
 
         .testTarget(
             name: "HTTPCoreTests",
-            dependencies: ["HTTPCore", "TestSupport", "ViewHostLocking"],
+            dependencies: ["HTTPCore", "CSystemShim", "TestSupport", "ViewHostLocking"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -87,11 +87,28 @@ extension Connection {
         }
     }
 
-    /// Continues reading after a pause, once the connection is free again.
+    /// Continues reading after a pause, once the connection is free again and its queued answers are under the
+    /// bound.
     func resumeReadingIfPaused() {
-        guard readPaused, !isClosed else { return }
+        guard readPaused, !isClosed, !outboundIsFull else { return }
         readPaused = false
         readAvailable()
+    }
+
+    /// Answers the pipelined requests that waited and reads on, once the client has taken enough of its queued
+    /// answers (called after every readiness event, since the client's reading shows as the socket's room).
+    func resumeReadingOnceAnswersTaken() {
+        guard readPaused, !isClosed, !outboundIsFull else { return }
+        switch activity {
+        case .reading:
+            processInbound()
+            flush()
+        case .lingering:
+            break  // only discarding input now: read it so the client's close is seen
+        case .awaitingResponse, .streaming, .closed:
+            return  // paused while a response is made: finishing it resumes
+        }
+        resumeReadingIfPaused()
     }
 
     /// Parses requests from `buffer` and answers each, in order, until the buffer ends or a response has to
@@ -99,6 +116,16 @@ extension Connection {
     private func processRequests(_ buffer: UnsafeRawBufferPointer) -> Int {
         var offset = 0
         while case .reading = activity, !closeWhenFlushed, offset < buffer.count {
+            if parser.isIdle, outboundIsFull {
+                // The client is not reading its answers: send what the socket takes, and unless that brings the
+                // queue under the bound, parse nothing more and stop reading (RFC 9112 §9.3.2) until it does.
+                flush()
+                guard !isClosed else { return buffer.count }
+                if outboundIsFull {
+                    readPaused = true
+                    return offset
+                }
+            }
             let result: (event: HTTPRequestParser.Event, consumed: Int)
             do {
                 result = try parser.parse(UnsafeRawBufferPointer(rebasing: buffer[offset...]))

@@ -57,7 +57,8 @@ final class Connection {
     var closeWhenFlushed = false
     /// The client closed its sending side; answer what is in progress, then close.
     var inputClosed = false
-    /// Reading stopped because too much arrived while a response was being made.
+    /// Reading stopped: too much arrived while a response was being made, or more answers than
+    /// ``HTTPServerConfiguration/maxQueuedResponseBytes`` wait for the client to read them.
     var readPaused = false
     var inFlight: ResponseContext?
     /// The TLS session, when the server has ``TransportSecurity``; released (on this loop) when the connection closes.
@@ -76,6 +77,12 @@ final class Connection {
         return limits.maxRequestLineBytes + limits.maxHeaderBytes + 64 * 1024
     }
 
+    /// ``HTTPServerConfiguration/maxQueuedResponseBytes``, read once (it is compared before every request).
+    let maxQueuedOutbound: Int
+
+    /// More answers wait to be sent than the client may have queued: no further pipelined request is parsed.
+    var outboundIsFull: Bool { outbound.count - outboundSent > maxQueuedOutbound }
+
     init(
         fd: Int32, generation: UInt32, loop: EventLoop, peer: SocketAddress, rejecting: Bool,
         secure: (any SecureChannel)? = nil
@@ -91,6 +98,7 @@ final class Connection {
         self.timers = ConnectionTimeouts(
             timeouts: loop.server.configuration.timeouts, now: loop.now, handshaking: secure != nil)
         self.parser = HTTPRequestParser(limits: loop.server.configuration.limits)
+        self.maxQueuedOutbound = max(loop.server.configuration.maxQueuedResponseBytes, 0)
     }
 
     var isClosed: Bool {
@@ -142,6 +150,7 @@ final class Connection {
         if !isClosed, writable || (readable && secureWriteWantsRead), outboundSent < outbound.count {
             flush()
         }
+        if !isClosed { resumeReadingOnceAnswersTaken() }
         if !isClosed, events & VH_EPOLLERR != 0 {
             close()
         }

@@ -13,6 +13,11 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
     public var backlog: Int32
     /// Open connections past which new ones are answered `503` and closed.
     public var maxConnections: Int
+    /// Unsent response bytes of one connection past which it parses no further pipelined request and reads
+    /// nothing more until the client has taken enough of them (RFC 9112 §9.3.2): a client that pipelines requests
+    /// without reading the answers holds the server's memory to about this plus one response. One response is
+    /// never cut by it; a client that takes nothing is closed by the write timeout.
+    public var maxQueuedResponseBytes: Int
     /// Request size limits.
     public var limits: HTTPLimits
     /// Timeouts.
@@ -25,7 +30,8 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
     /// Creates a configuration; the defaults are the documented ones.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, eventLoopCount: Int = 0, reusePort: Bool = true,
-        backlog: Int32 = 1024, maxConnections: Int = 20_000, limits: HTTPLimits = HTTPLimits(),
+        backlog: Int32 = 1024, maxConnections: Int = 20_000, maxQueuedResponseBytes: Int = 256 * 1024,
+        limits: HTTPLimits = HTTPLimits(),
         timeouts: HTTPTimeouts = HTTPTimeouts(), compression: HTTPCompressionSettings = HTTPCompressionSettings(),
         trustedProxies: TrustedProxies = TrustedProxies()
     ) {
@@ -37,6 +43,7 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
         self.reusePort = reusePort
         self.backlog = backlog
         self.maxConnections = maxConnections
+        self.maxQueuedResponseBytes = maxQueuedResponseBytes
         self.limits = limits
         self.timeouts = timeouts
     }
