@@ -409,14 +409,38 @@ struct SQLiteHistoryTests {
         #expect(stored.journalNumber == 300)
     }
 
-    @Test func withoutHistoryOnlyWhatALoadNeedsIsKept() async throws {
+    /// Without history, the file keeps what a load needs (the newest snapshot and the records after it) and the
+    /// history reads give none of it, as the memory store holds none: they gave the snapshot and its records, so
+    /// `?version=N`, `/versions` and the export served versions the memory store answers `410`. A store that kept
+    /// history in an earlier run reads none either once opened without.
+    @Test func withoutHistoryOnlyWhatALoadNeedsIsKeptAndNoneIsRead() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let storage = try open(history: 0)
         let session = try await makeSession(storage)
         for _ in 0..<(Session.snapshotInterval * 2 + 5) { try session.send([.add(1)], to: Tally.key) }
         try await session.committed()
-        #expect(try storage.checkpoints(of: session.id).map(\.number) == [Session.snapshotInterval * 2])
+        #expect(try SQLiteTestQueries.snapshotNumbers(in: directory, of: session.id) == [Session.snapshotInterval * 2])
         #expect(try SQLiteTestQueries.journalRows(in: directory, of: session.id) == 5)
+        #expect(try storage.checkpoints(of: session.id).isEmpty)
+        #expect(try storage.checkpoint(of: session.id, at: Session.snapshotInterval * 2) == nil)
+        #expect(try storage.records(of: session.id, after: 0, limit: 100).isEmpty)
+        storage.close()
+
+        let kept = try open(history: 100)
+        let other = try await makeSession(kept)
+        for _ in 0..<(Session.snapshotInterval + 5) { try other.send([.add(1)], to: Tally.key) }
+        try await other.committed()
+        #expect(try kept.checkpoints(of: other.id).count == 2)
+        kept.close()
+        let without = try open(history: 0)
+        defer { without.close() }
+        #expect(try without.checkpoints(of: other.id).isEmpty)
+        #expect(try without.records(of: other.id, after: 0, limit: 100).isEmpty)
+        guard case .found(let stored) = try without.load(other.id) else {
+            Issue.record("the session is gone")
+            return
+        }
+        #expect(stored.journalNumber == Session.snapshotInterval + 5, "what a load needs is read as before")
     }
 
     @Test func aRemovedOrExpiredSessionLeavesNoHistory() async throws {
