@@ -81,6 +81,7 @@ final class CommitLedger: Sendable {
             guard ftruncate(state.descriptor, 0) == 0,
                 bytes.withUnsafeBytes({ write(state.descriptor, $0.baseAddress, $0.count) }) == bytes.count
             else { return false }
+            persist(state.descriptor)
             state.started = true
             return true
         }
@@ -150,7 +151,19 @@ final class CommitLedger: Sendable {
             let written = Self.start.withUnsafeBytes { write(state.descriptor, $0.baseAddress, $0.count) }
             state.started = written == Self.start.count
             if !state.started { state.broken = "its first record cannot be written: " + String(cString: strerror(errno)) }
+            persist(state.descriptor)
         }
+    }
+
+    /// Syncs the ledger and its directory once its first record is written (rarely: a new store, or a ledger made
+    /// again), so a power loss cannot leave a store that requires a ledger with none, or an empty one.
+    private func persist(_ descriptor: Int32) {
+        _ = fsync(descriptor)
+        let parent = (path as NSString).deletingLastPathComponent
+        let directory = open(parent.isEmpty ? "." : parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard directory >= 0 else { return }
+        _ = fsync(directory)
+        close(directory)
     }
 
     /// Whether the file open at `descriptor` begins with ``start``.
