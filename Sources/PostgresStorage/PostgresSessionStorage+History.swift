@@ -4,8 +4,13 @@ import ViewModelCore
 /// A session's past (``SessionHistoryReading``): its snapshots kept as checkpoints and the journal records after
 /// the oldest, as many as the writer's `historyInputs` says (``HistoryRetention``). Reads need no lease: any node
 /// may read a session's past, as it is durable.
+///
+/// With no history kept (``PostgresSessionStorage/historyInputs`` 0) none is held, as in the memory store: the
+/// journal records after the snapshot are what a load replays, not a past to serve, and the checkpoints an earlier
+/// run kept are not read (the session's next snapshot deletes them).
 extension PostgresSessionStorage {
     public func checkpoints(of id: SessionID) throws(StorageError) -> [HistoryCheckpoint] {
+        guard historyInputs > 0 else { return [] }
         let result: PostgresResult
         do {
             result = try pool.withConnection { connection throws(PostgresError) in
@@ -24,6 +29,7 @@ extension PostgresSessionStorage {
     }
 
     public func checkpoint(of id: SessionID, at number: Int) throws(StorageError) -> SessionCore? {
+        guard historyInputs > 0 else { return nil }
         let result: PostgresResult
         do {
             result = try pool.withConnection { connection throws(PostgresError) in
@@ -42,6 +48,7 @@ extension PostgresSessionStorage {
     }
 
     public func records(of id: SessionID, after number: Int, limit: Int) throws(StorageError) -> [JournalRecord] {
+        guard historyInputs > 0 else { return [] }
         let result: PostgresResult
         do {
             result = try pool.withConnection { connection throws(PostgresError) in

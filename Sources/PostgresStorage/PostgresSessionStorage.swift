@@ -23,6 +23,8 @@ import ViewModelCore
 public final class PostgresSessionStorage: SharedSessionStorage {
     /// This node's name in leases and logs.
     public let node: String
+    /// How many of each session's latest inputs are kept for its past versions (0: none).
+    public let historyInputs: Int
     let features: FeatureTypes
     let pool: PostgresPool
     let writer: JournalWriter<PostgresStatements>
@@ -44,6 +46,7 @@ public final class PostgresSessionStorage: SharedSessionStorage {
     public init(url: String, node: String, features: FeatureTypes, historyInputs: Int = 0) throws(StorageError) {
         self.node = node
         self.features = features
+        self.historyInputs = max(0, historyInputs)
         redactedURL = PasswordRedaction.redacted(url)
         do {
             let connection = try PostgresConnection(url: url)
@@ -75,7 +78,7 @@ public final class PostgresSessionStorage: SharedSessionStorage {
         pool = PostgresPool(url: url, size: 4)
         writer = JournalWriter(
             label: "viewhost.postgres.writer",
-            statements: PostgresStatements(url: url, node: node, historyInputs: max(0, historyInputs)))
+            statements: PostgresStatements(url: url, node: node, historyInputs: self.historyInputs))
         listener = PostgresReleaseListener(url: url, node: node, leases: leases)
         lease = PostgresNodeLease(url: url, node: node)
         do {

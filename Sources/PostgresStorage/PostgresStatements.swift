@@ -211,7 +211,8 @@ final class PostgresStatements: JournalStatements {
         let result: PostgresResult
         if let snapshot = record.snapshot {
             // The snapshot holds everything up to this record: without history, the journal before it is no longer
-            // needed; with history, the record is kept and the checkpoints decide what goes.
+            // needed, nor the checkpoints a run with history kept; with history, the record is kept and the
+            // checkpoints decide what goes.
             result = try connection.query(
                 prepared: "snapshot",
                 """
@@ -225,6 +226,8 @@ final class PostgresStatements: JournalStatements {
                 ), trimmed AS (
                     DELETE FROM journal WHERE session_id = (SELECT id FROM updated) AND number < $3::bigint
                         AND NOT $8::boolean
+                ), forgotten AS (
+                    DELETE FROM checkpoints WHERE session_id = (SELECT id FROM updated) AND NOT $8::boolean
                 )
                 SELECT count(*) FROM updated
                 """,

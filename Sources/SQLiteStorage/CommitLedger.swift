@@ -22,9 +22,16 @@ import Glibc
 /// It is not synced: after a power loss its last seconds may be missing, and a damaged log in those seconds goes
 /// unnoticed (docs/OPERATIONS.md).
 ///
+/// A ledger emptied or deleted would say nothing was acknowledged, and turn the detection off unseen. So it always
+/// begins with a record of no entries (``start``), written before the store takes its first write and never cut
+/// away when it starts again, and the store's file says whether a ledger must be there
+/// (``StoreAudit/ledgerRequired(_:)``: from a server's start until it stops cleanly); one that is missing, or lacks
+/// its first record, is then found.
+///
 /// Format: records of `[length: UInt32][crc32: UInt32][payload]`, little-endian; the payload is entries of
 /// `[id length: UInt8][id][number: Int64]`, number -1 for a removed session. A reader stops at the first record
-/// that is cut short or whose checksum fails.
+/// that is cut short or whose checksum fails. The first record has no entries (8 zero bytes); a ledger written
+/// before there was one (a build before issue 38) has none and is read as well.
 final class CommitLedger: Sendable {
     /// The file's name beside the database: `viewhost.sqlite-ledger`.
     static func path(of database: String) -> String { database + "-ledger" }
@@ -32,28 +39,52 @@ final class CommitLedger: Sendable {
     /// An entry's number for a session that was removed (deleted or expired).
     static let removed = -1
 
+    /// The record every ledger begins with: no entries (length 0, and the CRC-32 of nothing, 0).
+    static let start = [UInt8](repeating: 0, count: 8)
+
     private struct State {
         var descriptor: Int32
+        /// Whether the file begins with ``start`` (it is only ever cut back to it then).
+        var started: Bool
         /// The write-ahead log's header (checkpoint sequence and salts) when the ledger last wrote.
         var walGeneration: [UInt8]?
-        /// Why the ledger cannot be written, once it could not (it is then emptied and left alone).
+        /// Why the ledger cannot be written, once it could not (it is then cut back to ``start`` and left alone).
         var broken: String?
     }
 
     let path: String
     private let state: Locked<State>
 
-    /// Opens (making it when missing, 0600) the ledger beside `database`.
+    /// Opens (making it when missing, 0600) the ledger beside `database`; it writes nothing until ``begin()``.
     /// - Throws: ``StorageError/cannotCreate(path:reason:)``.
     init(database: String) throws(StorageError) {
         path = Self.path(of: database)
         let descriptor = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .cannotCreate(path: path, reason: String(cString: strerror(errno))) }
-        state = Locked(State(descriptor: descriptor))
+        state = Locked(State(descriptor: descriptor, started: Self.begins(descriptor)))
     }
 
     deinit {
         state.withLock { _ = close($0.descriptor) }
+    }
+
+    /// Makes the ledger begin with ``start``, keeping what it holds (a ledger of an earlier build, already checked
+    /// against the file), before the store says a ledger must be there.
+    /// - Returns: Whether it does (false: it cannot be written; then no ledger may be required).
+    func begin() -> Bool {
+        state.withLock { state in
+            guard !state.started else { return true }
+            var held = [UInt8](repeating: 0, count: Int(max(0, lseek(state.descriptor, 0, SEEK_END))))
+            let count = held.withUnsafeMutableBytes { pread(state.descriptor, $0.baseAddress, $0.count, 0) }
+            held = Array(held.prefix(max(0, count)))
+            let bytes = Self.start + held
+            guard ftruncate(state.descriptor, 0) == 0,
+                bytes.withUnsafeBytes({ write(state.descriptor, $0.baseAddress, $0.count) }) == bytes.count
+            else { return false }
+            persist(state.descriptor)
+            state.started = true
+            return true
+        }
     }
 
     /// Records that a commit stored `entries` (session, last record number or ``removed``). When the log started
@@ -67,25 +98,79 @@ final class CommitLedger: Sendable {
                 // Everything before is in the main file: what the ledger missed while it could not write, too.
                 state.walGeneration = walGeneration
                 state.broken = nil
-                _ = ftruncate(state.descriptor, 0)
+                restart(&state)
             }
             guard state.broken == nil else { return }
             let written = record.withUnsafeBytes { write(state.descriptor, $0.baseAddress, $0.count) }
             if written != record.count {
-                // A ledger with a record missing would understate what was acknowledged: empty it, and say so.
+                // A ledger with a record missing would understate what was acknowledged: cut it back, and say so.
                 state.broken = written < 0 ? String(cString: strerror(errno)) : "a short write"
-                _ = ftruncate(state.descriptor, 0)
+                _ = ftruncate(state.descriptor, state.started ? Self.start.count : 0)
             }
         }
     }
 
-    /// Empties the ledger: everything committed is in the main file (after a full checkpoint).
+    /// Starts the ledger again: everything committed is in the main file (after a full checkpoint).
     func reset(walGeneration: [UInt8]?) {
         state.withLock { state in
-            _ = ftruncate(state.descriptor, 0)
-            state.walGeneration = walGeneration
             state.broken = nil
+            state.walGeneration = walGeneration
+            restart(&state)
         }
+    }
+
+    /// Whether the file at ``path`` is still the one written (not deleted or replaced while the server runs: a
+    /// ledger nobody reads would leave the next start without one).
+    var isInPlace: Bool { state.withLock { Self.isInPlace(path, $0.descriptor) } }
+
+    private static func isInPlace(_ path: String, _ descriptor: Int32) -> Bool {
+        var named = stat()
+        var held = stat()
+        return stat(path, &named) == 0 && fstat(descriptor, &held) == 0 && named.st_ino == held.st_ino
+            && named.st_dev == held.st_dev
+    }
+
+    /// Cuts the ledger back to ``start`` (never below: a crash then leaves a ledger that is there, not an empty
+    /// one); one deleted or replaced while the server ran is made again at ``path``. When that cannot be done, the
+    /// ledger is broken (``failure`` says why).
+    private func restart(_ state: inout State) {
+        if !Self.isInPlace(path, state.descriptor) {
+            let descriptor = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else {
+                state.broken = "it was deleted or replaced, and cannot be made again: " + String(cString: strerror(errno))
+                return
+            }
+            close(state.descriptor)
+            state.descriptor = descriptor
+            state.started = Self.begins(descriptor)
+        }
+        if state.started {
+            _ = ftruncate(state.descriptor, Self.start.count)
+        } else {
+            _ = ftruncate(state.descriptor, 0)
+            let written = Self.start.withUnsafeBytes { write(state.descriptor, $0.baseAddress, $0.count) }
+            state.started = written == Self.start.count
+            if !state.started { state.broken = "its first record cannot be written: " + String(cString: strerror(errno)) }
+            persist(state.descriptor)
+        }
+    }
+
+    /// Syncs the ledger and its directory once its first record is written (rarely: a new store, or a ledger made
+    /// again), so a power loss cannot leave a store that requires a ledger with none, or an empty one.
+    private func persist(_ descriptor: Int32) {
+        _ = fsync(descriptor)
+        let parent = (path as NSString).deletingLastPathComponent
+        let directory = open(parent.isEmpty ? "." : parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard directory >= 0 else { return }
+        _ = fsync(directory)
+        close(directory)
+    }
+
+    /// Whether the file open at `descriptor` begins with ``start``.
+    private static func begins(_ descriptor: Int32) -> Bool {
+        var first = [UInt8](repeating: 1, count: start.count)
+        let count = first.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        return count == start.count && first == start
     }
 
     /// Why the ledger stopped recording, if it did (a full disk): damage to the log is then not detected until
@@ -110,24 +195,45 @@ final class CommitLedger: Sendable {
         UInt32(bytes.withUnsafeBufferPointer { crc32(0, $0.baseAddress, UInt32($0.count)) })
     }
 
-    /// What a ledger file says was acknowledged: each session's last record number (or ``removed``), and the
-    /// offset of a damaged record where reading stopped, if any (a record cut short by a crash at its end is not
-    /// damage: it was never acknowledged).
-    static func read(_ path: String) -> (acknowledged: [SessionID: Int], damagedAt: Int?) {
-        guard let data = FileManager.default.contents(atPath: path) else { return ([:], nil) }
-        let bytes = [UInt8](data)
+    /// What a ledger file holds.
+    struct Contents {
+        /// Each session's last record number acknowledged (or ``removed``).
         var acknowledged: [SessionID: Int] = [:]
+        /// The offset of a damaged record where reading stopped, if any (a record cut short by a crash at its end
+        /// is not damage: it was never acknowledged).
+        var damagedAt: Int?
+        /// The file's size; nil when there is none.
+        var size: Int?
+        /// Whether it begins with ``start``.
+        var isStarted = false
+
+        /// Why it is not the ledger a server leaves (missing, emptied, replaced), as a clause; nil when it is.
+        var absence: String? {
+            guard !isStarted else { return nil }
+            guard let size else { return "it is missing" }
+            return size == 0 ? "it is empty" : "it lacks the record a ledger begins with (it was replaced)"
+        }
+    }
+
+    /// What the ledger file at `path` says was acknowledged.
+    static func read(_ path: String) -> Contents {
+        guard let data = FileManager.default.contents(atPath: path) else { return Contents() }
+        let bytes = [UInt8](data)
+        var contents = Contents(size: bytes.count, isStarted: bytes.starts(with: start))
         var offset = 0
         while offset + 8 <= bytes.count {
             let length = Int(integer(bytes, at: offset, as: UInt32.self))
             let sum = integer(bytes, at: offset + 4, as: UInt32.self)
-            guard offset + 8 + length <= bytes.count else { return (acknowledged, nil) }
+            guard offset + 8 + length <= bytes.count else { return contents }
             let payload = Array(bytes[(offset + 8)..<(offset + 8 + length)])
-            guard checksum(payload) == sum, let entries = entries(payload) else { return (acknowledged, offset) }
-            for (id, number) in entries { acknowledged[id] = number }
+            guard checksum(payload) == sum, let entries = entries(payload) else {
+                contents.damagedAt = offset
+                return contents
+            }
+            for (id, number) in entries { contents.acknowledged[id] = number }
             offset += 8 + length
         }
-        return (acknowledged, nil)
+        return contents
     }
 
     private static func entries(_ payload: [UInt8]) -> [(SessionID, Int)]? {

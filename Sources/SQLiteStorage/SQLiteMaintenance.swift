@@ -2,13 +2,10 @@ import Foundation
 import GRDB
 import ViewModelCore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-/// Operations on a store outside a server: an online backup, a check that says in a few lines what is wrong and
-/// what was lost, and a repair that ends the sessions a check finds damaged. Backup and check only read the data
-/// directory (see ``ReadableStore``); repair writes it, and only while no server uses it.
+/// Operations on a store outside a server: an online backup of a sound store (SQLiteMaintenance+Backup), a check
+/// that says in a few lines what is wrong and what was lost, and a repair that ends the sessions a check finds
+/// damaged. Backup and check only read the data directory (see ``ReadableStore``); repair writes it, and only while
+/// no server uses it.
 public enum SQLiteMaintenance {
     /// What ``check(directory:)`` found.
     public struct Report: Sendable, Equatable {
@@ -27,32 +24,6 @@ public enum SQLiteMaintenance {
         }
     }
 
-    /// Copies the store in `directory` to `output` (made 0600; it must not exist) with SQLite's online backup: a
-    /// consistent copy even while a server writes to it.
-    /// - Returns: How many sessions the copy holds.
-    /// - Throws: ``StorageError/noStore(path:)`` when there is no store; ``StorageError/unusable(path:reason:)``
-    ///   when it cannot be read; ``StorageError/cannotWrite(path:reason:)`` when the copy cannot be made.
-    public static func backup(directory: String, to output: String) throws(StorageError) -> Int {
-        let source = try open(directory)
-        // Made here, private (0600) as the store is, before SQLite opens it; a file that exists is never overwritten.
-        let made = Glibc.open(output, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard made >= 0 else {
-            let reason = errno == EEXIST ? "it exists already; name a new file" : String(cString: strerror(errno))
-            throw .cannotWrite(path: output, reason: reason)
-        }
-        close(made)
-        do {
-            let destination = try DatabaseQueue(path: output)
-            try source.queue.backup(to: destination)
-            defer { try? destination.close() }
-            return try destination.read { db in
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM sessions WHERE expired_at IS NULL") ?? 0
-            }
-        } catch {
-            throw .cannotWrite(path: output, reason: SQLiteSessionStorage.describe(error))
-        }
-    }
-
     /// Checks the store in `directory`: SQLite's full integrity check, the sessions that cannot be read, what the
     /// ledger says was acknowledged against what the file holds, and each journal's records (a gap).
     /// - Returns: The findings, a few lines at most (each list is cut to its first entries).
@@ -63,12 +34,12 @@ public enum SQLiteMaintenance {
         let ledger = CommitLedger.path(
             of: (directory as NSString).appendingPathComponent(SQLiteSessionStorage.fileName))
         // The ledger before the file: a server writing meanwhile only adds to the file what the ledger will say.
-        let (acknowledged, ledgerDamagedAt) = CommitLedger.read(ledger)
+        let found = CommitLedger.read(ledger)
         do {
             store = try ReadableStore(directory: directory)
         } catch let damaged as ReadableStore.Damaged {
             // Nothing of it can be read: that, and what the ledger says was acknowledged lately, is all there is.
-            let recent = acknowledged.values.filter { $0 != CommitLedger.removed }.count
+            let recent = found.acknowledged.values.filter { $0 != CommitLedger.removed }.count
             return Report(
                 sessions: nil,
                 problems: ["\(damaged.path): \(damaged.reason)", "none of its sessions can be read"]
@@ -93,13 +64,8 @@ public enum SQLiteMaintenance {
                         + unreadable.prefix(3).joined(separator: ", ") + (unreadable.count > 3 ? ", …" : "")
                 ]
             }
-            if let ledgerDamagedAt {
-                problems.append(
-                    "\(ledger) is damaged at byte \(ledgerDamagedAt): what was acknowledged after it cannot be checked")
-            }
             examine("comparing with the ledger", into: &problems) {
-                let lost = try StoreAudit.lostRecords(db, acknowledged: acknowledged)
-                return lost.isEmpty ? [] : [StoreAudit.summary(lost)]
+                try ledgerFindings(db, ledger: ledger, found: found)
             }
             examine("checking the journals", into: &problems) {
                 let gaps = try StoreAudit.journalGaps(db)
@@ -111,10 +77,12 @@ public enum SQLiteMaintenance {
     }
 
     /// Ends the sessions a check finds damaged in the store in `directory` (acknowledged records missing, a gap in
-    /// the journal, no snapshot), so their holders are told (`410`, or `404` for a session lost entirely) instead of
-    /// being answered `503` or served a version again for other content; then starts the ledger again. A file that
-    /// SQLite finds damaged is not mended: restore a backup.
-    /// - Returns: What it did, one line per session ended.
+    /// the journal, no snapshot), so their holders are told (`410` saying so, or `404` for a session lost entirely)
+    /// instead of being answered `503` or served a version again for other content; then starts the ledger again,
+    /// which lets a store whose ledger was damaged, emptied or deleted start (what it would have found lost stays
+    /// unknown, and is said). A file that SQLite finds damaged is not mended: restore a backup.
+    /// - Returns: What it did, one line each: the ledger it started again in place of a damaged or missing one,
+    ///   every session ended; empty when there was nothing to repair.
     /// - Throws: ``StorageError/inUse(path:reason:)`` while a server uses the directory; ``StorageError/noStore(path:)``;
     ///   ``StorageError/unusable(path:reason:)`` for a damaged file.
     public static func repair(directory: String) throws(StorageError) -> [String] {
@@ -125,17 +93,28 @@ public enum SQLiteMaintenance {
         let lock = try DataDirectoryLock(directory: directory)
         defer { lock.release() }
         let ledger = CommitLedger.path(of: path)
-        let (acknowledged, _) = CommitLedger.read(ledger)
+        let found = CommitLedger.read(ledger)
         do {
             let queue = try DatabaseQueue(path: path)
             defer { try? queue.close() }
+            if let integrity = try queue.read({ try StoreAudit.integrity($0, full: true) }) {
+                throw StorageError.unusable(
+                    path: path, reason: "it is damaged: \(integrity); repair cannot mend it: restore a backup")
+            }
+            // A store of an earlier build gets the column that says a session was ended here.
+            try SQLiteSessionStorage.migrate(queue, path: path)
             let done = try queue.write { db -> [String] in
-                if let integrity = try StoreAudit.integrity(db, full: true) {
-                    throw StorageError.unusable(
-                        path: path, reason: "it is damaged: \(integrity); repair cannot mend it: restore a backup")
-                }
                 var done: [String] = []
-                for lost in try StoreAudit.lostRecords(db, acknowledged: acknowledged) {
+                // Started again below: what it would have found lost stays unknown, and is said.
+                if let absence = try StoreAudit.ledgerAbsence(db, ledger: found) {
+                    done.append(
+                        "\(ledger): \(absence); started a new ledger (the sessions that lost records, if any, go on)")
+                } else if let damagedAt = found.damagedAt {
+                    done.append(
+                        "\(ledger): it is damaged at byte \(damagedAt), so what was acknowledged after it cannot be "
+                            + "checked; started a new ledger (the sessions that lost records after it, if any, go on)")
+                }
+                for lost in try StoreAudit.lostRecords(db, acknowledged: found.acknowledged) {
                     guard lost.stored != nil else {
                         done.append("\(lost) (its holder gets 404)")
                         continue
@@ -147,6 +126,8 @@ public enum SQLiteMaintenance {
                     try end(gap.session, in: db)
                     done.append("ended \(gap): its holder gets 410")
                 }
+                // Everything is in the file once the checkpoint below ends: no ledger is needed until a server starts.
+                try StoreAudit.requireLedger(false, in: db)
                 return done
             }
             _ = try queue.writeWithoutTransaction { try $0.checkpoint(.truncate) }
@@ -160,7 +141,7 @@ public enum SQLiteMaintenance {
     }
 
     /// The store in `directory`, opened for reading (a damaged one is `unusable`).
-    private static func open(_ directory: String) throws(StorageError) -> ReadableStore {
+    static func open(_ directory: String) throws(StorageError) -> ReadableStore {
         do {
             return try ReadableStore(directory: directory)
         } catch let damaged as ReadableStore.Damaged {
@@ -179,12 +160,32 @@ public enum SQLiteMaintenance {
         }
     }
 
-    /// Ends session `id` as expiry does: its value and journal go, its token digest stays as a tombstone.
+    /// Ends session `id` as expiry does (its value and journal go, its token digest stays as a tombstone), marked
+    /// as ended by repair: its holder is told it lost acknowledged changes, not that it was idle.
     private static func end(_ id: String, in db: Database) throws {
         try db.execute(sql: "DELETE FROM journal WHERE session_id = ?", arguments: [id])
         try db.execute(sql: "DELETE FROM snapshots WHERE session_id = ?", arguments: [id])
         try db.execute(
-            sql: "UPDATE sessions SET expired_at = ?, next_due_at = NULL WHERE id = ?",
+            sql: "UPDATE sessions SET expired_at = ?, next_due_at = NULL, ended_by_repair = 1 WHERE id = ?",
             arguments: [Date().timeIntervalSince1970, id])
+    }
+
+    /// What the ledger at `ledger` (`found`, read before the file) says against the file, one line each: missing
+    /// while one must be there, damaged, acknowledged records the file lacks; empty when they agree. A session the
+    /// ledger as it is now says was removed since is not lost: its removal came after the ledger was read.
+    static func ledgerFindings(_ db: Database, ledger: String, found: CommitLedger.Contents) throws -> [String] {
+        var findings: [String] = []
+        if let absence = try StoreAudit.ledgerAbsence(db, ledger: found) { findings.append("\(ledger): \(absence)") }
+        if let damagedAt = found.damagedAt {
+            findings.append(
+                "\(ledger) is damaged at byte \(damagedAt): what was acknowledged after it cannot be checked")
+        }
+        var lost = try StoreAudit.lostRecords(db, acknowledged: found.acknowledged)
+        if !lost.isEmpty {
+            let now = CommitLedger.read(ledger).acknowledged
+            lost.removeAll { now[$0.session] == CommitLedger.removed }
+        }
+        if !lost.isEmpty { findings.append(StoreAudit.summary(lost)) }
+        return findings
     }
 }

@@ -21,6 +21,12 @@ import GRDB
 /// - Since v4, `snapshots` keeps a session's history: every snapshot taken while it is within the history kept
 ///   (`sessions.historyVersions` inputs back), by session and number, with each feature's version there (JSON;
 ///   null for a snapshot written before v4), and the journal records after the oldest. `load` reads the newest.
+/// - `ledger_guard` (since v6): one row, `required` 1 from a server's start until it stops cleanly. Meanwhile the
+///   write-ahead log may hold acknowledged commits the file does not, and only the ledger beside it
+///   (``CommitLedger``) can tell whether they were lost: a missing one is damage then, not a ledger with nothing in
+///   it. A clean stop, `viewhost repair` and a backup's copy (everything is in the file) set it to 0.
+/// - `sessions.ended_by_repair` (since v6): 1 on a tombstone `viewhost repair` left (the session lost acknowledged
+///   records), so its holder is told that rather than that it expired.
 enum SQLiteSchema {
     /// `PRAGMA application_id` of a ViewHost store ("VHST"): a file with another id is not ours.
     static let applicationID: Int32 = 0x5648_5354
@@ -100,6 +106,14 @@ enum SQLiteSchema {
             // record. Records and values written before stay as they are (both formats are read); an older build
             // refuses this store rather than misread it.
             try db.execute(sql: "ALTER TABLE sessions DROP COLUMN last_number")
+        }
+        migrator.registerMigration("v6: the ledger's guard, sessions ended by repair") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE ledger_guard (id INTEGER PRIMARY KEY CHECK (id = 1), required INTEGER NOT NULL);
+                    INSERT INTO ledger_guard (id, required) VALUES (1, 0);
+                    ALTER TABLE sessions ADD COLUMN ended_by_repair INTEGER NOT NULL DEFAULT 0;
+                    """)
         }
         return migrator
     }

@@ -4,8 +4,14 @@ import ViewModelCore
 
 /// A session's past (``SessionHistoryReading``): its snapshots kept as checkpoints and the journal records after
 /// the oldest, as many as ``SQLiteSessionStorage/historyInputs`` says (``HistoryRetention``).
+///
+/// With no history kept (``SQLiteSessionStorage/historyInputs`` 0) none is held, as in the memory store: the newest
+/// snapshot and the records after it (up to a snapshot interval: 255 at most) are what a load replays, not a past
+/// to serve (they served `?version=N`, `/versions` and export lines that the memory store answers `410` and leaves
+/// out); and what an earlier run with history kept stays unread until the session's next snapshot deletes it.
 extension SQLiteSessionStorage {
     public func checkpoints(of id: SessionID) throws(StorageError) -> [HistoryCheckpoint] {
+        guard historyInputs > 0 else { return [] }
         do {
             return try pool.read { db in
                 try Row.fetchAll(
@@ -31,6 +37,7 @@ extension SQLiteSessionStorage {
     }
 
     public func checkpoint(of id: SessionID, at number: Int) throws(StorageError) -> SessionCore? {
+        guard historyInputs > 0 else { return nil }
         do {
             return try pool.read { db in
                 try Data.fetchOne(
@@ -43,6 +50,7 @@ extension SQLiteSessionStorage {
     }
 
     public func records(of id: SessionID, after number: Int, limit: Int) throws(StorageError) -> [JournalRecord] {
+        guard historyInputs > 0 else { return [] }
         do {
             return try pool.read { db in
                 try Row.fetchAll(
@@ -56,5 +64,4 @@ extension SQLiteSessionStorage {
             throw .failed(reason: "reading session \(id)'s journal: \(Self.describe(error))")
         }
     }
-
 }

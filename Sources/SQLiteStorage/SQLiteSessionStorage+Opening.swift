@@ -126,26 +126,31 @@ extension SQLiteSessionStorage {
         }
     }
 
-    /// What the ledger says was acknowledged against what the file holds: a session whose acknowledged records
-    /// are missing (the write-ahead log was damaged, or deleted while a server ran) is refused at start, so a
-    /// version number is never handed out again for other content.
+    /// What the ledger (`found`, read before the store made one) says was acknowledged against what the file
+    /// holds: a session whose acknowledged records are missing (the write-ahead log was damaged, or deleted while a
+    /// server ran) is refused at start, so a version number is never handed out again for other content; so is a
+    /// ledger damaged, or missing while the file says one must be there (emptied or deleted, it would hide a
+    /// damaged log: the start would find nothing acknowledged, hence nothing lost).
     /// - Throws: ``StorageError/unusable(path:reason:)``.
-    static func checkAcknowledged(_ pool: DatabasePool, path: String) throws {
+    static func checkAcknowledged(_ pool: DatabasePool, path: String, found: CommitLedger.Contents) throws {
         let ledger = CommitLedger.path(of: path)
-        let (acknowledged, damagedAt) = CommitLedger.read(ledger)
-        if let damagedAt {
+        if let absence = try pool.read({ try StoreAudit.ledgerAbsence($0, ledger: found) }) {
+            throw StorageError.unusable(
+                path: ledger, reason: absence + "; viewhost repair starts a new one (docs/OPERATIONS.md)")
+        }
+        if let damagedAt = found.damagedAt {
             throw StorageError.unusable(
                 path: ledger, reason: "it is damaged at byte \(damagedAt), so what was acknowledged after it cannot be checked; "
                     + "viewhost check compares the rest; docs/OPERATIONS.md says what to do")
         }
-        let lost = try pool.read { try StoreAudit.lostRecords($0, acknowledged: acknowledged) }
+        let lost = try pool.read { try StoreAudit.lostRecords($0, acknowledged: found.acknowledged) }
         guard !lost.isEmpty else { return }
         throw StorageError.unusable(
             path: path, reason: StoreAudit.summary(lost) + "; viewhost check lists them; viewhost repair ends those sessions (docs/OPERATIONS.md)")
     }
 
     /// Brings a new or older database up to date; refuses a foreign, newer or corrupt one.
-    static func migrate(_ pool: DatabasePool, path: String) throws {
+    static func migrate(_ pool: some DatabaseWriter, path: String) throws {
         let migrator = SQLiteSchema.migrator
         try pool.writeWithoutTransaction { db in
             let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
@@ -166,15 +171,19 @@ extension SQLiteSessionStorage {
     }
 
     /// Writes the heartbeat row once: a store SQLite opened but cannot write (a read-only mount, a file another
-    /// user owns that slipped past the checks) is refused at start instead of failing every write.
+    /// user owns that slipped past the checks) is refused at start instead of failing every write. With it, when
+    /// `ledgerBegun`, the file says a ledger must be there from now on (until a clean stop).
     /// - Returns: Any other failure (a full disk): the store starts `failing`, as while serving.
     /// - Throws: ``StorageError/cannotCreate(path:reason:)`` when SQLite says the database is read-only.
-    static func checkWritable(_ pool: DatabasePool, path: String, directory: String) throws(StorageError) -> (any Error)? {
+    static func checkWritable(
+        _ pool: DatabasePool, path: String, directory: String, ledgerBegun: Bool
+    ) throws(StorageError) -> (any Error)? {
         do {
             try pool.write { db in
                 try db.execute(
                     sql: "INSERT INTO heartbeat (id, at) VALUES (1, ?1) ON CONFLICT (id) DO UPDATE SET at = excluded.at",
                     arguments: [Date().timeIntervalSince1970])
+                if ledgerBegun { try StoreAudit.requireLedger(true, in: db) }
             }
             return nil
         } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY {

@@ -65,14 +65,16 @@ public final class SQLiteSessionStorage: SessionStorage {
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = \(sync == .full ? "FULL" : "NORMAL")")
         }
-        let ledger = try CommitLedger(database: path)
+        let ledger: CommitLedger
         do {
             try Self.checkSize(path: path)
             pool = try DatabasePool(path: path, configuration: configuration)
             try Self.migrate(pool, path: path)
             let schemas = try Self.checkFeatureSchemas(pool, path: path, features: features)
-            try Self.checkAcknowledged(pool, path: path)
-            startFailure = try Self.checkWritable(pool, path: path, directory: directory)
+            try Self.checkAcknowledged(pool, path: path, found: CommitLedger.read(CommitLedger.path(of: path)))
+            // Made (when missing) once the one found was checked: a start refused leaves none where there was none.
+            ledger = try CommitLedger(database: path)
+            startFailure = try Self.checkWritable(pool, path: path, directory: directory, ledgerBegun: ledger.begin())
             // This build's versions are recorded once the store takes writes (a store failing at start records them
             // at its next start; until then, a store it cannot read is still found by the exact check above).
             if startFailure == nil { try Self.recordFeatureSchemas(schemas, in: pool) }
@@ -107,7 +109,7 @@ public final class SQLiteSessionStorage: SessionStorage {
                 guard let row = try Row.fetchOne(
                     db,
                     sql: """
-                        SELECT token_digest, created_at, last_access, expired_at,
+                        SELECT token_digest, created_at, last_access, expired_at, ended_by_repair,
                             snapshots.core AS snapshot, snapshots.number AS snapshot_number
                         FROM sessions LEFT JOIN snapshots ON snapshots.session_id = sessions.id
                             AND snapshots.number = (SELECT max(number) FROM snapshots WHERE session_id = sessions.id)
@@ -115,7 +117,9 @@ public final class SQLiteSessionStorage: SessionStorage {
                         """, arguments: [id.rawValue])
                 else { return .none }
                 let token = SessionToken(digest: [UInt8](row["token_digest"] as Data))
-                if (row["expired_at"] as Double?) != nil { return .expired(token) }
+                if (row["expired_at"] as Double?) != nil {
+                    return row["ended_by_repair"] as Bool ? .lost(token) : .expired(token)
+                }
                 guard let snapshot = row["snapshot"] as Data? else {
                     throw StorageError.unusable(path: path, reason: "session \(id) has no snapshot")
                 }
@@ -224,6 +228,11 @@ public final class SQLiteSessionStorage: SessionStorage {
         while pageCheck.wait(timeout: .now() + .milliseconds(20)) == .timedOut { pool.interrupt() }
         if (try? pool.writeWithoutTransaction({ try $0.checkpoint(.truncate) })) != nil {
             statements.ledger.reset(walGeneration: nil)
+            // Every commit is in the file: no ledger is needed to check it (one deleted now loses nothing), and
+            // that is in the file too.
+            if (try? pool.write({ try StoreAudit.requireLedger(false, in: $0) })) != nil {
+                _ = try? pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+            }
         }
         // The readers first (GRDB closes its writer first, and the last connection to close must be the writer for
         // SQLite to remove the -wal and -shm).

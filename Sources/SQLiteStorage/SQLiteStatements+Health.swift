@@ -42,15 +42,24 @@ extension SQLiteStatements {
         return frames == copied
     }
 
-    /// Looks at the log every ``watchInterval`` seconds on `writer`'s queue, between batches, until the store closes
-    /// or is broken.
+    /// Looks at the log and the ledger every ``watchInterval`` seconds on `writer`'s queue, between batches, until
+    /// the store closes or is broken.
     func scheduleWatch(on writer: JournalWriter<SQLiteStatements>) {
         guard wal != nil else { return }
         writer.after(seconds: Self.watchInterval) { [weak self, weak writer] in
             guard let self, let writer, !writer.isStopped else { return }
             if case .broken = self.monitor.health { return }
             _ = writer.mayWrite()
+            self.keepLedgerInPlace()
             self.scheduleWatch(on: writer)
         }
+    }
+
+    /// A ledger deleted or replaced while the server runs is made again, once everything committed is in the main
+    /// file (a checkpoint that copied every frame; tried again at the next look when readers held it back): a
+    /// server killed later would otherwise find none at its next start, and refuse it.
+    func keepLedgerInPlace() {
+        guard !ledger.isInPlace, checkpointed() else { return }
+        ledger.reset(walGeneration: wal?.generation)
     }
 }

@@ -63,6 +63,27 @@ enum StoreAudit {
         }
     }
 
+    /// Whether the file says a ledger must be beside it (`ledger_guard`, ``SQLiteSchema``): a server started on it
+    /// and has not closed it cleanly, so its write-ahead log may hold acknowledged commits the file does not. False
+    /// for a store from before v6 (``SQLiteMaintenance/check(directory:)`` reads a store without migrating it).
+    static func ledgerRequired(_ db: Database) throws -> Bool {
+        guard try db.tableExists("ledger_guard") else { return false }
+        return try Bool.fetchOne(db, sql: "SELECT required FROM ledger_guard WHERE id = 1") ?? false
+    }
+
+    /// Why `ledger` cannot say what the write-ahead log held, as a clause: it must be there and is missing,
+    /// emptied or replaced (deleted with the log, the log's damage would go unseen); nil when it can.
+    static func ledgerAbsence(_ db: Database, ledger: CommitLedger.Contents) throws -> String? {
+        guard let absence = ledger.absence, try ledgerRequired(db) else { return nil }
+        return "\(absence), while the write-ahead log may hold acknowledged records (the store was not closed "
+            + "cleanly): the records it lost cannot be found"
+    }
+
+    /// Sets whether a ledger must be beside the file (`ledger_guard`).
+    static func requireLedger(_ required: Bool, in db: Database) throws {
+        try db.execute(sql: "UPDATE ledger_guard SET required = ? WHERE id = 1", arguments: [required])
+    }
+
     /// The number of a session's last record, as SQL over `sessions` (the row's `id`): its journal's last, or its
     /// newest snapshot's when the journal holds nothing after it (a session's row is not written for every
     /// record).

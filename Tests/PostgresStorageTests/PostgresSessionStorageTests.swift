@@ -226,15 +226,38 @@ final class PostgresSessionStorageTests {
         #expect(try storage.records(of: id, after: 0, limit: 10).isEmpty)
     }
 
-    @Test func withoutHistoryNoCheckpointIsKept() async throws {
+    /// Without history no checkpoint is kept and the history reads give nothing, as the memory store holds none
+    /// (the journal's records after the snapshot, which a load replays, were read as history); the checkpoints a
+    /// run with history kept are not read, and the session's next snapshot deletes them (they were kept for good).
+    @Test func withoutHistoryNoCheckpointIsKeptAndNoneIsRead() async throws {
         let storage = try PostgresSessionStorage(url: server.url, node: "a", features: types)
-        defer { storage.close() }
         var (id, core) = try await newSession(storage)
         for number in 1...70 {
             #expect(try await add(number, number: number, to: &core, id: id, storage: storage, snapshot: number == 64))
         }
         #expect(try storage.checkpoints(of: id).isEmpty)
-        #expect(try storage.records(of: id, after: 0, limit: 100).map(\.number) == Array(65...70))
+        #expect(try storage.records(of: id, after: 0, limit: 100).isEmpty)
+        let replayed = try await server.psql("SELECT count(*) FROM journal WHERE session_id = '\(id)'")
+        #expect(replayed.trimmingCharacters(in: .whitespacesAndNewlines) == "6", "what a load replays")
+        storage.close()
+
+        let kept = try PostgresSessionStorage(url: server.url, node: "a", features: types, historyInputs: 100)
+        var (other, value) = try await newSession(kept)
+        for number in 1...70 {
+            #expect(try await add(number, number: number, to: &value, id: other, storage: kept, snapshot: number == 64))
+        }
+        #expect(try kept.checkpoints(of: other).map(\.number) == [0, 64])
+        kept.close()
+        let without = try PostgresSessionStorage(url: server.url, node: "a", features: types)
+        defer { without.close() }
+        guard case .found = try without.load(other) else { throw CocoaError(.fileNoSuchFile) }
+        #expect(try without.checkpoints(of: other).isEmpty)
+        #expect(try without.records(of: other, after: 0, limit: 100).isEmpty)
+        for number in 71...128 {
+            #expect(try await add(number, number: number, to: &value, id: other, storage: without, snapshot: number == 128))
+        }
+        let checkpoints = try await server.psql("SELECT count(*) FROM checkpoints WHERE session_id = '\(other)'")
+        #expect(checkpoints.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
     }
 
     /// A password is masked where it stands as one, never as letters elsewhere in the message (a one-letter

@@ -18,6 +18,13 @@ enum SQLiteTestQueries {
         try read(directory) { try Int.fetchOne($0, sql: "SELECT count(*) FROM journal WHERE session_id = ?", arguments: [id.rawValue]) } ?? 0
     }
 
+    /// The numbers of the snapshots kept of session `id`, oldest first.
+    static func snapshotNumbers(in directory: String, of id: SessionID) throws -> [Int] {
+        try read(directory) {
+            try Int.fetchAll($0, sql: "SELECT number FROM snapshots WHERE session_id = ? ORDER BY number", arguments: [id.rawValue])
+        }
+    }
+
     static func firstSessionID(in directory: String) throws -> SessionID? {
         try read(directory) { try String.fetchOne($0, sql: "SELECT id FROM sessions LIMIT 1") }.map(SessionID.init)
     }

@@ -5,7 +5,7 @@ import TestSupport
 /// History on the real binary and its SQLite store: a session exported from one server, imported into another,
 /// serves every version byte for byte (action links aside), and still does after that server is killed with
 /// SIGKILL and started again; `viewhost replay` prints the export's snapshots, or one, and refuses a broken file.
-@Suite(.timeLimit(.minutes(TestDeadline.minutes(3))))
+@Suite(.timeLimit(.minutes(TestDeadline.minutes(4))))
 struct HistoryProcessTests {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("viewhost-history-\(UUID().uuidString)").path
 
@@ -95,6 +95,57 @@ struct HistoryProcessTests {
         }
         target.send(signal: SIGTERM)
         _ = try await target.waitForExit()
+    }
+
+    /// What one store answers for a session's past with `sessions.historyVersions` 0, after 70 changes (past the
+    /// first snapshot, at 64): `?version=N` of an older version and of the one before the current, `/versions`,
+    /// and the export's lines without the header's value (its times and seeds are the session's own).
+    static func pastWithoutHistory(_ arguments: [String]) async throws -> [String] {
+        let server = try await ServerProcess(
+            arguments: ["serve", "--port", "0"] + arguments,
+            environment: ["VIEWHOST_SESSIONS_HISTORY_VERSIONS": "0", "VIEWHOST_LOG_ACCESS": "false"])
+        let session = try await ProcessHTTP.createSession(server.port, features: ["person"])
+        for number in 0..<70 {
+            let posted = try await ProcessHTTP.request(
+                server.port, "POST", "/v1/sessions/\(session.id)/person/events", token: session.token, body: Self.person("n\(number)"))
+            #expect(posted.status == 202)
+        }
+        var answers: [String] = []
+        for version in [2, 67, 70] {
+            let past = try await ProcessHTTP.request(
+                server.port, "GET", "/v1/sessions/\(session.id)/person?version=\(version)", token: session.token)
+            answers.append("\(past.status) \(past.text)")
+        }
+        answers.append(try await ProcessHTTP.request(server.port, "GET", "/v1/sessions/\(session.id)/versions", token: session.token).text)
+        let exported = try await ProcessHTTP.request(server.port, "GET", "/v1/sessions/\(session.id)/journal", token: session.token)
+        let lines = exported.text.split(separator: "\n")
+        answers.append("\(lines.count) lines")
+        let header = try #require(try JSONSerialization.jsonObject(with: Data((lines.first ?? "").utf8)) as? [String: Any])
+        let base = try #require(header["base"] as? [String: Any])
+        answers.append("base holds n69: \(String(describing: base).contains("n69"))")
+        let end = try #require(try JSONSerialization.jsonObject(with: Data((lines.last ?? "").utf8)) as? [String: Any])
+        answers.append("records \(end["records"] ?? "none")")
+        server.send(signal: SIGTERM)
+        _ = try await server.waitForExit()
+        return answers
+    }
+
+    /// With `sessions.historyVersions` 0, SQLite and PostgreSQL answer a session's past as the memory store does:
+    /// no past version (`410` naming the current as the oldest held), `/versions` lists the current only, and the
+    /// export is the current value and no input line. SQLite served the versions since the last snapshot, listed
+    /// them and exported their records (the records a restart replays, read as history).
+    @Test func withoutHistoryEveryStoreAnswersForThePastAsTheMemoryStore() async throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let memory = try await Self.pastWithoutHistory(["--store", "memory"])
+        #expect(memory[0] == #"410 {"detail":"Version 2 of 'person' is no longer kept; the oldest version held is 71.","oldestVersion":71,"status":410,"title":"Gone","type":"about:blank"}"#)
+        #expect(memory[3] == #"{"features":{"person":{"latest":71,"oldest":71}},"versions":[]}"#)
+        #expect(Array(memory[4...]) == ["2 lines", "base holds n69: true", "records 0"])
+        let sqlite = try await Self.pastWithoutHistory(["--store", "sqlite", "--data-dir", root + "/sqlite"])
+        #expect(sqlite == memory)
+        let database = try await PostgresServer()
+        let postgres = try await Self.pastWithoutHistory(["--store", "postgres", "--database-url", database.url])
+        await database.stop()
+        #expect(postgres == memory)
     }
 
     @Test func replayPrintsAnExportsSnapshotsOrOneAndRefusesABrokenFile() async throws {

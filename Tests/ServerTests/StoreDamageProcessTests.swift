@@ -48,6 +48,17 @@ struct StoreDamageProcessTests {
         }
     }
 
+    /// Flips eight bytes in the middle frame of the write-ahead log beside `file` (a killed server's, holding more
+    /// than eight frames): SQLite ends the log there and drops every commit after it.
+    static func damageMiddleFrame(ofLogOf file: String) throws {
+        let log = try FileHandle(forUpdatingAtPath: file + "-wal").unwrap()
+        let frames = (Int(try log.seekToEnd()) - 32) / (4096 + 24)
+        try #require(frames > 8, "the log holds the commits (\(frames) frames)")
+        try log.seek(toOffset: UInt64(32 + frames / 2 * (4096 + 24) + 24 + 512))
+        try log.write(contentsOf: Data(repeating: 0xA5, count: 8))
+        try log.close()
+    }
+
     /// Truncated to 60 %, the store refuses to start (it served new sessions from the damaged file, and 5 of 6
     /// old ones answered 503 forever, with no log line); `check` says in a few lines what is wrong.
     @Test func aTruncatedStoreRefusesToStartAndCheckSaysWhatIsWrong() async throws {
@@ -116,12 +127,7 @@ struct StoreDamageProcessTests {
         let sessions = try await Self.busySessions(server.port, count: 3, events: 20)
         server.send(signal: SIGKILL)
         _ = try await server.waitForExit()
-        let log = try FileHandle(forUpdatingAtPath: file + "-wal").unwrap()
-        let frames = (Int(try log.seekToEnd()) - 32) / (4096 + 24)
-        try #require(frames > 8, "the log holds the commits (\(frames) frames)")
-        try log.seek(toOffset: UInt64(32 + frames / 2 * (4096 + 24) + 24 + 512))
-        try log.write(contentsOf: Data(repeating: 0xA5, count: 8))
-        try log.close()
+        try Self.damageMiddleFrame(ofLogOf: file)
 
         let refused = try await run(["serve", "--port", "0", "--store", "sqlite"])
         #expect(refused.status == 65, "\(refused.stderr)")
@@ -140,6 +146,17 @@ struct StoreDamageProcessTests {
             let read = try await ProcessHTTP.request(server.port, "GET", "/v1/sessions/\(session.id)/person", token: session.token)
             if read.status == 410 {
                 ended += 1
+                // Its holder is told why (it was answered "expired after being idle"), and again on the next request.
+                let again = try await ProcessHTTP.request(server.port, "GET", "/v1/sessions/\(session.id)", token: session.token)
+                for answer in [read, again] {
+                    let detail = ProcessHTTP.json(answer)?["detail"] as? String ?? ""
+                    #expect(answer.status == 410, "\(answer)")
+                    #expect(detail.contains("ended by a repair") && detail.contains("were lost"), "\(detail)")
+                    #expect(!detail.contains("idle"), "\(detail)")
+                }
+                let other = try #require(sessions.first { $0.id != session.id })
+                let stranger = try await ProcessHTTP.request(server.port, "GET", "/v1/sessions/\(session.id)", token: other.token)
+                #expect(stranger.status == 404, "another session's token learns nothing: \(stranger)")
             } else {
                 #expect(read.status == 200, "\(read)")
                 #expect(ProcessHTTP.json(read)?["version"] as? Int ?? 0 >= session.version, "never a version handed out before")

@@ -111,7 +111,7 @@ struct JournalHTTPTests {
     @Test func aDurableImportKeepsWhenTheCopysNextTimerIsDue() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("viewhost-import-due-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: root) }
-        try await TestApp.run(storeDirectory: root + "/source") { source in
+        try await TestApp.run(storeDirectory: root + "/source", storeHistory: 1_000) { source in
             let busy = try await Self.busySession(source)
             let quiet = try await source.createSession(body: #"{"features":["chat"]}"#)
             source.advance(by: .seconds(1))

@@ -3,7 +3,8 @@ import Foundation
 import ViewModelCore
 
 /// `viewhost backup --data-dir DIR --output FILE`: a consistent copy of the store while the server runs (SQLite's
-/// online backup), restorable by pointing `--data-dir` at a directory holding it as `viewhost.sqlite`.
+/// online backup), restorable by pointing `--data-dir` at a directory holding it as `viewhost.sqlite`. A store that
+/// `check` finds damaged or a server refuses is not copied: exit 65 with one line naming why, and no `FILE`.
 struct Backup: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Copy the SQLite store consistently, even while a server uses it.")

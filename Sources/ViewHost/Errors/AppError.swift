@@ -9,6 +9,9 @@ enum AppError: HTTPResponseError, Sendable {
     case sessionNotFound
     /// The session expired (asked with its own token).
     case sessionExpired
+    /// The session was ended by a repair of the store because changes it had acknowledged were lost (asked with its
+    /// own token).
+    case sessionLost
     /// The session has no such feature.
     case featureNotFound(String, available: [String])
     /// The live-session cap is reached.
@@ -82,7 +85,7 @@ enum AppError: HTTPResponseError, Sendable {
         switch self {
         case .missingToken: .unauthorized
         case .sessionNotFound, .featureNotFound, .versionNotReached: .notFound
-        case .sessionExpired, .versionNotHeld: .gone
+        case .sessionExpired, .sessionLost, .versionNotHeld: .gone
         case .tooManySessions, .storeFull: .serviceUnavailable
         case .unsupportedMediaType: .unsupportedMediaType
         case .invalidJSON: .badRequest
@@ -126,6 +129,11 @@ enum AppError: HTTPResponseError, Sendable {
             ProblemDetails(status: status, detail: "No session with this id exists for this token.")
         case .sessionExpired:
             ProblemDetails(status: status, detail: "This session expired after being idle; create a new one.")
+        case .sessionLost:
+            ProblemDetails(
+                status: status,
+                detail: "This session was ended by a repair of the server's store: changes it had acknowledged were "
+                    + "lost, so it cannot go on; create a new one.")
         case .featureNotFound(let name, let available):
             ProblemDetails(
                 status: status, detail: "This session has no feature '\(name)'.", lists: ["available": available])

@@ -90,6 +90,11 @@ extension SessionRegistry {
             guard stored.matches(token) else { throw AppError.sessionNotFound }
             store.rememberExpired(id, token: stored, at: now)
             throw AppError.sessionExpired
+        case .lost(let stored):
+            // Not remembered as expired (that would tell its holder it was idle): each request reads the store's
+            // tombstone again, one row, as for any id not in memory.
+            guard stored.matches(token) else { throw AppError.sessionNotFound }
+            throw AppError.sessionLost
         case .found(let stored):
             guard stored.token.matches(token) else { throw AppError.sessionNotFound }
             guard stored.lastAccess.addingTimeInterval(settings.store.idleTTL.seconds) > now else {

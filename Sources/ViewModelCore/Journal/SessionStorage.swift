@@ -114,6 +114,9 @@ public enum StoredLookup: Sendable {
     case found(StoredSession)
     /// The session expired; its token digest is kept so its holder can be told so.
     case expired(SessionToken)
+    /// The session was ended because acknowledged records of it were lost (`viewhost repair`); its token digest is
+    /// kept so its holder can be told that, not that it expired.
+    case lost(SessionToken)
     /// Nothing.
     case none
 }
