@@ -300,14 +300,23 @@ public enum JournalImport {
                 for id in ids {
                     switch id {
                     case .null: eventIDs.append(nil)
-                    case .string(let text): eventIDs.append(text)
-                    default: throw fields.fail("'eventIds' holds strings and nulls")
+                    case .string(let text) where IdempotencyLedger.isKey(text): eventIDs.append(text)
+                    default: throw fields.fail("'eventIds' holds nulls and ids of 1 to 255 visible ASCII characters")
                     }
                 }
                 guard source == EventSource.client.rawValue else { throw fields.fail("a submission's source is client") }
+                // What a request could carry: the key as `Idempotency-Key` takes it, the fingerprint as the server
+                // makes it (a SHA-256 in hex).
+                let key = try fields.optionalString("idempotencyKey")
+                guard key.map(IdempotencyLedger.isKey) ?? true else {
+                    throw fields.fail("'idempotencyKey' must be 1 to 255 visible ASCII characters")
+                }
+                let fingerprint = try fields.optionalString("fingerprint")
+                guard fingerprint.map(IdempotencyLedger.isFingerprint) ?? true else {
+                    throw fields.fail("'fingerprint' must be a SHA-256 digest in hex")
+                }
                 input = .submission(
-                    feature: name, at: at, events: events, eventIDs: eventIDs, key: try fields.optionalString("idempotencyKey"),
-                    fingerprint: try fields.optionalString("fingerprint"))
+                    feature: name, at: at, events: events, eventIDs: eventIDs, key: key, fingerprint: fingerprint)
             case "events":
                 guard let from = EventSource(rawValue: source) else { throw fields.fail("'\(source)' is not a source") }
                 input = .events(feature: try named(feature, fields), at: at, source: from, events: events)

@@ -51,6 +51,13 @@ public struct IdempotencyLedger: Sendable {
         (1...maxKeyLength).contains(text.utf8.count) && text.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
     }
 
+    /// Whether `text` is a request's fingerprint as the server makes one: a SHA-256 digest in lowercase hex (or
+    /// empty, for a key recorded without one).
+    public static func isFingerprint(_ text: String) -> Bool {
+        (text.isEmpty || text.utf8.count == 64)
+            && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
     /// What the ledger remembers.
     private struct Kept {
         var entries: [Entry] = []
@@ -137,7 +144,7 @@ public struct IdempotencyLedger: Sendable {
 extension IdempotencyLedger {
     /// What is wrong with a ledger read from outside (a journal export's value), naming the field; nil when a
     /// session could hold it: at most ``maxKeys`` keys and ``maxEventIDs`` ids, each a key as ``isKey(_:)`` says,
-    /// fingerprints of 64 hex digits, versions within `versions`, and times within `times`.
+    /// fingerprints as ``isFingerprint(_:)`` says, versions within `versions`, and times within `times`.
     func problem(versions: ClosedRange<Int>, times: ClosedRange<Date>) -> ValueRejection? {
         if entries.count > Self.maxKeys {
             return ValueRejection(field: "entries", reason: "holds \(entries.count) keys, more than the \(Self.maxKeys) a session keeps")
@@ -148,8 +155,8 @@ extension IdempotencyLedger {
         for (index, entry) in entries.enumerated() {
             let field = "entries[\(index)]"
             guard Self.isKey(entry.key) else { return ValueRejection(field: "\(field).key", reason: "must be 1 to 255 visible ASCII characters") }
-            guard entry.fingerprint.utf8.count <= 64, entry.fingerprint.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-                return ValueRejection(field: "\(field).fingerprint", reason: "must be at most 64 visible ASCII characters")
+            guard Self.isFingerprint(entry.fingerprint) else {
+                return ValueRejection(field: "\(field).fingerprint", reason: "must be a SHA-256 digest in hex")
             }
             guard (0...100_000).contains(entry.answer.accepted), versions.contains(entry.answer.version) else {
                 return ValueRejection(field: "\(field).answer", reason: "is not an answer a session gave")

@@ -112,7 +112,7 @@ struct SessionWalk {
         guard !events.isEmpty else { return }
         let ids = events.map { _ in Int.random(in: 0..<4, using: &random) == 0 ? "id\(Int.random(in: 0..<6, using: &random))" : nil }
         let claim = Int.random(in: 0..<3, using: &random) == 0
-            ? (key: "key\(Int.random(in: 0..<4, using: &random))", fingerprint: "f\(Int.random(in: 0..<2, using: &random))")
+            ? (key: "key\(Int.random(in: 0..<4, using: &random))", fingerprint: String(repeating: "f\(Int.random(in: 0..<2, using: &random))", count: 32))
             : nil
         let before = core
         do {
