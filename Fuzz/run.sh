@@ -25,7 +25,8 @@ set -euo pipefail
 
 SECONDS_TO_RUN="${1:-30}"
 shift || true
-ALL_TARGETS=(HTTPParserFuzzer ChunkedBodyFuzzer JSONFuzzer GzipFuzzer EventDecodingFuzzer HeaderValuesFuzzer)
+ALL_TARGETS=(HTTPParserFuzzer ChunkedBodyFuzzer JSONFuzzer GzipFuzzer EventDecodingFuzzer HeaderValuesFuzzer
+    JournalImportFuzzer)
 TARGETS=("$@")
 [[ ${#TARGETS[@]} -eq 0 ]] && TARGETS=("${ALL_TARGETS[@]}")
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -35,15 +36,18 @@ FUZZ="$REPO/Fuzz"
 dictionary() {
     case "$1" in
         JSONFuzzer | EventDecodingFuzzer) echo "$FUZZ/json.dict" ;;
+        JournalImportFuzzer) echo "$FUZZ/journal.dict" ;;
         GzipFuzzer) echo "" ;;
         *) echo "$FUZZ/http.dict" ;;
     esac
 }
 
-# Largest input: requests up to 4 KiB; gzip a little more, so members and trailers fit.
+# Largest input: requests up to 4 KiB; gzip a little more, so members and trailers fit; an export of a few dozen
+# inputs of every seed feature.
 max_len() {
     case "$1" in
         GzipFuzzer) echo 8192 ;;
+        JournalImportFuzzer) echo 32768 ;;
         *) echo 4096 ;;
     esac
 }
