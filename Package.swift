@@ -193,7 +193,7 @@ let package = Package(
 
         .testTarget(
             name: "HTTPCoreTests",
-            dependencies: ["HTTPCore", "CSystemShim", "TestSupport", "ViewHostLocking"],
+            dependencies: ["HTTPCore", "TestSupport", "ViewHostLocking"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -262,7 +262,7 @@ let package = Package(
             name: "ViewHostTests",
             dependencies: [
                 "ViewHostAPI", "ViewHost", "HTTPCore", "ViewHostJSON", "ViewModelCore", "TestSupport", "ChatAPI", "ChatFeature",
-                "LoginAPI", "LoginFeature", "PersonAPI", "PersonFeature", "WeatherAPI", "WeatherFeature",
+                "LoginAPI", "LoginFeature", "PersonAPI", "PersonFeature", "WeatherAPI", "WeatherFeature", "ViewHostLocking",
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,4 +1,3 @@
-import CSystemShim
 import Glibc
 import Logging
 import Synchronization
@@ -6,6 +5,12 @@ import Testing
 import TestSupport
 
 @testable import HTTPCore
+
+/// epoll's readiness flags (Linux's ABI, `sys/epoll.h`), as the loop hands them to a connection. Not imported from
+/// CSystemShim: with that module a dependency of this target, a clean build found Glibc's socket constants in it
+/// only, and the test files that import Glibc alone did not compile.
+private let epollIn: UInt32 = 0x001
+private let epollOut: UInt32 = 0x004
 
 /// A client that pipelines requests without reading the answers: the connection answers until more than
 /// `maxQueuedResponseBytes` wait to be sent, then stops parsing and reading (the rest of the requests stay unread),
@@ -28,7 +33,7 @@ struct ConnectionBackpressureTests {
         let requests = (0..<Self.requestCount).map { "GET /items/\($0) HTTP/1.1\r\nHost: x\r\n\r\n" }.joined()
         #expect(pipe.clientSend(Array(requests.utf8)) == requests.utf8.count, "the client's requests fit its pipe")
 
-        pipe.handle(events: VH_EPOLLIN)
+        pipe.handle(events: epollIn)
         let answered = pipe.answered
         #expect(answered > 0)
         #expect(answered < Self.requestCount, "every pipelined request was answered though the client read nothing")
@@ -36,7 +41,7 @@ struct ConnectionBackpressureTests {
         #expect(pipe.queuedBytes <= Self.bound + Self.bodyBytes + 512, "the queue passed the bound by over an answer")
 
         // More readiness (the client could have sent more) reads and answers nothing while nothing is taken.
-        pipe.handle(events: VH_EPOLLIN | VH_EPOLLOUT)
+        pipe.handle(events: epollIn | epollOut)
         #expect(pipe.answered == answered)
 
         // The client reads: the connection reads on and answers everything, in order.
@@ -44,7 +49,7 @@ struct ConnectionBackpressureTests {
         var rounds = 0
         while pipe.answered < Self.requestCount || pipe.queuedBytes > 0, rounds < 100_000 {
             received += pipe.clientReceive()
-            pipe.handle(events: VH_EPOLLOUT)
+            pipe.handle(events: epollOut)
             rounds += 1
         }
         received += pipe.clientReceive()
@@ -70,7 +75,7 @@ struct ConnectionBackpressureTests {
         defer { pipe.close() }
         let requests = String(repeating: "GET /items/1 HTTP/1.1\r\nHost: x\r\n\r\n", count: Self.requestCount)
         #expect(pipe.clientSend(Array(requests.utf8)) == requests.utf8.count)
-        pipe.handle(events: VH_EPOLLIN)
+        pipe.handle(events: epollIn)
         #expect(pipe.connection.readPaused)
         let stalled = try #require(pipe.connection.timers.writeStalledSince)
         let timeouts = pipe.connection.timers.timeouts
@@ -133,7 +138,7 @@ final class ConnectionPipe {
             return connection
         }
         connection = try #require(made)
-        if channel != nil { connection.handle(events: VH_EPOLLIN) }  // the handshake
+        if channel != nil { connection.handle(events: epollIn) }  // the handshake
     }
 
     /// How many requests the handler answered.
