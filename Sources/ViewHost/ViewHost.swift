@@ -101,7 +101,7 @@ public func makeApp<C: Clock>(
     let serverReference = MetricsRoutes.ServerReference()
     let limits = RequestRateLimits(configuration.rateLimits, clock: limitsClock)
     let accessLog = AccessLog(logger: logger, isEnabled: configuration.log.access)
-    var router = MeteredRouter(metrics: metrics, accessLog: accessLog, hop: registry.cluster)
+    var router = MeteredRouter(metrics: metrics, accessLog: accessLog)
     HealthRoutes.register(on: &router, registry: registry)
     WebRoutes.register(on: &router, features: configuration.features)
     MetricsRoutes.register(on: &router, metrics: metrics, registry: registry, streams: streams, server: serverReference)

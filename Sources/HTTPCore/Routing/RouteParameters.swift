@@ -13,7 +13,7 @@ public struct RouteParameters: Sendable, Equatable {
     /// Whether nothing was captured.
     public var isEmpty: Bool { values.isEmpty }
 
-    mutating func append(name: String, value: String) {
+    package mutating func append(name: String, value: String) {
         values.append((name, value))
     }
 

@@ -14,8 +14,8 @@ enum HistoryRoutes {
     static let patchType = "application/json-patch+json"
 
     static func register(on router: inout MeteredRouter, registry: SessionRegistry, archive: SessionArchive) {
-        router.on(.get, "/v1/sessions/:id/versions") { request, context in
-            let session = try registry.authenticate(request, id: context.parameters["id"] ?? "")
+        let resolver = SessionResolver(registry: registry)
+        router.on(.get, "/v1/sessions/:id/versions", session: resolver) { request, context, session in
             return .deferred {
                 let list = try await OffLoop.run { () throws -> VersionList in try archive.versions(of: session) }
                 return HTTPResponse(
@@ -23,8 +23,7 @@ enum HistoryRoutes {
             }
         }
 
-        router.on(.get, "/v1/sessions/:id/journal") { request, context in
-            let session = try registry.authenticate(request, id: context.parameters["id"] ?? "")
+        router.on(.get, "/v1/sessions/:id/journal", session: resolver) { request, context, session in
             let now = registry.scheduler.now
             let stamp = now.formatted(.iso8601).replacingOccurrences(of: ":", with: "")
             return .response(

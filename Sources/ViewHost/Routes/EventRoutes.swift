@@ -14,8 +14,8 @@ enum EventRoutes {
     static func register<C: Clock>(
         on router: inout MeteredRouter, registry: SessionRegistry, metrics: AppMetrics, limits: RequestRateLimits<C>
     ) where C.Duration == Duration {
-        router.on(.post, "/v1/sessions/:id/:feature/events") { request, context in
-            let session = try registry.authenticate(request, id: context.parameters["id"] ?? "")
+        let resolver = SessionResolver(registry: registry)
+        router.on(.post, "/v1/sessions/:id/:feature/events", session: resolver) { request, context, session in
             let feature = context.parameters["feature"] ?? ""
             guard session.featureNames.contains(feature), let definition = registry.definition(named: feature) else {
                 throw AppError.featureNotFound(feature, available: session.featureNames)
@@ -24,24 +24,35 @@ enum EventRoutes {
             let objects = try eventObjects(RequestBody.json(request))
             try limits.admitEvents(objects.count, session: session.id.rawValue)
             let claim = key.map { (key: $0, fingerprint: fingerprint(of: request)) }
-            let submitted: (outcome: SubmitOutcome, durable: CommitTicket?)
-            do {
-                submitted = try definition.submit(session, objects, claim)
-            } catch AppError.sessionUnavailable {
-                // The copy this request found was dropped before anything was applied: apply it to the durable one.
-                throw registry.reloadNeeded(for: request, session: session)
-            }
-            let (outcome, durable) = submitted
             let count = objects.count
-            // 202 only once the store keeps what was applied (at once with the memory store).
-            guard let durable else { return .response(accepted(outcome, events: count, feature: feature, metrics: metrics)) }
-            // Answered from the commit's callback: no task per event (a task, and the hops to the cooperative pool
-            // and back, were a tenth of a durable event's CPU).
-            return .callback { answer in
-                durable.whenResolved { result in
-                    switch result {
-                    case .success: answer(.success(accepted(outcome, events: count, feature: feature, metrics: metrics)))
-                    case .failure(let error): answer(.failure(AppError(error, batch: count > 1)))
+            /// Applies the events to `session`'s feature; `202` once the store keeps them.
+            @Sendable func submit(to session: Session) throws -> HTTPHandlerResult {
+                let (outcome, durable) = try definition.submit(session, objects, claim)
+                // 202 only once the store keeps what was applied (at once with the memory store).
+                guard let durable else {
+                    return .response(accepted(outcome, events: count, feature: feature, metrics: metrics))
+                }
+                // Answered from the commit's callback: no task per event (a task, and the hops to the cooperative
+                // pool and back, were a tenth of a durable event's CPU).
+                return .callback { answer in
+                    durable.whenResolved { result in
+                        switch result {
+                        case .success: answer(.success(accepted(outcome, events: count, feature: feature, metrics: metrics)))
+                        case .failure(let error): answer(.failure(AppError(error, batch: count > 1)))
+                        }
+                    }
+                }
+            }
+            do {
+                return try submit(to: session)
+            } catch AppError.sessionUnavailable {
+                // The copy this request found was dropped before anything was applied: the events go to the durable
+                // value, loaded again (or to the node that owns the session now). The request was read and counted
+                // once; only the submit is done again.
+                let reload = registry.reloading(session, for: request)
+                return .deferred {
+                    try await resolver.reach(.load(reload), for: request, context: context) { durable in
+                        try await submit(to: durable).response()
                     }
                 }
             }

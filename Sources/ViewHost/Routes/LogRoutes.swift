@@ -10,8 +10,8 @@ enum LogRoutes {
     private static let timestamp = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
     static func register(on router: inout MeteredRouter, registry: SessionRegistry) {
-        router.get("/v1/sessions/:id/log") { request, context in
-            let session = try registry.authenticate(request, id: context.parameters["id"] ?? "")
+        let resolver = SessionResolver(registry: registry)
+        router.get("/v1/sessions/:id/log", session: resolver) { request, context, session in
             var since = 0
             if let text = try QueryParameter.single("since", of: request) {
                 guard let value = SequenceNumber.parse(text) else {

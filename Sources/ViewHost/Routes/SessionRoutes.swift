@@ -8,6 +8,7 @@ enum SessionRoutes {
     static func register<C: Clock>(
         on router: inout MeteredRouter, registry: SessionRegistry, limits: RequestRateLimits<C>
     ) where C.Duration == Duration {
+        let resolver = SessionResolver(registry: registry)
         router.on(.post, "/v1/sessions") { request, context in
             try limits.admitSessionCreation(from: context.clientAddress)
             if SessionImport.isImport(request) { return SessionImport.handle(request, registry: registry) }
@@ -28,8 +29,7 @@ enum SessionRoutes {
             }
         }
 
-        router.get("/v1/sessions/:id") { request, context in
-            let session = try registry.authenticate(request, id: context.parameters["id"] ?? "")
+        router.get("/v1/sessions/:id", session: resolver) { request, context, session in
             var writer = JSONWriter()
             writer.beginObject()
             writer.key("createdAt")
@@ -54,8 +54,7 @@ enum SessionRoutes {
                 contentType: "application/json", bytes: writer.bytes, headers: [.cacheControl: "private, no-cache"])
         }
 
-        router.on(.delete, "/v1/sessions/:id") { request, context in
-            let session = try registry.authenticate(request, id: context.parameters["id"] ?? "")
+        router.on(.delete, "/v1/sessions/:id", session: resolver) { request, context, session in
             let removed = HTTPResponse(
                 status: .noContent,
                 headers: [.setCookie: "viewhost_session=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0"])

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCore
 import ViewHostAPI
+import ViewHostLocking
 import ViewModelCore
 
 /// `GET /v1/sessions/{id}/{feature}`: the newest snapshot's cached bytes, `ETag`/`If-None-Match` → `304`, and
@@ -10,8 +11,8 @@ enum SnapshotRoutes {
     static let maxWait = 60.0
 
     static func register(on router: inout MeteredRouter, registry: SessionRegistry, archive: SessionArchive) {
-        router.on(.get, "/v1/sessions/:id/:feature") { request, context in
-            let session = try registry.authenticate(request, id: context.parameters["id"] ?? "")
+        let resolver = SessionResolver(registry: registry)
+        router.on(.get, "/v1/sessions/:id/:feature", session: resolver) { request, context, session in
             let feature = context.parameters["feature"] ?? ""
             guard session.featureNames.contains(feature) else {
                 throw AppError.featureNotFound(feature, available: session.featureNames)
@@ -31,9 +32,23 @@ enum SnapshotRoutes {
                 // read the newest durable version: it is served once it can be made (after one commit at most),
                 // never refused because writes are moving.
                 return .deferred {
-                    let (snapshot, live) = try await readableSnapshot(
-                        of: session, feature: feature, request: request, registry: registry)
-                    return try await reply.answer(with: snapshot, session: live).response()
+                    if let snapshot = try await readableSnapshot(of: session, feature: feature) {
+                        return try await reply.answer(with: snapshot, session: session).response()
+                    }
+                    // This copy was dropped meanwhile (the store could not keep a newer write): the snapshot is made
+                    // from the durable value, loaded again and read before any other request can reach it (or the
+                    // request goes to the node that owns the session now).
+                    let read = Locked<Representation<EncodedSnapshot>?>(nil)
+                    let reload = registry.reloading(session, for: request) { loaded in
+                        read.withLock { $0 = encodedSnapshot(of: loaded, feature: feature) }
+                    }
+                    return try await resolver.reach(.load(reload), for: request, context: context) { live in
+                        let representation = read.withLock { $0 } ?? encodedSnapshot(of: live, feature: feature)
+                        guard let snapshot = representation.ready?.value else {
+                            throw AppError.featureNotFound(feature, available: live.featureNames)
+                        }
+                        return try await reply.answer(with: snapshot, session: live).response()
+                    }
                 }
             }
         }
@@ -75,29 +90,22 @@ enum SnapshotRoutes {
         }
     }
 
-    /// The newest durable snapshot of `feature` once it can be made, and the session copy to wait on for later
-    /// versions; when the copy was dropped meanwhile (the store could not keep a newer write), the snapshot is made
-    /// from the durable value, loaded again.
-    private static func readableSnapshot(
-        of session: Session, feature: String, request: HTTPRequest, registry: SessionRegistry
-    ) async throws -> (EncodedSnapshot, live: Session) {
+    /// The newest durable snapshot of `feature` once it can be made; nil when this copy was dropped meanwhile (the
+    /// store could not keep a newer write), and the durable value must be loaded again.
+    private static func readableSnapshot(of session: Session, feature: String) async throws -> EncodedSnapshot? {
         let representation: Representation<EncodedSnapshot>
-        var live = session
         do throws(SessionError) {
             representation = try await session.waitForRepresentation(of: feature, make: encoder(session, feature))
         } catch {
             switch AppError(error, batch: false) {
-            case .sessionUnavailable, .storageUnavailable:
-                (representation, live) = try await registry.reread(session, for: request) {
-                    encodedSnapshot(of: $0, feature: feature)
-                }
+            case .sessionUnavailable, .storageUnavailable: return nil
             case let other: throw other
             }
         }
         guard let snapshot = representation.ready?.value else {
             throw AppError.featureNotFound(feature, available: session.featureNames)
         }
-        return (snapshot, live)
+        return snapshot
     }
 
     /// The newest durable snapshot of `feature`, encoded at most once per version.

@@ -9,8 +9,8 @@ import ViewModelCore
 /// later changes as patches from the version sent before (`event: chat.patch`, `data: {"base":…,"patch":[…]}`).
 enum StreamRoutes {
     static func register(on router: inout MeteredRouter, registry: SessionRegistry, limiter: StreamLimiter, heartbeat: Duration) {
-        router.on(.get, "/v1/sessions/:id/stream") { request, context in
-            let session = try registry.authenticate(request, id: context.parameters["id"] ?? "")
+        let resolver = SessionResolver(registry: registry)
+        router.on(.get, "/v1/sessions/:id/stream", session: resolver) { request, context, session in
             let features = try selectedFeatures(request, session: session)
             let lastEventID = try lastEventID(request)
             let patches = try patchMode(request)

@@ -6,44 +6,18 @@ import ViewHostLocking
 import ViewModelCore
 
 /// Loading sessions from the durable store: on a storage thread, never on an event loop; again for a request whose
-/// copy was dropped before anything of it was applied; and at start, those whose timers are due.
+/// copy was dropped before anything of it was applied; and those whose timers fell due.
 extension SessionRegistry {
-    /// For a request that held `session` when that copy was dropped (the store could not keep one of its inputs,
-    /// or another node took it over) before anything of the request was applied: forgets the copy and loads the
-    /// durable value, so the request is answered from that as if it had come a moment later.
-    func reloadNeeded(for request: HTTPRequest, session: Session) -> SessionLoadNeeded {
-        store.drop(id: session.id)
-        return loadNeeded(session.id, token: Self.token(of: request) ?? "", now: scheduler.now, mode: loadMode(for: request))
-    }
-
-    /// For a reader whose copy of `session` was dropped while it waited (the store could not keep a newer input):
-    /// loads the durable value again and makes what the reader wants from it with `read`, before any other
-    /// request can reach that copy, so it is the durable value's whatever writes come next.
-    /// - Returns: What `read` made, and the copy the app keeps now (to wait on for later changes).
-    func reread<Value: Sendable>(
-        _ session: Session, for request: HTTPRequest, _ read: @escaping @Sendable (Session) -> Value
-    ) async throws -> (value: Value, live: Session) {
-        store.drop(id: session.id)
-        let made = Locked<Value?>(nil)
-        let live = try await loadOffLoop(
-            session.id, token: Self.token(of: request) ?? "", now: scheduler.now, mode: loadMode(for: request)
-        ) { loaded in made.withLock { $0 = read(loaded) } }
-        // `read` ran on the loaded copy before it was adopted or dropped (a load that returns always adopts).
-        guard let value = made.withLock({ $0 }) else { throw AppError.sessionUnavailable }
-        return (value, live)
-    }
-
-    /// Loads session `id` for `token` on a storage thread (its read blocks: a network round trip with PostgreSQL,
-    /// never on an event loop).
-    func loadOffLoop(
-        _ id: SessionID, token: String, now: Date, mode: LoadMode = .takeOver,
-        prepare: (@Sendable (Session) -> Void)? = nil
-    ) async throws -> Session {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Session, any Error>) in
+    /// Loads `load`'s session on a storage thread (its read blocks: a network round trip with PostgreSQL, never on
+    /// an event loop).
+    /// - Returns: `.here` with the copy the app keeps, or `.elsewhere` when another live node owns the session.
+    /// - Throws: ``AppError``: the session is unknown, expired or lost, or cannot be read.
+    func load(_ load: SessionLoad) async throws -> SessionResolution {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<SessionResolution, any Error>) in
             Self.loading.async {
                 do {
                     continuation.resume(
-                        returning: try self.load(id, token: token, now: now, mode: mode, prepare: prepare))
+                        returning: try self.load(load.id, token: load.token, now: load.now, mode: load.mode, prepare: load.prepare))
                 } catch {
                     continuation.resume(throwing: error)
                 }
@@ -51,12 +25,26 @@ extension SessionRegistry {
         }
     }
 
+    /// For a request that held `session` when that copy was dropped (the store could not keep one of its inputs, or
+    /// another node took it over) before anything of the request was applied: forgets the copy, and says how to
+    /// load the durable value, so the request is answered from that as if it had come a moment later.
+    /// - Parameter prepare: Runs on the loaded copy before any other request can reach it (a reader reads the
+    ///   durable value there, whatever writes come next).
+    func reloading(
+        _ session: Session, for request: HTTPRequest, prepare: (@Sendable (Session) -> Void)? = nil
+    ) -> SessionLoad {
+        store.drop(id: session.id)
+        return SessionLoad(
+            id: session.id, token: Self.token(of: request) ?? "", now: scheduler.now, mode: loadMode(for: request),
+            prepare: prepare)
+    }
+
     /// Where sessions are loaded from the durable store (reads run concurrently; each blocks its thread).
     static let loading = DispatchQueue(label: "viewhost.sessions.load", attributes: .concurrent)
 
     private func load(
         _ id: SessionID, token: String, now: Date, mode: LoadMode, prepare: (@Sendable (Session) -> Void)? = nil
-    ) throws -> Session {
+    ) throws -> SessionResolution {
         guard let storage, id.rawValue.utf8.count <= 64 else { throw AppError.sessionNotFound }
         let lookup: StoredLookup
         do {
@@ -73,7 +61,7 @@ extension SessionRegistry {
                     // A hop is never forwarded again: the node that sent it looks the owner up itself.
                     guard mode != .hop, let cluster else { throw AppError.misdirected(owner: owner.name) }
                     cluster.routes.remember(id, owner: owner)
-                    throw elsewhere(id, owner: owner, token: token, now: now)
+                    return .elsewhere(elsewhere(id, owner: owner, token: token, now: now))
                 }
             } else {
                 lookup = try storage.load(id)
@@ -102,7 +90,7 @@ extension SessionRegistry {
                 store.rememberExpired(id, token: stored.token, at: now)
                 throw AppError.sessionExpired
             }
-            return adopt(stored, prepare: prepare)
+            return .here(adopt(stored, prepare: prepare))
         }
     }
 
@@ -129,13 +117,8 @@ extension SessionRegistry {
     /// if it no longer owns the session, its owner is looked up again.
     func elsewhere(_ id: SessionID, owner: PeerNode, token: String, now: Date) -> SessionElsewhere {
         SessionElsewhere(
-            id: id, owner: owner, takeOver: loadNeeded(id, token: token, now: now, mode: .replacing(owner)),
-            lookUpAgain: loadNeeded(id, token: token, now: now, mode: .claim))
-    }
-
-    /// Session `id`'s load, in `mode`, for a request that carries `token`.
-    func loadNeeded(_ id: SessionID, token: String, now: Date, mode: LoadMode) -> SessionLoadNeeded {
-        SessionLoadNeeded { [self] in try await loadOffLoop(id, token: token, now: now, mode: mode) }
+            id: id, owner: owner, takeOver: SessionLoad(id: id, token: token, now: now, mode: .replacing(owner)),
+            lookUpAgain: SessionLoad(id: id, token: token, now: now, mode: .claim))
     }
 
     /// A live session from its stored value: its timers start (those that fell due while the server was down

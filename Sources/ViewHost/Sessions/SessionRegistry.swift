@@ -138,35 +138,32 @@ final class SessionRegistry: Sendable {
         }
     }
 
-    /// The session `id` names, if the request carries its token and it is in memory.
-    /// - Throws: ``AppError``: `missingToken` (401), `sessionNotFound` (404), `sessionExpired` (410);
-    ///   ``SessionLoadNeeded`` when it must be loaded from the durable store first (``MeteredRouter`` does that off
-    ///   the event loop, then asks again).
-    func authenticate(_ request: HTTPRequest, id: String) throws -> Session {
-        guard let token = Self.token(of: request) else { throw AppError.missingToken }
+    /// Where the session `id` names is, for a request that carries its token: in memory here, in the durable store
+    /// (to load first, off the event loop), or with another live node (``SessionResolver`` follows it).
+    /// - Throws: `missingToken` (401), `sessionNotFound` (404), `sessionExpired` (410).
+    func resolve(_ request: HTTPRequest, id: String) throws(AppError) -> SessionResolution {
+        guard let token = Self.token(of: request) else { throw .missingToken }
         let sessionID = SessionID(id)
         let now = scheduler.now
-        // The copy this request has just loaded (it checked the token then).
-        if let loaded = SessionLoadNeeded.loaded, loaded.id == sessionID { return loaded }
         switch store.lookup(sessionID, token: token, now: now) {
         case .found(let session):
             cluster?.affinity.note(sessionID, forwardedBy: cluster?.forwarder(of: request))
-            return session
-        case .expired: throw AppError.sessionExpired
-        case .notFound: throw AppError.sessionNotFound
+            return .here(session)
+        case .expired: throw .sessionExpired
+        case .notFound: throw .sessionNotFound
         case .notLoaded:
-            guard storage != nil, sessionID.rawValue.utf8.count <= 64 else { throw AppError.sessionNotFound }
+            guard storage != nil, sessionID.rawValue.utf8.count <= 64 else { throw .sessionNotFound }
             let mode = loadMode(for: request)
             // A session its owner handed here is taken over; one known to live on another node goes there without
             // asking the store.
             if mode == .claim, let cluster, let owner = cluster.routes.takeHandOff(sessionID) {
                 cluster.affinity.settle(sessionID)
-                throw loadNeeded(sessionID, token: token, now: now, mode: .replacing(owner))
+                return .load(SessionLoad(id: sessionID, token: token, now: now, mode: .replacing(owner)))
             }
             if mode == .claim, let owner = cluster?.routes.owner(of: sessionID) {
-                throw elsewhere(sessionID, owner: owner, token: token, now: now)
+                return .elsewhere(elsewhere(sessionID, owner: owner, token: token, now: now))
             }
-            throw loadNeeded(sessionID, token: token, now: now, mode: mode)
+            return .load(SessionLoad(id: sessionID, token: token, now: now, mode: mode))
         }
     }
 

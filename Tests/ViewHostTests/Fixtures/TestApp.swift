@@ -43,10 +43,11 @@ final class TestApp: Sendable {
     static func run<Result>(
         _ configure: (inout AppConfiguration) -> Void = { _ in }, logger: Logger? = nil,
         scheduler: ManualScheduler = ManualScheduler(), storeDirectory: String? = nil, storeHistory: Int = 0,
-        _ body: (TestApp) async throws -> Result
+        node: ClusterNode? = nil, _ body: (TestApp) async throws -> Result
     ) async throws -> Result {
         let app = try TestApp(
-            configure, logger: logger, scheduler: scheduler, storeDirectory: storeDirectory, storeHistory: storeHistory)
+            configure, logger: logger, scheduler: scheduler, storeDirectory: storeDirectory, storeHistory: storeHistory,
+            node: node)
         do {
             let result = try await body(app)
             await app.stop()
@@ -63,9 +64,12 @@ final class TestApp: Sendable {
     ///     memory.
     ///   - storeHistory: The inputs of history the SQLite store keeps (`sessions.historyVersions` of a server; 0:
     ///     none beyond the latest checkpoint).
+    ///   - node: Makes the app a node of a cluster on PostgreSQL instead (its internal listener started and
+    ///     announced), beside the other apps given the same database.
     init(
         _ configure: (inout AppConfiguration) -> Void = { _ in }, logger custom: Logger? = nil,
-        scheduler: ManualScheduler = ManualScheduler(), storeDirectory: String? = nil, storeHistory: Int = 0
+        scheduler: ManualScheduler = ManualScheduler(), storeDirectory: String? = nil, storeHistory: Int = 0,
+        node: ClusterNode? = nil
     ) throws {
         var configuration = AppConfiguration()
         configuration.http = HTTPServerConfiguration(
@@ -93,7 +97,21 @@ final class TestApp: Sendable {
         self.configuration = configuration
         // A bound to fail instead of hanging, not a measure: on a busy machine a request may wait long for a thread.
         requestTimeout = .seconds(60)
-        if let storeDirectory {
+        if let node {
+            configuration.store.kind = .postgres
+            configuration.store.databaseURL = node.databaseURL
+            configuration.store.nodeID = node.name
+            configuration.store.internalAddress = "127.0.0.1:0"
+            configuration.store.clusterSecret = "test-cluster-secret"
+            let app = makeApp(
+                configuration: configuration, logger: logger, scheduler: scheduler, security: nil,
+                storage: try makeStorage(configuration.store, features: configuration.features.types, historyInputs: storeHistory),
+                limitsClock: limitsClock)
+            self.app = app
+            server = app.server
+            try app.internalServer?.start()
+            app.announce()
+        } else if let storeDirectory {
             configuration.store.kind = .sqlite
             configuration.store.dataDirectory = storeDirectory
             let app = makeApp(
@@ -118,6 +136,10 @@ final class TestApp: Sendable {
     func stop() async {
         server.shutdown()
         await server.waitUntilStopped()
+        if let internalServer = app?.internalServer {
+            internalServer.shutdown()
+            await internalServer.waitUntilStopped()
+        }
         app?.close()
     }
 
@@ -214,6 +236,12 @@ final class TestApp: Sendable {
         try #require(response.status == 200, "\(response)")
         return try response.json.array
     }
+}
+
+/// A node of a cluster in a test: its name, and the PostgreSQL database every node of the cluster shares.
+struct ClusterNode: Sendable {
+    let name: String
+    let databaseURL: String
 }
 
 /// A session as its creator knows it.
