@@ -32,23 +32,29 @@ extension Session {
     /// The number of the last input that is durable (with a journal) or applied (without), and the value then
     /// when that is the current one (nil while later inputs wait for their commit).
     public var committedPoint: (number: Int, core: SessionCore?) {
-        shell.withLock { shell in (shell.committedNumber, shell.pending.isEmpty ? shell.core : nil) }
+        shell.withLock { shell in (shell.pipeline.committedNumber, shell.pipeline.isSettled ? shell.core : nil) }
     }
 
     /// The newest snapshot of `key`'s feature with its version.
+    /// Built outside the session's lock (from the state as it was), so a long chat's builders never hold up its
+    /// events, and cached for its version.
     public func viewModel<F: Feature>(of key: FeatureKey<F>) -> (version: Int, value: F.Snapshot)? {
-        shell.withLock { shell in
+        let found = shell.withLock { shell -> (version: Int, cached: F.Snapshot?, state: F.State, settings: SessionSettings)? in
             guard let version = shell.core.version(of: key.name), let state = shell.core.state(of: key) else {
                 return nil
             }
-            let settings = shell.core.settings
-            let value = shell.caches.viewModel(of: key.name, version: version) { F.snapshot(of: state, settings: settings) }
-            return (version, value as! F.Snapshot)  // the cache holds what this closure made for this feature
+            return (version, shell.caches.viewModel(of: key.name, version: version) as? F.Snapshot, state, shell.core.settings)
         }
+        guard let found else { return nil }
+        if let cached = found.cached { return (found.version, cached) }
+        let value = F.snapshot(of: found.state, settings: found.settings)
+        shell.withLock { $0.caches.keepViewModel(value, of: key.name, version: found.version) }
+        return (found.version, value)
     }
 
     /// The newest durable version's app-level representation of `feature` (such as its encoded JSON), made by
-    /// `make` at most once per version; `make` runs outside the lock, so readers never hold up events.
+    /// `make` at most once per version; the view model and `make` run outside the lock, so readers never hold up
+    /// events.
     /// - Returns: The version, the sequence number of the step that produced it, and its representation; `pending`
     ///   when the newest durable version was never made and the state has moved past it (then
     ///   ``waitForRepresentation(of:make:)`` waits until it can be made); `missing` when there is no such feature.
@@ -63,7 +69,7 @@ extension Session {
                 return .done(.ready(version: committed, sequence: cached.sequence, value: cached.value))
             }
             if committed == version { return .current }
-            return shell.keptVersion(of: feature, version: committed).map(RepresentationSource.kept) ?? .done(.pending)
+            return shell.pipeline.keptVersion(of: feature, version: committed).map(RepresentationSource.kept) ?? .done(.pending)
         }
         switch found {
         case .done(let representation):
@@ -75,19 +81,22 @@ extension Session {
         case .current:
             break
         }
-        let made = shell.withLock { shell -> (Int, Int, any ViewModel)? in
-            guard let version = shell.core.version(of: feature), shell.committedVersion(of: feature) == version,
-                let sequence = shell.core.lastChangeSequence(of: feature)
+        // The view model is built outside the lock, from the state as it is now (held by the kept version), so a
+        // long chat's builders never hold up the session's events.
+        let current = shell.withLock { shell -> (kept: KeptVersion, cached: (any ViewModel)?)? in
+            guard let kept = shell.core.keptVersion(of: feature), shell.committedVersion(of: feature) == kept.version
             else { return nil }
-            let core = shell.core
-            return (version, sequence, shell.caches.viewModel(of: feature, version: version) {
-                core.snapshot(of: feature)!.viewModel
-            })
+            return (kept, shell.caches.viewModel(of: feature, version: kept.version))
         }
-        guard let (version, sequence, viewModel) = made else { return .pending }
-        let value = make(version, viewModel)
-        shell.withLock { $0.caches.keep(value, of: feature, version: version, sequence: sequence) }
-        return .ready(version: version, sequence: sequence, value: value)
+        guard let current else { return .pending }
+        let kept = current.kept
+        let viewModel = current.cached ?? kept.make()
+        let value = make(kept.version, viewModel)
+        shell.withLock { shell in
+            if current.cached == nil { shell.caches.keepViewModel(viewModel, of: feature, version: kept.version) }
+            shell.caches.keep(value, of: feature, version: kept.version, sequence: kept.sequence)
+        }
+        return .ready(version: kept.version, sequence: kept.sequence, value: value)
     }
 
     /// ``representation(of:make:)`` once it can be made: when the newest durable version of `feature` was never
@@ -101,22 +110,15 @@ extension Session {
     public func waitForRepresentation<Value: Sendable>(
         of feature: String, make: (Int, any ViewModel) -> Value
     ) async throws(SessionError) -> Representation<Value> {
-        shell.withLock { $0.readersWaiting[feature, default: 0] += 1 }
-        defer {
-            shell.withLock { shell in
-                shell.readersWaiting[feature, default: 1] -= 1
-                if shell.readersWaiting[feature] == 0 { shell.readersWaiting[feature] = nil }
-                shell.releaseInFlightIfEmpty()
-            }
-        }
+        shell.withLock { $0.pipeline.readerWaits(for: feature) }
+        defer { shell.withLock { $0.pipeline.readerDone(with: feature) } }
         while true {
             let found = representation(of: feature, make: make)
             guard case .pending = found else { return found }
             let ticket = try shell.withLock { shell throws(SessionError) -> CommitTicket? in
                 if let end = shell.end { throw .ended(end) }
                 // Nil when the commit landed since the look above: look again.
-                guard let index = shell.pending.lastIndex(where: { $0.versions[feature] != nil }) else { return nil }
-                return shell.ticket(forPendingAt: index)
+                return shell.pipeline.ticket(forNewestChangeOf: feature)
             }
             do throws(SessionError) {
                 try await ticket?.value()
@@ -132,7 +134,7 @@ extension Session {
 
     /// Whether a reader waits in ``waitForRepresentation(of:make:)`` for `feature` (tests).
     package func isWaitedOn(_ feature: String) -> Bool {
-        shell.withLock { $0.readersWaiting[feature] != nil }
+        shell.withLock { $0.pipeline.isWaitedOn(feature) }
     }
 
     /// The features changed after session sequence `sequence`, oldest change first, with the sequence of their

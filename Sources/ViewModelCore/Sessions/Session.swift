@@ -12,33 +12,20 @@ import ViewHostLocking
 /// Readers see committed versions only: a version whose input is not durable yet is not served, so no client is
 /// ever given a version that a crash could take back.
 public final class Session: Sendable {
-    /// A durable store's commit of one input, and what waits for it.
-    struct PendingCommit {
-        let number: Int
-        let effects: Effects
-        let versions: [String: Int]
-        let key: String?
-        let ticket: CommitTicket?
-    }
-
     struct Shell {
         var core: SessionCore
         var timers: [Int: ScheduledTimer] = [:]
         var caches = SnapshotCaches()
         var recorders: [String: [@Sendable (Int, any ViewModel) -> Void]] = [:]
         var closed: Bool { end != nil }
-        /// The journal number of the last input applied, and of the last one known durable.
-        var appliedNumber: Int
-        var committedNumber: Int
+        /// The inputs on their way to the journal, their order and what waits for their commits.
+        var pipeline: CommitPipeline
         /// The newest durable version of `feature`.
         func committedVersion(of feature: String) -> Int? {
-            uncommitted[feature] ?? core.version(of: feature)
+            pipeline.readableVersion(of: feature, current: core.version(of: feature))
         }
         /// When the next snapshot (with a journal) or history checkpoint (without) is due.
         var snapshots = SnapshotSpacing()
-        /// What is in flight to the journal (see ``SessionInFlight``); nil while nothing is, which is always
-        /// without a journal and most of the time with one.
-        var inFlight: SessionInFlight?
         /// Why the session ended, once it has (deleted, expired, shutdown, or `unavailable`: this copy was
         /// dropped after a storage failure or for another node, and the store holds the session).
         var end: SessionEnd?
@@ -140,7 +127,7 @@ public final class Session: Sendable {
         self.featureNames = core.featureNames
         self.sharedSettings = core.sharedSettings
         self.environment = environment
-        var shell = Shell(core: core, appliedNumber: journalNumber, committedNumber: journalNumber)
+        var shell = Shell(core: core, pipeline: CommitPipeline(journalNumber: journalNumber))
         if environment.journal == nil, environment.historyInputs > 0 {
             shell.history = history ?? HeldHistory(limit: environment.historyInputs, base: core, number: journalNumber)
         }
@@ -198,7 +185,7 @@ public final class Session: Sendable {
         let now = environment.scheduler.now
         let (step, commit) = try shell.withLock { shell throws(SessionError) -> (SessionStep, Commit) in
             if let end = shell.end { throw .ended(end) }
-            shell.keepVersionsReadersWaitFor()
+            shell.pipeline.keepVersionsReadersWaitFor(in: shell.core)
             let step = try Self.apply(events, to: key, source: source, now: now, shell: &shell)
             let input: @Sendable () -> SessionInput = {
                 .events(feature: key.name, at: now, source: source, events: Self.encoded(events, of: F.self))
@@ -221,8 +208,8 @@ public final class Session: Sendable {
         let now = environment.scheduler.now
         let (outcome, commit) = try shell.withLock { shell throws(SessionError) -> (SubmitOutcome, Commit?) in
             if let end = shell.end { throw .ended(end) }
-            if let key = submission.idempotency?.key, shell.keysInFlight.contains(key) { throw .keyInFlight }
-            shell.keepVersionsReadersWaitFor()
+            if let key = submission.idempotency?.key, shell.pipeline.isInFlight(key: key) { throw .keyInFlight }
+            shell.pipeline.keepVersionsReadersWaitFor(in: shell.core)
             let (outcome, step, changed) = try shell.core.submit(submission, to: key, at: now, observe: shell.observer)
             guard changed else { return (outcome, nil) }
             let input: @Sendable () -> SessionInput = {
@@ -257,7 +244,7 @@ public final class Session: Sendable {
         let commit = shell.withLock { shell -> Commit? in
             guard !shell.closed, shell.timers.removeValue(forKey: id) != nil else { return nil }
             if shell.timers.isEmpty { shell.timers = [:] }  // idle sessions keep no table
-            shell.keepVersionsReadersWaitFor()
+            shell.pipeline.keepVersionsReadersWaitFor(in: shell.core)
             guard let step = shell.core.fireTimer(id, at: now, observe: shell.observer) else { return nil }
             return record(.timer(id: id, at: now), step: step, key: nil, waited: false, firedTimer: true, in: &shell)
         }
@@ -269,7 +256,7 @@ public final class Session: Sendable {
         let now = environment.scheduler.now
         let commit = shell.withLock { shell -> Commit? in
             guard !shell.closed else { return nil }
-            shell.keepVersionsReadersWaitFor()
+            shell.pipeline.keepVersionsReadersWaitFor(in: shell.core)
             guard let step = shell.core.applyAnswer(event, toRequest: request, at: now, observe: shell.observer)
             else { return nil }
             let slotType = shell.core.slotType(of: feature)
@@ -326,13 +313,4 @@ public enum SubmitOutcome: Sendable, Equatable {
     case applied(IdempotencyLedger.Answer)
     /// The same request came with this key before: its first answer.
     case replayed(IdempotencyLedger.Answer)
-}
-
-extension Session.Shell {
-    /// The queued journal entries, in order, leaving none (and no buffer: most sessions are idle).
-    mutating func takeHandoff() -> [Session.UnmadeEntry] {
-        guard !handoff.isEmpty else { return [] }
-        defer { handoff = [] }
-        return handoff
-    }
 }

@@ -6,12 +6,17 @@ struct SnapshotCaches {
     private var viewModels: [String: (version: Int, value: any ViewModel)] = [:]
     private var representations: [String: (version: Int, sequence: Int, value: any Sendable)] = [:]
 
-    /// The view model of `feature` at `version`, made by `make` at most once per version.
-    mutating func viewModel(of feature: String, version: Int, make: () -> any ViewModel) -> any ViewModel {
-        if let cached = viewModels[feature], cached.version == version { return cached.value }
-        let value = make()
+    /// The cached view model of `feature` at `version`, if any.
+    func viewModel(of feature: String, version: Int) -> (any ViewModel)? {
+        guard let cached = viewModels[feature], cached.version == version else { return nil }
+        return cached.value
+    }
+
+    /// Keeps the view model of `feature` at `version` (made outside the session's lock), unless a newer one is kept
+    /// already.
+    mutating func keepViewModel(_ value: any ViewModel, of feature: String, version: Int) {
+        if let cached = viewModels[feature], cached.version > version { return }
         viewModels[feature] = (version, value)
-        return value
     }
 
     /// The cached representation of `feature` at `version` with the sequence of the step that produced it, if any.
