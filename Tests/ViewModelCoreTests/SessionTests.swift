@@ -26,6 +26,38 @@ struct SessionTests {
         #expect(session.viewModel(of: Counter.key)?.value.count == 2)
     }
 
+    /// A batch is applied all or nothing, whatever observes the session: with a recorder attached, a batch refused at
+    /// its third event leaves the value as it was, and the recorder never sees its first two steps. (Observed, a
+    /// batch once skipped the copy it is applied to, and kept the steps before the refusal.)
+    @Test func aRefusedBatchLeavesNothingBehindEvenWithARecorder() {
+        let (session, _) = makeSession()
+        let seen = Locked<[Int]>([])
+        session.record(Counter.key) { version, _ in seen.withLock { $0.append(version) } }
+        #expect(throws: SessionError.self) { try session.send([.increment, .decrement, .decrement], to: Counter.key) }
+        #expect(session.version(of: "counter") == 1)
+        #expect(session.viewModel(of: Counter.key)?.value.count == 0)
+        #expect(session.log(after: 0).entries.isEmpty)
+        #expect(seen.withLock { $0 }.isEmpty)
+        _ = try? session.send([.increment, .increment], to: Counter.key)
+        #expect(seen.withLock { $0 } == [2, 3], "an accepted batch's versions, each once, in order")
+    }
+
+    /// The same for the core alone, as `ViewHostTesting`'s `TestHost` drives it: observed or not, a refused batch
+    /// changes nothing and is not observed.
+    @Test func aRefusedBatchIsNotObservedByTheCore() {
+        var core = SessionCore(settings: SessionSettings(), random: .seeded(1), features: [InitialFeature(Counter.key, state: .init())])
+        let before = core
+        var observed: [Int] = []
+        #expect(throws: SessionRefusal.self) {
+            try core.apply([Counter.Event.increment, .decrement, .decrement], to: Counter.key, source: .client, at: .now) {
+                _, version, _ in observed.append(version)
+            }
+        }
+        #expect(core.version(of: "counter") == before.version(of: "counter"))
+        #expect(core.sequence == before.sequence)
+        #expect(observed.isEmpty)
+    }
+
     @Test func scheduledEventArrivesAfterItsDelayAsATimerEventCausedByItsScheduler() {
         let (session, _) = makeSession()
         _ = try? session.send([.incrementLater(.milliseconds(500))], to: Counter.key)

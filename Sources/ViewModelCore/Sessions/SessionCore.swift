@@ -111,14 +111,17 @@ public struct SessionCore: Sendable {
         _ events: [any Sendable], slot index: Int, source: EventSource, at now: Date,
         observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)?
     ) throws(SessionRefusal) -> SessionStep {
-        if events.count == 1 || observe != nil {
-            // The common case: the check refuses before anything changes, so no copy is needed. (Observers, in
-            // tests, may see steps of a batch that is refused later.)
+        if events.count == 1 {
+            // The common case: the check refuses before anything changes, so no copy is needed.
             return try applyChecked(events, slot: index, source: source, now: now, observe: observe)
         }
+        // A batch: all or nothing, applied to a copy. Observers (a test host, a session's recorders) are told of its
+        // versions only once the whole batch is accepted: a step of a batch refused later was never a version.
         var attempt = self
-        let step = try attempt.applyChecked(events, slot: index, source: source, now: now, observe: nil)
+        let seen = observe.map { _ in ObservedVersions() }
+        let step = try attempt.applyChecked(events, slot: index, source: source, now: now, observe: seen?.record)
         self = attempt
+        if let observe, let seen { seen.replay(to: observe) }
         return step
     }
 
@@ -297,5 +300,21 @@ public struct FeatureRequest<Request: Equatable & Sendable>: Equatable, Sendable
         self.id = id
         self.request = request
         self.causedBy = causedBy
+    }
+}
+
+/// The versions a batch made, with their snapshots built as each was made, held until the batch is accepted.
+/// Confined to one application, on one thread (a class only so the observer closure can append to it).
+private final class ObservedVersions {
+    private var versions: [(feature: String, version: Int, snapshot: any ViewModel)] = []
+
+    /// Holds a version, building its snapshot now (the state it shows changes with the next step).
+    func record(_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) {
+        versions.append((feature, version, snapshot()))
+    }
+
+    /// Tells `observe` of every version held, in order.
+    func replay(to observe: (_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void) {
+        for held in versions { observe(held.feature, held.version, { held.snapshot }) }
     }
 }

@@ -28,6 +28,18 @@ struct TodoAppTests {
         #expect(snapshot.summaryLine == "2 items, 1 left")
     }
 
+    /// A batch is all or nothing in the test host as on the server: refused at its second intent, the first is not
+    /// applied and no version of it is recorded.
+    @Test func aRefusedBatchChangesNothing() throws {
+        var host = try Self.host()
+        #expect(throws: SessionRefusal.self) {
+            try host.send([TodoIntent.add(title: "Milk"), .toggle(item: "t9")], to: TodoApp.key)
+        }
+        #expect(Self.items(host).isEmpty)
+        #expect(host.version(of: TodoApp.key) == 1)
+        #expect(host.snapshots(of: TodoApp.key).allSatisfy { $0.version == 1 }, "no version of the refused batch recorded")
+    }
+
     @Test func removeOpensAnUndoWindowThatItsTimerCloses() throws {
         var host = try Self.host()
         try host.send([TodoIntent.add(title: "Milk"), .add(title: "Bread")], to: TodoApp.key)
