@@ -241,23 +241,31 @@ public final class PostgresSessionStorage: SharedSessionStorage {
 
     // MARK: - Writes (through the writer)
 
-    public func create(_ session: StoredSession, completion: @escaping @Sendable (Bool) -> Void) {
+    public func create(
+        _ session: StoredSession, completion: @escaping @Sendable (Bool) -> Void
+    ) throws(UnstorableValue) {
         leases.own(session.id, epoch: 1)
-        writer.enqueue(.create(session, snapshot: Self.json), completion: completion)
+        writer.enqueue(try .create(session, snapshot: Self.json), completion: completion)
     }
 
     /// Encodes `entry` here, on the caller's thread, fenced by the epoch its session is owned under now.
     @discardableResult
-    public func append(_ entry: JournalEntry, completion: @escaping @Sendable (Bool) -> Void) -> Int {
-        let write = JournalWrite.append(entry, fence: leases.epoch(of: entry.session), snapshot: Self.json)
+    public func append(
+        _ entry: JournalEntry, completion: @escaping @Sendable (Bool) -> Void
+    ) throws(UnstorableValue) -> Int {
+        let write = try JournalWrite.append(entry, fence: leases.epoch(of: entry.session), snapshot: Self.json)
         writer.enqueue(write, completion: completion)
         return write.snapshotBytes
     }
 
     /// A session's value as the store keeps it: its JSON, as text.
-    static func json(_ core: SessionCore) -> [UInt8] {
-        // A session's value is plain Codable data; failing to encode it is a programming error.
-        [UInt8]((try? StoredJSON.encode(core)) ?? Data())
+    /// - Throws: ``UnstorableValue`` naming the feature and field its JSON cannot hold: never written as nothing.
+    static func json(_ core: SessionCore) throws(UnstorableValue) -> [UInt8] {
+        do {
+            return [UInt8](try StoredJSON.encode(core))
+        } catch {
+            throw core.unstorable(error)
+        }
     }
 
     /// A journal row's record: in ``JournalRecordFormat`` (`record`), or as written before it (`input`, JSON text).

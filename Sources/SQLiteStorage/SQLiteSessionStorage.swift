@@ -179,14 +179,18 @@ public final class SQLiteSessionStorage: SessionStorage {
 
     // MARK: - Writes (through the writer)
 
-    public func create(_ session: StoredSession, completion: @escaping @Sendable (Bool) -> Void) {
-        writer.enqueue(.create(session, snapshot: StoredValueFormat.encode), completion: completion)
+    public func create(
+        _ session: StoredSession, completion: @escaping @Sendable (Bool) -> Void
+    ) throws(UnstorableValue) {
+        writer.enqueue(try .create(session, snapshot: StoredValueFormat.encode), completion: completion)
     }
 
     /// Encodes `entry` here, on the caller's thread (the writer is the one serial step of every event).
     @discardableResult
-    public func append(_ entry: JournalEntry, completion: @escaping @Sendable (Bool) -> Void) -> Int {
-        let write = JournalWrite.append(entry, fence: 0, snapshot: StoredValueFormat.encode)
+    public func append(
+        _ entry: JournalEntry, completion: @escaping @Sendable (Bool) -> Void
+    ) throws(UnstorableValue) -> Int {
+        let write = try JournalWrite.append(entry, fence: 0, snapshot: StoredValueFormat.encode)
         writer.enqueue(write, completion: completion)
         return write.snapshotBytes
     }

@@ -21,9 +21,15 @@ enum StoredValueFormat {
     }
 
     /// `core` as the store keeps it.
-    static func encode(_ core: SessionCore) -> [UInt8] {
-        // A session's value is plain Codable data; failing to encode it is a programming error.
-        let json = [UInt8]((try? StoredJSON.encode(core)) ?? Data())
+    /// - Throws: ``UnstorableValue`` naming the feature and field its JSON cannot hold (a number that is not
+    ///   finite): never written as empty bytes.
+    static func encode(_ core: SessionCore) throws(UnstorableValue) -> [UInt8] {
+        let json: [UInt8]
+        do {
+            json = [UInt8](try StoredJSON.encode(core))
+        } catch {
+            throw core.unstorable(error)
+        }
         var bound = compressBound(uLong(json.count))
         var output = [UInt8](repeating: 0, count: 5 + Int(bound))
         output[0] = version

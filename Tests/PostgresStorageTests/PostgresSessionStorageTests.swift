@@ -24,7 +24,7 @@ final class PostgresSessionStorageTests {
         let core = SessionCore(
             settings: SessionSettings(), random: .seeded(1), features: [InitialFeature(Tally.key, state: Tally.State())])
         let stored = await withCheckedContinuation { continuation in
-            storage.create(
+            storage.creating(
                 StoredSession(
                     id: id, token: SessionToken(secret: SessionSecret.random()), createdAt: start, lastAccess: start,
                     core: core, journalNumber: 0)
@@ -45,7 +45,7 @@ final class PostgresSessionStorageTests {
         let entry = JournalEntry(
             session: id, number: number, input: input, snapshot: snapshot ? core : nil, nextDueAt: nil, lastAccess: start)
         return await withCheckedContinuation { continuation in
-            storage.append(entry) { continuation.resume(returning: $0) }
+            storage.appending(entry) { continuation.resume(returning: $0) }
         }
     }
 
@@ -98,7 +98,7 @@ final class PostgresSessionStorageTests {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let left = Locked(entries.count)
             for (index, entry) in entries.enumerated() {
-                storage.append(entry.0) { durable in
+                storage.appending(entry.0) { durable in
                     results.withLock { $0[index] = durable }
                     if left.withLock({ $0 -= 1; return $0 }) == 0 { done.resume() }
                 }
@@ -275,6 +275,28 @@ final class PostgresSessionStorageTests {
             #expect(reason.contains("port 1 failed"), "\(reason)")
             #expect(reason.contains("***"), "\(reason)")
             return true
+        }
+    }
+}
+
+extension SessionStorage {
+    /// ``SessionStorage/create(_:completion:)`` where a throw cannot be handled (in a continuation's closure): a
+    /// value that cannot be encoded counts as not durable.
+    func creating(_ session: StoredSession, completion: @escaping @Sendable (Bool) -> Void) {
+        do {
+            try create(session, completion: completion)
+        } catch {
+            completion(false)
+        }
+    }
+
+    /// ``SessionJournal/append(_:completion:)`` where a throw cannot be handled: a snapshot that cannot be encoded
+    /// counts as not durable.
+    func appending(_ entry: JournalEntry, completion: @escaping @Sendable (Bool) -> Void) {
+        do {
+            try append(entry, completion: completion)
+        } catch {
+            completion(false)
         }
     }
 }

@@ -59,7 +59,7 @@ struct ConcurrentSubmitTests {
             environment: SessionEnvironment(scheduler: ManualScheduler(), journal: storage), random: .seeded(2),
             features: [InitialFeature(Tally.key, state: Tally.State())])
         let stored = CommitTicket()
-        storage.create(
+        try storage.create(
             StoredSession(
                 id: session.id, token: session.token, createdAt: session.createdAt, lastAccess: session.lastAccess,
                 core: session.core, journalNumber: 0)

@@ -64,7 +64,7 @@ struct FeatureSchemaCheckTests {
             environment: SessionEnvironment(scheduler: ManualScheduler(), journal: storage), random: .seeded(1),
             features: [InitialFeature(key, state: Tally.State())])
         let stored = CommitTicket()
-        storage.create(
+        try storage.create(
             StoredSession(
                 id: session.id, token: session.token, createdAt: session.createdAt, lastAccess: session.lastAccess,
                 core: session.core, journalNumber: 0)

@@ -32,7 +32,7 @@ struct SQLiteSessionStorageTests {
             environment: SessionEnvironment(scheduler: scheduler, journal: storage), random: .seeded(3),
             features: [InitialFeature(Tally.key, state: Tally.State())])
         let stored = CommitTicket()
-        storage.create(
+        try storage.create(
             StoredSession(
                 id: session.id, token: session.token, createdAt: session.createdAt, lastAccess: session.lastAccess,
                 core: session.core, journalNumber: 0)
@@ -90,7 +90,7 @@ struct SQLiteSessionStorageTests {
         let results = Locked<[Bool]>([])
         let done = CommitTicket()
         for number in [2, 1] {  // 2 before 1: a gap
-            storage.append(
+            try storage.append(
                 JournalEntry(session: session.id, number: number, input: input, snapshot: nil, nextDueAt: nil, lastAccess: .now)
             ) { durable in
                 let count = results.withLock { results -> Int in
@@ -108,7 +108,7 @@ struct SQLiteSessionStorageTests {
         }
         #expect(loaded.copy > session.copy)
         let after = CommitTicket()
-        storage.append(
+        try storage.append(
             JournalEntry(
                 session: session.id, number: 1, input: input, snapshot: nil, nextDueAt: nil, lastAccess: .now,
                 copy: loaded.copy)
@@ -139,24 +139,24 @@ struct SQLiteSessionStorageTests {
                 if count == writes { done.resolve(.success(())) }
             }
         }
-        func append(_ number: Int, of id: SessionID, as name: String) {
-            storage.append(
+        func append(_ number: Int, of id: SessionID, as name: String) throws {
+            try storage.append(
                 JournalEntry(
                     session: id, number: number, input: .timer(id: number, at: .now), snapshot: nil, nextDueAt: nil,
                     lastAccess: .now),
                 completion: note(name))
         }
         for number in 1...40 {
-            append(number, of: first.id, as: "first \(number)")
-            append(number, of: second.id, as: "second \(number)")
+            try append(number, of: first.id, as: "first \(number)")
+            try append(number, of: second.id, as: "second \(number)")
         }
-        append(1, of: removed.id, as: "removed 1")
-        append(2, of: removed.id, as: "removed 2")
+        try append(1, of: removed.id, as: "removed 1")
+        try append(2, of: removed.id, as: "removed 2")
         storage.remove(removed.id, expiredAt: nil, completion: note("removal"))
-        append(3, of: removed.id, as: "removed 3")
-        append(1, of: twice.id, as: "twice 1")
-        append(2, of: twice.id, as: "twice 2")
-        append(2, of: twice.id, as: "twice 2 again")
+        try append(3, of: removed.id, as: "removed 3")
+        try append(1, of: twice.id, as: "twice 1")
+        try append(2, of: twice.id, as: "twice 2")
+        try append(2, of: twice.id, as: "twice 2 again")
         try await done.value()
         let outcome = results.withLock { $0 }
         #expect((1...40).allSatisfy { outcome["first \($0)"] == true && outcome["second \($0)"] == true })
@@ -195,7 +195,7 @@ struct SQLiteSessionStorageTests {
         var failed = false
         while !failed, number < 1000 {
             number += 1
-            failed = !(await append(number, copy: session.copy, of: session.id, to: storage))
+            failed = !(try await append(number, copy: session.copy, of: session.id, to: storage))
         }
         #expect(failed, "a 1 MB disk never filled")
         guard case .failing(let reason) = storage.health else {
@@ -203,7 +203,7 @@ struct SQLiteSessionStorageTests {
             return
         }
         #expect(reason.contains(disk.path + "/data/viewhost.sqlite") && reason.contains("disk is full"), "\(reason)")
-        #expect(await append(number + 1, copy: session.copy, of: session.id, to: storage) == false)
+        #expect(try await append(number + 1, copy: session.copy, of: session.id, to: storage) == false)
         #expect(!storage.health.isHealthy, "a batch of refused appends wrote nothing")
 
         try disk.free()
@@ -213,14 +213,14 @@ struct SQLiteSessionStorageTests {
             return
         }
         #expect(loaded.journalNumber == number - 1)
-        #expect(await append(number, copy: loaded.copy, of: session.id, to: storage))
+        #expect(try await append(number, copy: loaded.copy, of: session.id, to: storage))
         storage.close()
     }
 
     /// Appends a timer input as record `number` of `id`'s copy `copy`; whether it is durable.
-    private func append(_ number: Int, copy: Int, of id: SessionID, to storage: SQLiteSessionStorage) async -> Bool {
+    private func append(_ number: Int, copy: Int, of id: SessionID, to storage: SQLiteSessionStorage) async throws -> Bool {
         let ticket = CommitTicket()
-        storage.append(
+        try storage.append(
             JournalEntry(
                 session: id, number: number, input: .timer(id: number, at: .now), snapshot: nil, nextDueAt: nil,
                 lastAccess: .now, copy: copy)

@@ -21,7 +21,7 @@ struct StoredValueFormatTests {
     @Test func aValueReadsBackToItsJSONAndIsSmaller() throws {
         let core = try Self.core()
         let json = try StoredJSON.encode(core)
-        let stored = StoredValueFormat.encode(core)
+        let stored = try StoredValueFormat.encode(core)
         #expect(stored.first == StoredValueFormat.version)
         #expect(try StoredValueFormat.json(Data(stored)) == json)
         #expect(stored.count < json.count)
@@ -33,7 +33,7 @@ struct StoredValueFormatTests {
     }
 
     @Test func whatIsNotAStoredValueIsRefusedWithAReason() throws {
-        let stored = StoredValueFormat.encode(try Self.core())
+        let stored = try StoredValueFormat.encode(try Self.core())
         #expect(throws: StoredValueFormat.Unreadable.self) { try StoredValueFormat.json(Data()) }
         for length in [1, 4, 5, stored.count / 2, stored.count - 1] {
             #expect(throws: StoredValueFormat.Unreadable.self, "cut at \(length)") {

@@ -11,6 +11,8 @@ enum Counter: Feature {
         var picks: [Int] = []
         /// Names the test, so ``builds`` can count this test's snapshot builds alone.
         var probe = ""
+        /// A reading that may not be finite (a value the store cannot keep); absent until set.
+        var gauge: Double?
     }
 
     enum Event: Codable, Equatable, Sendable {
@@ -23,16 +25,28 @@ enum Counter: Feature {
         case pickRandom
         case fetch(Int)
         case fetched(Int)
+        /// Sets the gauge (any Double, finite or not).
+        case setGauge(Double)
+        /// Schedules `setGauge` a second later.
+        case setGaugeLater(Double)
+        /// Divides the gauge by zero: from finite events, a state that is not.
+        case overflowGauge
+        /// Asks for a measurement, answered with `setGauge` of one over it.
+        case measure(Double)
     }
 
     enum Request: Codable, Equatable, Sendable {
         case multiply(Int)
+        case measure(Double)
     }
 
     struct Snapshot: FeatureSnapshot {
         static let feature = "counter"
         var count: Int
         var picks: [Int]
+        var gauge: Double?
+        /// One over the gauge: infinite for a gauge of 0, which the store keeps.
+        var inverse: Double?
     }
 
     static let key = FeatureKey<Counter>("counter")
@@ -72,12 +86,22 @@ enum Counter: Feature {
         case .fetched(let value):
             state.count += value
             context.markChanged()
+        case .setGauge(let value):
+            state.gauge = value
+            context.markChanged()
+        case .setGaugeLater(let value):
+            context.schedule(.setGauge(value), after: .seconds(1))
+        case .overflowGauge:
+            state.gauge = (state.gauge ?? 1) / 0
+            context.markChanged()
+        case .measure(let value):
+            context.request(.measure(value))
         }
     }
 
     static func snapshot(of state: State, settings: SessionSettings) -> Snapshot {
         builds.withLock { $0[state.probe, default: 0] += 1 }
-        return Snapshot(count: state.count, picks: state.picks)
+        return Snapshot(count: state.count, picks: state.picks, gauge: state.gauge, inverse: state.gauge.map { 1 / $0 })
     }
 
     /// A count past a billion is one no test reaches: refused when read from outside.
@@ -106,6 +130,10 @@ enum Counter: Feature {
         case .pickRandom: EventDescription(name: "pickRandom")
         case .fetch(let value): EventDescription(name: "fetch", summary: "\(value)")
         case .fetched(let value): EventDescription(name: "fetched", summary: "\(value)")
+        case .setGauge(let value): EventDescription(name: "setGauge", summary: "\(value)")
+        case .setGaugeLater(let value): EventDescription(name: "setGaugeLater", summary: "\(value)")
+        case .overflowGauge: EventDescription(name: "overflowGauge")
+        case .measure(let value): EventDescription(name: "measure", summary: "\(value)")
         }
     }
 
@@ -113,6 +141,7 @@ enum Counter: Feature {
     static let runner = FeatureRequestRunner(key) { request in
         switch request {
         case .multiply(let value): .fetched(value * 10)
+        case .measure(let value): .setGauge(1 / value)
         }
     }
 }

@@ -25,7 +25,7 @@ struct JournalImportValidationTests {
             try core.replay(input)
             bytes += try writer.line(for: JournalRecord(number: index + 1, input: input))
         }
-        return bytes + writer.end()
+        return bytes + (try writer.end())
     }
 
     static func read(_ bytes: [UInt8], types: FeatureTypes = FeatureTypes([Counter.self])) throws(JournalImportError) -> ImportedJournal {
@@ -115,7 +115,7 @@ struct JournalImportValidationTests {
                 feature: "counter", at: Self.start, events: try core.encodeEvents([Counter.Event.incrementLater(.seconds(5))], of: "counter"),
                 eventIDs: [nil], key: nil, fingerprint: nil))
         let writer = try JournalExportWriter(session: SessionID("timer"), createdAt: Self.start, exportedAt: Self.importedAt, base: core, number: 1)
-        let bytes = writer.header + writer.end()
+        let bytes = writer.header + (try writer.end())
         #expect(throws: Never.self) { try Self.read(bytes) }
         let forged = ForgedExport.replacing(#""dueAt":[0-9.e+-]+"#, with: #""dueAt":240000000000"#, inLine: 1, of: bytes)
         let refusal = try #require(Self.refusal(forged))

@@ -62,6 +62,8 @@ enum AppError: HTTPResponseError, Sendable {
     /// A request on the public listener that carries the field of a hop between nodes (``ClusterHop/field``),
     /// whatever its value: hops are taken on the internal listener only.
     case hopOnPublicListener
+    /// A value cannot be stored: the request's events (nothing applied), or the session's (it stopped).
+    case unstorable(UnstorableValue)
 
     /// The answer for a session's refusal to apply a request's events: an ended session is `404` only when it was
     /// deleted, `410` when it expired, and `503` while the store still keeps it (never `404` for a session that
@@ -77,6 +79,8 @@ enum AppError: HTTPResponseError, Sendable {
         case .keyReused: self = .idempotencyKeyReused
         case .keyInFlight: self = .idempotencyKeyInFlight
         case .unavailable: self = .storageUnavailable
+        case .unstorable(let value): self = .unstorable(value)
+        case .ended(.unstorable): self = .sessionUnavailable  // thrown as unstorable(_:), with what
         default: self = .sessionUnavailable  // the deprecated `closed`, never thrown
         }
     }
@@ -99,6 +103,7 @@ enum AppError: HTTPResponseError, Sendable {
         case .misdirected: HTTPStatus(code: 421, reasonPhrase: "Misdirected Request")
         case .hopRefused, .hopOnPublicListener: .forbidden
         case .rateLimited: .tooManyRequests
+        case .unstorable: .internalServerError
         }
     }
 
@@ -216,6 +221,12 @@ enum AppError: HTTPResponseError, Sendable {
             ProblemDetails(
                 status: status, detail: "The journal was not imported, and nothing was kept: line \(error.line): \(error.reason).",
                 errors: [.init(field: "line \(error.line)", message: error.reason)], integers: ["line": error.line])
+        case .unstorable(let value):
+            ProblemDetails(
+                status: status,
+                detail: "Feature '\(value.feature)' made a value the server cannot store (\(value.field.isEmpty ? "its value" : value.field): "
+                    + "\(value.reason)); nothing of it was kept. This is a fault of the feature, not of the request.",
+                errors: [.init(field: value.field, message: value.reason)])
         }
     }
 

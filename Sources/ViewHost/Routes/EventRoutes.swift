@@ -1,6 +1,7 @@
 import Foundation
 import ViewHostCrypto
 import HTTPCore
+import Logging
 import ViewHostJSON
 import ViewModelCore
 
@@ -45,6 +46,12 @@ enum EventRoutes {
             }
             do {
                 return try submit(to: session)
+            } catch AppError.unstorable(let value) {
+                // A fault of the feature, not of the request: said once, in the log, with what it was.
+                context.logger.error(
+                    "events that cannot be stored were refused",
+                    metadata: ["feature": "\(value.feature)", "field": "\(value.field)", "reason": "\(value.reason)"])
+                throw AppError.unstorable(value)
             } catch AppError.sessionUnavailable {
                 // The copy this request found was dropped before anything was applied: the events go to the durable
                 // value, loaded again (or to the node that owns the session now). The request was read and counted

@@ -29,25 +29,14 @@ extension SessionRegistry {
             let resolve: @Sendable (Bool) -> Void = { stored in ticket.resolve(stored ? .success(()) : .failure(.unavailable)) }
             let ignore: @Sendable (Bool) -> Void = { _ in }
             let nextDue = imported.final.nextTimerDue
-            storage.create(
-                StoredSession(
-                    id: id, token: token, createdAt: now, lastAccess: now, core: imported.base,
-                    journalNumber: imported.baseNumber),
-                completion: imported.records.isEmpty ? resolve : ignore)
-            // The store writes a session's entries in order and fails every one after a failure: the last answers
-            // for all. Of the import's checkpoints (every 64 records) it keeps those a live session would have
-            // spaced its snapshots by (``SnapshotSpacing``): a snapshot due where the import has no checkpoint
-            // waits for its next one.
-            var spacing = SnapshotSpacing()
-            for record in imported.records {
-                let checkpoint = spacing.countInput() ? imported.checkpoints[record.number] : nil
-                let isLast = record.number == imported.lastNumber
-                let bytes = storage.append(
-                    JournalEntry(
-                        session: id, number: record.number, input: record.input,
-                        snapshot: checkpoint, nextDueAt: nextDue, dueChanged: isLast, lastAccess: now),
-                    completion: isLast ? resolve : ignore)
-                if checkpoint != nil { spacing.taken(storedBytes: bytes) }
+            do throws(UnstorableValue) {
+                try storeImport(
+                    imported, id: id, token: token, now: now, nextDue: nextDue, in: storage, resolve: resolve,
+                    ignore: ignore)
+            } catch {
+                // A value the replay made that cannot be stored: what was queued goes, and nothing is kept.
+                storage.remove(id, expiredAt: nil) { _ in }
+                throw .unstorable(error)
             }
             durable = ticket
         }
@@ -63,5 +52,35 @@ extension SessionRegistry {
             throw .tooManySessions
         }
         return Created(session: session, secret: secret, durable: durable)
+    }
+
+    /// Stores an imported session: its value at the export's start, then every record, in order, with snapshots
+    /// spaced as a live session spaces them. The last write resolves the import's ticket (`resolve`).
+    /// - Throws: ``UnstorableValue`` when a value cannot be encoded (nothing more is queued).
+    private func storeImport(
+        _ imported: ImportedJournal, id: SessionID, token: SessionToken, now: Date, nextDue: Date?,
+        in storage: any SessionStorage, resolve: @escaping @Sendable (Bool) -> Void,
+        ignore: @escaping @Sendable (Bool) -> Void
+    ) throws(UnstorableValue) {
+        try storage.create(
+            StoredSession(
+                id: id, token: token, createdAt: now, lastAccess: now, core: imported.base,
+                journalNumber: imported.baseNumber),
+            completion: imported.records.isEmpty ? resolve : ignore)
+        // The store writes a session's entries in order and fails every one after a failure: the last answers
+        // for all. Of the import's checkpoints (every 64 records) it keeps those a live session would have
+        // spaced its snapshots by (``SnapshotSpacing``): a snapshot due where the import has no checkpoint
+        // waits for its next one.
+        var spacing = SnapshotSpacing()
+        for record in imported.records {
+            let checkpoint = spacing.countInput() ? imported.checkpoints[record.number] : nil
+            let isLast = record.number == imported.lastNumber
+            let bytes = try storage.append(
+                JournalEntry(
+                    session: id, number: record.number, input: record.input,
+                    snapshot: checkpoint, nextDueAt: nextDue, dueChanged: isLast, lastAccess: now),
+                completion: isLast ? resolve : ignore)
+            if checkpoint != nil { spacing.taken(storedBytes: bytes) }
+        }
     }
 }

@@ -74,7 +74,16 @@ final class SessionRegistry: Sendable {
         environment = SessionEnvironment(
             scheduler: scheduler, requests: requests ?? FeatureRequestRunners(features.definitions.compactMap(\.requestRunner)),
             journal: storage, historyInputs: storage == nil ? settings.historyInputs : 0,
-            onStorageFailure: { id in store.drop(id: id) })
+            onStorageFailure: { id in store.drop(id: id) },
+            onUnstorable: { id, value in
+                // The session stays in memory, stopped: its requests are answered 500, saying why.
+                logger.critical(
+                    "a session stopped: a value of it cannot be stored",
+                    metadata: [
+                        "session-id": "\(id)", "feature": "\(value.feature)", "field": "\(value.field)",
+                        "reason": "\(value.reason)",
+                    ])
+            })
         // Another node took sessions over (a shared store): their copies here are stale, so they go, and their
         // streams end without a final event, so clients reconnect (through the balancer, to the new owner).
         storage?.onOwnershipLoss { loss in
@@ -116,13 +125,22 @@ final class SessionRegistry: Sendable {
         if let storage {
             // The row first: the writer stores in order, so the start events' journal entries follow it.
             let ticket = CommitTicket()
-            storage.create(
-                StoredSession(
-                    id: session.id, token: session.token, createdAt: session.createdAt, lastAccess: session.lastAccess,
-                    core: session.core, journalNumber: 0)
-            ) { stored in
-                if stored { session.markStored() }
-                ticket.resolve(stored ? .success(()) : .failure(.unavailable))
+            do throws(UnstorableValue) {
+                try storage.create(
+                    StoredSession(
+                        id: session.id, token: session.token, createdAt: session.createdAt,
+                        lastAccess: session.lastAccess, core: session.core, journalNumber: 0)
+                ) { stored in
+                    if stored { session.markStored() }
+                    ticket.resolve(stored ? .success(()) : .failure(.unavailable))
+                }
+            } catch {
+                // A feature's initial state its encoding refuses: nothing is stored, and nobody gets a session
+                // that could not survive a restart.
+                store.drop(session)
+                session.close(.unavailable)
+                logger.critical("a new session's value cannot be stored", metadata: ["reason": "\(error)"])
+                throw .unstorable(error)
             }
             durable = ticket
         }

@@ -24,7 +24,11 @@ struct SessionResolver: Sendable {
         to request: HTTPRequest, context: HTTPRequestContext, with handler: @escaping Handler
     ) throws -> HTTPHandlerResult {
         let resolution = try registry.resolve(request, id: context.parameters["id"] ?? "")
-        if case .here(let session) = resolution { return try handler(request, context, session) }
+        if case .here(let session) = resolution {
+            // A session that stopped because a value of it cannot be stored answers every request so.
+            if session.isClosed, let value = session.unstorableValue { throw AppError.unstorable(value) }
+            return try handler(request, context, session)
+        }
         return .deferred {
             try await reach(resolution, for: request, context: context) { session in
                 try await handler(request, context, session).response()
@@ -43,6 +47,7 @@ struct SessionResolver: Sendable {
         for _ in 0..<Self.maxSteps {
             switch step {
             case .here(let session):
+                if session.isClosed, let value = session.unstorableValue { throw AppError.unstorable(value) }
                 return try await body(session)
             case .load(let load):
                 step = try await registry.load(load)

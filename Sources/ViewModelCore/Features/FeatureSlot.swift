@@ -238,14 +238,16 @@ protocol AnyFeatureSlot: Sendable {
     /// Decodes events of this feature (for a replay); `parsed`: `data` already parsed, when the caller has it.
     func decodeEvents(from data: Data, parsed: JSONValue?, with decoder: JSONDecoder) throws -> [any Sendable]
     /// Pending timer `id`'s source and event, encoded as a journal records events, if it is this feature's.
-    func encodedTimer(_ id: Int) -> (source: EventSource, events: Data)?
+    /// - Throws: ``UnstorableValue`` when its event cannot be encoded.
+    func encodedTimer(_ id: Int) throws(UnstorableValue) -> (source: EventSource, events: Data)?
     /// What is wrong with the slot, read from outside (nil: a live session could hold it).
     func problem(within bounds: ValueBounds) -> ValueRejection?
     /// What is wrong with `events` of this feature, read from outside (nil: the feature accepts each).
     static func problem(events: [any Sendable]) -> ValueRejection?
     /// Encodes events of this feature as a journal records them, with nothing of a slot (a record kept in memory
     /// holds the slot's type, no allocation, and encodes its events when it is read).
-    static func encodedEvents(_ events: [any Sendable]) -> Data
+    /// - Throws: ``UnstorableValue`` naming the event and field that cannot be encoded.
+    static func encodedEvents(_ events: [any Sendable]) throws(UnstorableValue) -> Data
 }
 
 extension FeatureSlot: AnyFeatureSlot {
@@ -325,14 +327,21 @@ extension FeatureSlot: AnyFeatureSlot {
         return try decoder.decode(StoredEvents<F>.self, from: data).events
     }
 
-    static func encodedEvents(_ events: [any Sendable]) -> Data {
-        // A feature's events are plain Codable values; failing to encode one is a programming error.
-        (try? StoredEvents<F>.encoded(events.map(Self.typed))) ?? Data()
+    static func encodedEvents(_ events: [any Sendable]) throws(UnstorableValue) -> Data {
+        do {
+            return try StoredEvents<F>.encoded(events.map(Self.typed))
+        } catch {
+            throw UnstorableValue(error, feature: F.key.name, in: "events")
+        }
     }
 
-    func encodedTimer(_ id: Int) -> (source: EventSource, events: Data)? {
-        guard let timer = timers[id], let events = try? StoredEvents<F>.encoded([timer.event]) else { return nil }
-        return (timer.source, events)
+    func encodedTimer(_ id: Int) throws(UnstorableValue) -> (source: EventSource, events: Data)? {
+        guard let timer = timers[id] else { return nil }
+        do {
+            return (timer.source, try StoredEvents<F>.encoded([timer.event]))
+        } catch {
+            throw UnstorableValue(error, feature: F.key.name, in: "timers[\(id)].event")
+        }
     }
 
     /// `event` as this feature's event type; anything else is a programming error of the app layer.

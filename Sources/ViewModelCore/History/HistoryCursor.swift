@@ -78,9 +78,10 @@ public enum HistoryError: Error, Equatable, Sendable, CustomStringConvertible {
 extension SessionCore {
     /// Pending timer `id`: its feature, how the log shows its source, and its event as a journal records events
     /// (a one-element array, with the schema version when it is not 1); nil when no feature holds it.
-    public func pendingTimer(_ id: Int) -> (feature: String, source: EventSource, events: Data)? {
+    /// - Throws: ``UnstorableValue`` when its event cannot be encoded.
+    public func pendingTimer(_ id: Int) throws(UnstorableValue) -> (feature: String, source: EventSource, events: Data)? {
         for slot in slots {
-            if let timer = slot.encodedTimer(id) { return (slot.name, timer.source, timer.events) }
+            if let timer = try slot.encodedTimer(id) { return (slot.name, timer.source, timer.events) }
         }
         return nil
     }

@@ -58,21 +58,18 @@ public enum JournalExport {
 
     /// The digest the end line carries: SHA-256 over every feature's name and snapshot (sorted-key JSON), in the
     /// session's order. Equal digests mean every feature ends showing the same thing.
-    static func snapshotDigest(of core: SessionCore) -> String {
+    /// - Throws: ``UnstorableValue`` when a feature's snapshot cannot be encoded.
+    static func snapshotDigest(of core: SessionCore) throws(UnstorableValue) -> String {
         var bytes: [UInt8] = []
         for name in core.featureNames {
             guard let (_, viewModel) = core.snapshot(of: name) else { continue }
-            bytes += Array(name.utf8) + [0x0A] + encoded(viewModel) + [0x0A]
+            do {
+                bytes += Array(name.utf8) + [0x0A] + [UInt8](try StoredJSON.encode(viewModel)) + [0x0A]
+            } catch {
+                throw UnstorableValue(error, feature: name, in: "snapshot")
+            }
         }
         return Digest.hex(Digest.sha256(bytes))
-    }
-
-    private static func encoded(_ viewModel: any ViewModel) -> [UInt8] {
-        if let bytes = try? SortedJSONEncoder().encode(viewModel) { return bytes }
-        // A type SortedJSONEncoder leaves to Foundation (a Date, say): the same bytes, the slow way.
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(viewModel)).map(Array.init) ?? []
     }
 
     /// The digest of the lines so far, `previous`, and one more, `line` (without its newline): SHA-256 over the
@@ -133,7 +130,12 @@ public struct JournalExportWriter: Sendable {
         case .events(let name, _, let from, let data):
             (feature, source, events) = (name, from, data)
         case .timer(let id, _):
-            let timer = cursor.core.pendingTimer(id)
+            let timer: (feature: String, source: EventSource, events: Data)?
+            do throws(UnstorableValue) {
+                timer = try cursor.core.pendingTimer(id)
+            } catch {
+                throw .unreadable(number: record.number, reason: error.description)
+            }
             (feature, source, events) = (timer?.feature, timer?.source ?? .timer, timer?.events)
         case .answer(let name, _, _, let data):
             (feature, source, events) = (name, .provider, data)
@@ -187,9 +189,10 @@ public struct JournalExportWriter: Sendable {
     }
 
     /// The end line: the digest of every line before it, how many records were written, the last number and
-    /// sequence, every feature's version, and the digest of every feature's snapshot (an import checks it reached
-    /// the same).
-    public func end() -> [UInt8] {
+    /// sequence, every feature's version, and the digest of every feature's snapshot.
+    /// - Throws: ``UnstorableValue`` when a feature's snapshot cannot be encoded (the export then ends without its
+    ///   end line, and reads as cut short).
+    public func end() throws(UnstorableValue) -> [UInt8] {
         let core = cursor.core
         var writer = JSONWriter()
         writer.beginObject()
@@ -204,7 +207,7 @@ public struct JournalExportWriter: Sendable {
         writer.key("sequence")
         writer.integer(core.sequence)
         writer.key("snapshots")
-        writer.string(JournalExport.snapshotDigest(of: core))
+        writer.string(try JournalExport.snapshotDigest(of: core))
         writer.key("versions")
         writer.beginObject()
         for (name, version) in core.versions.sorted(by: { $0.key < $1.key }) {

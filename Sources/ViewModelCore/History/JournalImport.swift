@@ -322,7 +322,13 @@ public enum JournalImport {
                 input = .events(feature: try named(feature, fields), at: at, source: from, events: events)
             case "timer":
                 let id = try fields.integer("timer")
-                guard let held = cursor.core.pendingTimer(id) else { throw fields.fail("timer \(id) is not pending in the session") }
+                let pending: (feature: String, source: EventSource, events: Data)?
+                do throws(UnstorableValue) {
+                    pending = try cursor.core.pendingTimer(id)
+                } catch {
+                    throw fields.fail("timer \(id)'s event cannot be stored: \(error)")
+                }
+                guard let held = pending else { throw fields.fail("timer \(id) is not pending in the session") }
                 guard held.feature == feature, held.source.rawValue == source else {
                     throw fields.fail("timer \(id) is \(held.feature)'s, source \(held.source.rawValue)")
                 }

@@ -54,23 +54,30 @@ public enum JournalWrite: Sendable {
     }
 
     /// `session` as the store keeps it, its value encoded with `snapshot`.
-    public static func create(_ session: StoredSession, snapshot: (SessionCore) -> [UInt8]) -> JournalWrite {
+    /// - Throws: What `snapshot` throws: the value cannot be encoded.
+    public static func create(
+        _ session: StoredSession, snapshot: (SessionCore) throws(UnstorableValue) -> [UInt8]
+    ) throws(UnstorableValue) -> JournalWrite {
         .create(
             NewSession(
                 id: session.id, token: session.token, createdAt: session.createdAt, lastAccess: session.lastAccess,
                 journalNumber: session.journalNumber, nextDueAt: session.core.nextTimerDue,
-                snapshot: snapshot(session.core),
+                snapshot: try snapshot(session.core),
                 versions: HistoryCheckpoint(number: session.journalNumber, core: session.core).versionsJSON,
                 copy: session.copy))
     }
 
     /// `entry` as the store keeps it: its input in ``JournalRecordFormat``, its snapshot (if any) encoded with
     /// `snapshot`.
-    public static func append(_ entry: JournalEntry, fence: Int64?, snapshot: (SessionCore) -> [UInt8]) -> JournalWrite {
-        .append(
+    /// - Throws: What `snapshot` throws: the session's value cannot be encoded.
+    public static func append(
+        _ entry: JournalEntry, fence: Int64?, snapshot: (SessionCore) throws(UnstorableValue) -> [UInt8]
+    ) throws(UnstorableValue) -> JournalWrite {
+        let stored = try entry.snapshot.map { core throws(UnstorableValue) in try snapshot(core) }
+        return .append(
             Record(
                 session: entry.session, number: entry.number, bytes: JournalRecordFormat.encode(entry.input),
-                snapshot: entry.snapshot.map(snapshot),
+                snapshot: stored,
                 versions: entry.snapshot.map { HistoryCheckpoint(number: entry.number, core: $0).versionsJSON }, nextDueAt: entry.dueChanged ? .some(entry.nextDueAt) : .none,
                 copy: entry.copy, fence: fence))
     }

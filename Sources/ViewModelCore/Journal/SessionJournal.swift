@@ -17,8 +17,10 @@ public protocol SessionJournal: Sendable {
     /// Stores `entry`; calls `completion` once with whether it is durable.
     /// - Returns: The size in bytes of the entry's snapshot as the store keeps it; 0 when it has none (or the
     ///   journal does not say, which keeps the shortest interval).
+    /// - Throws: ``UnstorableValue`` when the entry's snapshot cannot be encoded: nothing is stored, and
+    ///   `completion` is not called.
     @discardableResult
-    func append(_ entry: JournalEntry, completion: @escaping @Sendable (Bool) -> Void) -> Int
+    func append(_ entry: JournalEntry, completion: @escaping @Sendable (Bool) -> Void) throws(UnstorableValue) -> Int
 }
 
 /// One record of a session's journal.

@@ -18,7 +18,9 @@ import Foundation
 public protocol SessionStorage: SessionJournal, SessionHistoryReading {
     /// Stores a new session (its value before any journal entry); calls `completion` once with whether it is
     /// durable.
-    func create(_ session: StoredSession, completion: @escaping @Sendable (Bool) -> Void)
+    /// - Throws: ``UnstorableValue`` when its value cannot be encoded: nothing is stored, and `completion` is not
+    ///   called.
+    func create(_ session: StoredSession, completion: @escaping @Sendable (Bool) -> Void) throws(UnstorableValue)
 
     /// The stored session `id`.
     /// - Throws: ``StorageError`` when it cannot be read (the storage is unreadable, or the record is not ours).

@@ -225,6 +225,23 @@ struct CommitPipeline {
         }
     }
 
+    /// Gives up the inputs from `number` on, which can never be handed over (entry `number` cannot be stored): they
+    /// leave the queue and the pending list, the hand-off role ends, and the inputs before `number` go on to their
+    /// commits.
+    /// - Returns: The inputs given up, whose tickets fail.
+    mutating func abandon(from number: Int) -> [Pending] {
+        guard inFlight != nil else { return [] }
+        return change { box in
+            box.handoff = []
+            box.handingOff = false
+            let kept = box.pending.prefix { $0.number < number }
+            let abandoned = Array(box.pending.dropFirst(kept.count))
+            box.pending = Array(kept)
+            for commit in abandoned { if let key = commit.key { box.keysInFlight.remove(key) } }
+            return abandoned
+        }
+    }
+
     /// The ticket of every input applied so far: resolved once the last is durable (nil when all are).
     mutating func ticketForAll() -> CommitTicket? {
         guard let last = inFlight?.pending.indices.last else { return nil }

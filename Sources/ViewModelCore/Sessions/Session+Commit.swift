@@ -91,7 +91,13 @@ extension Session {
                 // The completion holds the session until the journal answers: a session dropped from memory
                 // meanwhile (taken over, or every copy dropped when the node lost the store) still answers the
                 // requests that wait on this write. Held weakly, it answered none of them: they waited for ever.
-                let bytes = journal.append(entry) { durable in self.committed(upTo: number, durable: durable) }
+                let bytes: Int
+                do throws(UnstorableValue) {
+                    bytes = try journal.append(entry) { durable in self.committed(upTo: number, durable: durable) }
+                } catch {
+                    abandon(from: number, because: error)
+                    return
+                }
                 if unmade.snapshot != nil { snapshotBytes = bytes }
             }
             batch = shell.withLock { shell in
@@ -99,6 +105,15 @@ extension Session {
                 return shell.pipeline.continueHandOff()
             }
         }
+    }
+
+    /// Entry `number` cannot be stored (its snapshot of the session's value cannot be encoded): it and every input
+    /// applied after it fail, answered with `value`, and the session stops (``stop(because:)``); nothing is written
+    /// as empty bytes. The inputs before it go on to their commits.
+    private func abandon(from number: Int, because value: UnstorableValue) {
+        let abandoned = shell.withLock { $0.pipeline.abandon(from: number) }
+        stop(because: value)
+        for commit in abandoned { commit.ticket?.resolve(.failure(.unstorable(value))) }
     }
 
     /// The journal kept (or failed to keep) every entry up to `number`: the effects of what it kept go out and

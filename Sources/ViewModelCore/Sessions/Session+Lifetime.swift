@@ -82,4 +82,35 @@ extension Session {
         for timer in closing.timers { timer.cancel() }
         stream.close(end, sequence: closing.sequence)
     }
+
+    /// Stops the session because a value of it cannot be stored (``SessionEnd/unstorable``): nothing more is
+    /// applied or written, its timers stop, its streams end, and every later request is answered with `value`
+    /// (``SessionError/unstorable(_:)``). The environment is told once (``SessionEnvironment/onUnstorable``).
+    func stop(because value: UnstorableValue) {
+        let stopping = shell.withLock { shell -> (timers: [ScheduledTimer], sequence: Int)? in
+            guard !shell.closed else { return nil }
+            shell.end = .unstorable
+            shell.unstorable = Unstorable(value)
+            closedFlag.store(true, ordering: .releasing)
+            defer { shell.timers.removeAll() }
+            return (Array(shell.timers.values), shell.core.sequence)
+        }
+        guard let stopping else { return }
+        for timer in stopping.timers { timer.cancel() }
+        environment.onUnstorable?(id, value)
+        stream.close(.unstorable, sequence: stopping.sequence)
+    }
+
+    /// What stopped the session, if a value of it could not be stored.
+    public var unstorableValue: UnstorableValue? { shell.withLock { $0.unstorable?.value } }
+}
+
+/// What could not be stored, kept by a stopped session (a reference: the shell of every session carries one word
+/// for it).
+final class Unstorable: Sendable {
+    let value: UnstorableValue
+
+    init(_ value: UnstorableValue) {
+        self.value = value
+    }
 }

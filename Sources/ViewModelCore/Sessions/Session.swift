@@ -29,6 +29,14 @@ public final class Session: Sendable {
         /// Why the session ended, once it has (deleted, expired, shutdown, or `unavailable`: this copy was
         /// dropped after a storage failure or for another node, and the store holds the session).
         var end: SessionEnd?
+        /// What could not be stored, once the session stopped for it (``SessionEnd/unstorable``).
+        var unstorable: Unstorable?
+
+        /// The error a request to the ended session gets.
+        func ended(_ end: SessionEnd) -> SessionError {
+            if end == .unstorable, let unstorable { return .unstorable(unstorable.value) }
+            return .ended(end)
+        }
         /// The inputs and checkpoints kept for past versions when no journal keeps them (the memory store).
         var history: HeldHistory?
 
@@ -183,12 +191,14 @@ public final class Session: Sendable {
         _ events: [F.Event], to key: FeatureKey<F>, source: EventSource = .client
     ) throws(SessionError) -> SendReceipt {
         let now = environment.scheduler.now
+        // Encoded before anything is applied: events that cannot be stored are refused, never kept as nothing.
+        let data = try storedForm(of: events, of: F.self)
         let (step, commit) = try shell.withLock { shell throws(SessionError) -> (SessionStep, Commit) in
-            if let end = shell.end { throw .ended(end) }
+            if let end = shell.end { throw shell.ended(end) }
             shell.pipeline.keepVersionsReadersWaitFor(in: shell.core)
             let step = try Self.apply(events, to: key, source: source, now: now, shell: &shell)
             let input: @Sendable () -> SessionInput = {
-                .events(feature: key.name, at: now, source: source, events: Self.encoded(events, of: F.self))
+                .events(feature: key.name, at: now, source: source, events: data)
             }
             return (step, record(.maker(input), step: step, key: nil, waited: false, in: &shell))
         }
@@ -206,15 +216,18 @@ public final class Session: Sendable {
         _ submission: Submission<F.Event>, to key: FeatureKey<F>
     ) throws(SessionError) -> (outcome: SubmitOutcome, durable: CommitTicket?) {
         let now = environment.scheduler.now
+        // Encoded before anything is applied (they are known before the lock): a client's events that cannot be
+        // stored are refused, and nothing is applied or journaled.
+        let data = try storedForm(of: submission.events, of: F.self)
         let (outcome, commit) = try shell.withLock { shell throws(SessionError) -> (SubmitOutcome, Commit?) in
-            if let end = shell.end { throw .ended(end) }
+            if let end = shell.end { throw shell.ended(end) }
             if let key = submission.idempotency?.key, shell.pipeline.isInFlight(key: key) { throw .keyInFlight }
             shell.pipeline.keepVersionsReadersWaitFor(in: shell.core)
             let (outcome, step, changed) = try shell.core.submit(submission, to: key, at: now, observe: shell.observer)
             guard changed else { return (outcome, nil) }
             let input: @Sendable () -> SessionInput = {
                 .submission(
-                    feature: key.name, at: now, events: Self.encoded(submission.events, of: F.self),
+                    feature: key.name, at: now, events: data,
                     eventIDs: submission.eventIDs,
                     key: submission.idempotency?.key, fingerprint: submission.idempotency?.fingerprint)
             }
@@ -251,28 +264,48 @@ public final class Session: Sendable {
         if let commit { complete(commit) }
     }
 
-    /// Applies the event request `request` answered with (called by the request runner).
+    /// Applies the event request `request` answered with (called by the request runner). An answer that cannot be
+    /// stored stops the session (its value could not be kept as it goes on), and is not applied.
     private func answer(_ event: any Sendable, feature: String, request: Int) {
         let now = environment.scheduler.now
+        var data = Data()
+        if keepsInputs, let slotType = shell.withLock({ $0.core.slotType(of: feature) }) {
+            do throws(UnstorableValue) {
+                data = try slotType.encodedEvents([event])
+            } catch {
+                stop(because: error)
+                return
+            }
+        }
+        let encoded = data
         let commit = shell.withLock { shell -> Commit? in
             guard !shell.closed else { return nil }
             shell.pipeline.keepVersionsReadersWaitFor(in: shell.core)
             guard let step = shell.core.applyAnswer(event, toRequest: request, at: now, observe: shell.observer)
             else { return nil }
-            let slotType = shell.core.slotType(of: feature)
             let input: @Sendable () -> SessionInput = {
-                .answer(feature: feature, at: now, request: request, events: slotType?.encodedEvents([event]) ?? Data())
+                // Encoded above whenever anything keeps the input (made only then).
+                .answer(feature: feature, at: now, request: request, events: encoded)
             }
             return record(.maker(input), step: step, key: nil, waited: false, in: &shell)
         }
         if let commit { complete(commit) }
     }
 
+    /// Whether anything keeps the session's inputs (a journal, or a history in memory), so they must be encoded.
+    var keepsInputs: Bool { environment.journal != nil || environment.historyInputs > 0 }
+
     /// `events` as a journal records them: the feature's events as JSON, with its schema version when it is not 1
-    /// (``StoredEvents``), so a later build migrates them from the version they were written in.
-    private static func encoded<F: Feature>(_ events: [F.Event], of feature: F.Type) -> Data {
-        // A feature's events are plain Codable values; failing to encode one is a programming error.
-        (try? StoredEvents<F>.encoded(events)) ?? Data()
+    /// (``StoredEvents``), so a later build migrates them from the version they were written in; nothing when
+    /// nothing keeps the session's inputs (then no input is made, and nothing reads it).
+    /// - Throws: ``SessionError/unstorable(_:)`` naming the event and field that cannot be encoded.
+    private func storedForm<F: Feature>(of events: [F.Event], of feature: F.Type) throws(SessionError) -> Data {
+        guard keepsInputs else { return Data() }
+        do {
+            return try StoredEvents<F>.encoded(events)
+        } catch {
+            throw .unstorable(UnstorableValue(error, feature: F.key.name, in: "events"))
+        }
     }
 
     // MARK: - Requests and changes

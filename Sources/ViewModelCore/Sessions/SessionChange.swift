@@ -29,6 +29,9 @@ public enum SessionEnd: String, Sendable, Equatable, Codable {
     /// The store could not keep what was applied, so this copy of the session was dropped; it loads again from the
     /// store on the next request (a stream ends without a final event, so its client reconnects).
     case unavailable
+    /// A value of the session cannot be stored (a feature made a state or an event its encoding refuses): the
+    /// session stopped, and every later request is answered `500` naming the feature (``UnstorableValue``).
+    case unstorable
 }
 
 /// The outcome of applying events to a session.

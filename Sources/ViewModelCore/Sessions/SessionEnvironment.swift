@@ -10,6 +10,7 @@ public struct SessionEnvironment: Sendable {
         var journal: (any SessionJournal)?
         var historyInputs: Int
         var onStorageFailure: (@Sendable (SessionID) -> Void)?
+        var onUnstorable: (@Sendable (SessionID, UnstorableValue) -> Void)?
     }
 
     private final class Shared: Sendable {
@@ -54,16 +55,24 @@ public struct SessionEnvironment: Sendable {
         set { change { $0.onStorageFailure = newValue } }
     }
 
+    /// Told when a session stopped because a value of it cannot be stored (``SessionEnd/unstorable``): its owner
+    /// reports it (one critical log line), and keeps the stopped session, so its requests are answered `500`.
+    public var onUnstorable: (@Sendable (SessionID, UnstorableValue) -> Void)? {
+        get { shared.parts.onUnstorable }
+        set { change { $0.onUnstorable = newValue } }
+    }
+
     /// Creates an environment.
     public init(
         scheduler: any TimerScheduling, requests: any RequestRunning = NoRequests(),
         journal: (any SessionJournal)? = nil, historyInputs: Int = 0,
-        onStorageFailure: (@Sendable (SessionID) -> Void)? = nil
+        onStorageFailure: (@Sendable (SessionID) -> Void)? = nil,
+        onUnstorable: (@Sendable (SessionID, UnstorableValue) -> Void)? = nil
     ) {
         shared = Shared(
             Parts(
                 scheduler: scheduler, requests: requests, journal: journal, historyInputs: max(0, historyInputs),
-                onStorageFailure: onStorageFailure))
+                onStorageFailure: onStorageFailure, onUnstorable: onUnstorable))
     }
 
     /// This copy's parts changed by `body`, in an object of this copy's own.

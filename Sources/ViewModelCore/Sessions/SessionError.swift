@@ -16,4 +16,7 @@ public enum SessionError: Error, Equatable, Sendable {
     case keyInFlight
     /// The store could not keep what was applied; it is not acknowledged, and the session reloads from the store.
     case unavailable
+    /// A value cannot be stored: the request's events (nothing was applied), or a state or internal event of the
+    /// session (it stopped: ``SessionEnd/unstorable``).
+    case unstorable(UnstorableValue)
 }

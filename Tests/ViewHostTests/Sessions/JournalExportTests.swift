@@ -19,7 +19,7 @@ struct JournalExportTests {
         for (index, input) in walk.inputs.enumerated() {
             bytes += try writer.line(for: JournalRecord(number: index + 1, input: input))
         }
-        return bytes + writer.end()
+        return bytes + (try writer.end())
     }
 
     static func lines(_ bytes: [UInt8]) -> [String] {
@@ -69,7 +69,7 @@ struct JournalExportTests {
                 number: imported.baseNumber)
             var again = writer.header
             for record in imported.records { again += try writer.line(for: record) }
-            again += writer.end()
+            again += try writer.end()
             let firstDifference = zip(Self.lines(again), Self.lines(bytes)).first { $0.0 != $0.1 }
             #expect(again.count == bytes.count && firstDifference == nil, "seed \(seed): \(firstDifference.map { "\($0.0)\n\($0.1)" } ?? "")")
         }
@@ -172,7 +172,7 @@ struct JournalExportTests {
             session: SessionID("walk"), createdAt: SessionWalk.start, exportedAt: Self.exportedAt, base: base, number: 0)
         var ahead = writer.header
         for record in imported.records { ahead += try writer.line(for: record, decoded: base.decodedAhead(record.input)) }
-        #expect(ahead + writer.end() == bytes)
+        #expect(try ahead + writer.end() == bytes)
         func refusal(_ changed: [String]) -> JournalImportError? { Self.refusal(Self.joined(changed)) }
         var swapped = lines
         swapped.swapAt(300, 301)
