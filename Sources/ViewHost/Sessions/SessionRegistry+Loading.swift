@@ -13,7 +13,9 @@ extension SessionRegistry {
     /// durable value, so the request is answered from that as if it had come a moment later.
     func reloadNeeded(for request: HTTPRequest, session: Session) -> SessionLoadNeeded {
         store.drop(id: session.id)
-        return loadNeeded(session.id, token: Self.token(of: request) ?? "", now: scheduler.now, mode: loadMode(for: request))
+        return loadNeeded(
+            session.id, token: Self.token(of: request, session: session.id.rawValue) ?? "", now: scheduler.now,
+            mode: loadMode(for: request))
     }
 
     /// For a reader whose copy of `session` was dropped while it waited (the store could not keep a newer input):
@@ -26,7 +28,8 @@ extension SessionRegistry {
         store.drop(id: session.id)
         let made = Locked<Value?>(nil)
         let live = try await loadOffLoop(
-            session.id, token: Self.token(of: request) ?? "", now: scheduler.now, mode: loadMode(for: request)
+            session.id, token: Self.token(of: request, session: session.id.rawValue) ?? "", now: scheduler.now,
+            mode: loadMode(for: request)
         ) { loaded in made.withLock { $0 = read(loaded) } }
         // `read` ran on the loaded copy before it was adopted or dropped (a load that returns always adopts).
         guard let value = made.withLock({ $0 }) else { throw AppError.sessionUnavailable }
