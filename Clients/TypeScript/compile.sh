@@ -12,6 +12,7 @@
 #                                        holds types only, is left out)
 #   renderers/NAME.ts                  → Sources/<Name>Feature/Resources/NAME-page.js
 #   types/*.ts                         → nothing (types only; they are written by the app's `typescript` command)
+#   examples/*.mts                     → nothing (compiled to check that they type-check as the README says)
 set -euo pipefail
 
 PINNED=4.8.4
