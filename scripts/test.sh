@@ -2,9 +2,9 @@
 # Build and run every test: the README's second command, and the one CI runs (`.ci/run` execs this file).
 #
 #   scripts/test.sh                     # install what is missing, build, swift test, the whole suite again under
-#                                       # TSan, the fuzzer, the contract checks, the browser test, the example
-#                                       # outside the package (Examples/Todo), the DocC build, the cluster
-#                                       # failover test
+#                                       # TSan, the fuzzer, the contract checks, the TypeScript checks and the
+#                                       # client's tests, the browser tests, the example outside the package
+#                                       # (Examples/Todo), the DocC build, the cluster failover test
 #   SWIFT_SCRATCH=.build-mine scripts/test.sh    # build in another folder (name it .build-*, which git ignores)
 #
 # Works from any directory. Exits non-zero if anything failed; the last line is `summary: N passed, N failed`.
@@ -12,7 +12,8 @@ set -euo pipefail
 
 # Debian packages the build and the tests need. Later work adds to this one list (openssl, nginx, wrk, chromium, …).
 REQUIRED_PACKAGES=(libssl-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev libpq-dev pkg-config curl openssl chromium
-    prometheus postgresql nginx)  # promtool lints /metrics; PostgreSQL and nginx for the cluster test
+    prometheus postgresql nginx  # promtool lints /metrics; PostgreSQL and nginx for the cluster test
+    nodejs node-typescript)  # the TypeScript client's tests (node --test) and the compiled-output check (tsc 4.8.4)
 command -v python3 >/dev/null || REQUIRED_PACKAGES+=(python3)  # the browser test's driver (stdlib only)
 # The tools venv below needs venv and pip (Debian splits them off; a python3 from elsewhere has them).
 command -v python3 >/dev/null && python3 -c 'import ensurepip, venv' 2>/dev/null || REQUIRED_PACKAGES+=(python3-venv)
@@ -179,9 +180,19 @@ run_check metrics timeout -k 5 120 python3 Tests/Contract/metrics_lint.py --bina
 run_check schemathesis timeout -k 5 300 python3 Tests/Contract/schemathesis_run.py --binary "$bin_dir/viewhost" \
     --schemathesis "$tools/bin/schemathesis" --max-examples 100
 
+phase "TypeScript"
+# Clients/TypeScript: the committed JavaScript (the client, the page's script, the seed renderers) against a fresh
+# compile with the pinned tsc 4.8.4 (another version fails, saying so), the seed features' types against a fresh
+# `viewhost typescript`, and the client's tests (plain JavaScript modules, node --test) against the real binary: a
+# lost answer retried once and applied once, a stream across kill -9 and a restart, patches, a refused stream long
+# polled, typed 409 and 422, the README's example. About 15 s here.
+run_check ts-compiled timeout -k 5 120 Clients/TypeScript/compile.sh --check
+run_check ts-types timeout -k 5 60 Clients/TypeScript/types.sh --check viewhost "$bin_dir/viewhost"
+run_check ts-client env VIEWHOST_BINARY="$bin_dir/viewhost" timeout -k 5 300 node --test Clients/TypeScript/tests/*.test.mjs
+
 phase "browser"
 # The web front-end in headless Chromium: chat, bot reply and weather, driven like a user (screenshots go to
-# artifacts/screenshots/, which git ignores).
+# artifacts/screenshots/, which git ignores); then two tabs of one browser, each on its own session, and a reload.
 set +e
 timeout -k 5 300 python3 Tests/Browser/browser_test.py --binary "$bin_dir/viewhost"
 browser_status=$?
@@ -193,6 +204,7 @@ else
     browser="browser FAILED (status $browser_status)"
     failed=$((failed + 1))
 fi
+run_check browser-tabs timeout -k 5 120 python3 Tests/Browser/tabs_test.py --binary "$bin_dir/viewhost"
 
 phase "Examples/Todo"
 # The example app outside the package (Examples/Todo, its own Package.swift, which depends on this repository by
@@ -210,6 +222,8 @@ run_check todo-schemathesis timeout -k 5 300 python3 Tests/Contract/schemathesis
     --binary "$todo_bin/todo-server" --schemathesis "$tools/bin/schemathesis" --max-examples 100 --cwd "$todo_cwd"
 rm -rf "$todo_cwd"
 run_check todo-browser timeout -k 5 300 python3 Tests/Browser/browser_test.py --binary "$todo_bin/todo-server" --todo
+# Its TypeScript types, committed in Clients/TypeScript/types/todo.ts, against a fresh `todo-server typescript`.
+run_check todo-types timeout -k 5 60 Clients/TypeScript/types.sh --check todo "$todo_bin/todo-server"
 
 phase "docs"
 # The DocC documentation of the library products, links checked (warnings are errors), with the walk-through's

@@ -65,11 +65,14 @@ public func fuzzHeaderValues(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
         let lower = FuzzEntryPoints.token(request(.authorization, "bEARER " + value))
         check(lower == read, "the scheme's case changed the token")
     case 4:
-        // Cookie: the `viewhost_session` pair, trimmed; a later one never overrides an earlier one.
+        // Cookie: session s's own `viewhost_session_s` pair, else the single `viewhost_session` of earlier
+        // releases, trimmed; a later one never overrides an earlier one, and the own one always wins.
         let token = FuzzEntryPoints.token(request(.cookie, value))
         if let token { check(!token.contains(";"), "a token with ';'") }
-        let withOurs = FuzzEntryPoints.token(request(.cookie, "viewhost_session=abc; " + value))
+        let withOurs = FuzzEntryPoints.token(request(.cookie, "viewhost_session_s=abc; " + value))
         check(withOurs == "abc", "the first session cookie lost to \(value)")
+        let withLegacy = FuzzEntryPoints.token(request(.cookie, "viewhost_session=abc; " + value))
+        check(withLegacy == "abc" || value.contains("viewhost_session_s"), "the first legacy cookie lost to \(value)")
     case 5:
         // Idempotency-Key: 1 to 255 visible ASCII characters, kept as sent; anything else a 400.
         switch FuzzEntryPoints.idempotencyKey(request(.idempotencyKey, value)) {

@@ -1,33 +1,8 @@
 import ViewModelCore
 
 extension PersonApp {
-    /// How the page draws the person: the name and birthdate as shown, and a form to replace the person.
-    public static let page = PageRenderer(
-        script: #"""
-            (() => {
-              const { el, post } = ViewHost;
-              const $ = (id) => document.getElementById(id);
-
-              ViewHost.renderers.person = (p, inputs) => {
-                const field = (id, label, value, type = "text") => [
-                  el("label", { for: id }, label),
-                  el("input", { id, type, value: inputs[id] ?? value ?? "" }),
-                ];
-                const save = () => post(p.actions.setPerson, {
-                  salutation: $("person-salutation").value, firstName: $("person-first").value,
-                  lastName: $("person-last").value, birthdate: $("person-birthdate").value,
-                });
-                return [
-                  el("h2", { id: "person-title" }, "Person"),
-                  el("p", {}, el("strong", { id: "person-name" }, p.nameText)),
-                  el("p", { id: "person-birthdate-text" }, p.birthdateText),
-                  field("person-salutation", "Salutation", p.salutation),
-                  field("person-first", "First name", p.firstName),
-                  field("person-last", "Last name", p.lastName),
-                  field("person-birthdate", "Birthdate", p.birthdate ? p.birthdate.slice(0, 10) : "", "date"),
-                  el("p", {}, el("button", { id: "person-save", onclick: save }, "Save")),
-                ];
-              };
-            })();
-            """#)
+    /// How the page draws the person: the name and birthdate as shown, and a form to replace the person. The script is
+    /// `Resources/person-page.js`, compiled from `Clients/TypeScript/renderers/person.ts` (typed with the feature's
+    /// generated types); both files are embedded in the code.
+    public static let page = PageRenderer(script: PackageResources.person_page_js)
 }

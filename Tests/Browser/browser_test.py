@@ -241,15 +241,73 @@ def hostile_text_flow(page, out):
     page.screenshot(os.path.join(out, "05-hostile-text.png"))
 
 
+def find_chromium():
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+    if not chromium:
+        sys.exit("browser_test: chromium is not installed (apt-get install chromium)")
+    return chromium
+
+
+def start_server(binary, arguments, cwd):
+    """`binary serve --port 0 ARGUMENTS` in `cwd`; returns the process and its base URL (from the readiness line)."""
+    server = subprocess.Popen([os.path.abspath(binary), "serve", "--port", "0", *arguments],
+                              cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    line = server.stdout.readline().strip()
+    match = re.match(r"viewhost listening on (http://\S+)", line)
+    if not match:
+        server.kill()
+        raise AssertionError(f"no readiness line from the server: {line!r}")
+    return server, match.group(1)
+
+
+def start_chromium(chromium, profile):
+    """Headless Chromium with its DevTools on a free port; returns the process and the browser's endpoint."""
+    browser = subprocess.Popen([chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                                "--no-first-run", "--no-default-browser-check", "--hide-scrollbars",
+                                f"--user-data-dir={profile}", "--remote-debugging-port=0", "about:blank"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        line = browser.stderr.readline()
+        found = re.search(r"DevTools listening on (ws://\S+)", line)
+        if found:
+            return browser, found.group(1)
+    browser.kill()
+    raise AssertionError("Chromium did not start its DevTools endpoint")
+
+
+def open_tab(endpoint, url):
+    """A new tab of the browser (its default context: the cookies of every tab, each tab its own sessionStorage) on
+    its own DevTools connection, 414 px wide like a phone, navigated to `url`."""
+    page = Page(WebSocket(endpoint))
+    target = page.call("Target.createTarget", {"url": "about:blank"}, session=False)["targetId"]
+    page.session = page.call("Target.attachToTarget", {"targetId": target, "flatten": True}, session=False)["sessionId"]
+    for domain in ("Page", "Runtime", "Log"):
+        page.call(f"{domain}.enable")
+    page.call("Emulation.setDeviceMetricsOverride", {"width": 414, "height": 896, "deviceScaleFactor": 1, "mobile": True})
+    page.call("Page.navigate", {"url": url})
+    return page
+
+
+def stop(browser, server):
+    if browser:
+        browser.terminate()
+        try:
+            browser.wait(10)
+        except subprocess.TimeoutExpired:
+            browser.kill()
+    if server:
+        server.terminate()
+        server.wait(20)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build/debug/viewhost"))
     parser.add_argument("--out", default=os.path.join(ROOT, "artifacts/screenshots"))
     parser.add_argument("--todo", action="store_true", help="drive Examples/Todo's server (pass its --binary)")
     args = parser.parse_args()
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-    if not chromium:
-        sys.exit("browser_test: chromium is not installed (apt-get install chromium)")
+    chromium = find_chromium()
     os.makedirs(args.out, exist_ok=True)
 
     # The default store (SQLite), in a directory of its own: the page is driven against the product as it ships.
@@ -257,35 +315,12 @@ def main():
     # The example runs in its data directory: the repository's Config/viewhost.json is the seed app's.
     # The chat's simulated partner 50 times faster; the to-do's undo window at its real 5 s.
     speed = [] if args.todo else ["--simulation-speed", "50"]
-    server = subprocess.Popen([os.path.abspath(args.binary), "serve", "--port", "0", *speed, "--data-dir", data],
-                              cwd=data if args.todo else ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     profile = tempfile.mkdtemp(prefix="viewhost-chromium-")
-    browser = None
+    server = browser = None
     try:
-        line = server.stdout.readline().strip()
-        match = re.match(r"viewhost listening on (http://\S+)", line)
-        if not match:
-            raise AssertionError(f"no readiness line from the server: {line!r}")
-        base = match.group(1)
-        browser = subprocess.Popen([chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                                    "--no-first-run", "--no-default-browser-check", "--hide-scrollbars",
-                                    f"--user-data-dir={profile}", "--remote-debugging-port=0", "about:blank"],
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        deadline = time.time() + 30
-        endpoint = None
-        while time.time() < deadline and endpoint is None:
-            line = browser.stderr.readline()
-            found = re.search(r"DevTools listening on (ws://\S+)", line)
-            endpoint = found.group(1) if found else None
-        if not endpoint:
-            raise AssertionError("Chromium did not start its DevTools endpoint")
-        page = Page(WebSocket(endpoint))
-        target = page.call("Target.createTarget", {"url": "about:blank"}, session=False)["targetId"]
-        page.session = page.call("Target.attachToTarget", {"targetId": target, "flatten": True}, session=False)["sessionId"]
-        for domain in ("Page", "Runtime", "Log"):
-            page.call(f"{domain}.enable")
-        page.call("Emulation.setDeviceMetricsOverride", {"width": 414, "height": 896, "deviceScaleFactor": 1, "mobile": True})
-        page.call("Page.navigate", {"url": base + "/"})
+        server, base = start_server(args.binary, [*speed, "--data-dir", data], cwd=data if args.todo else ROOT)
+        browser, endpoint = start_chromium(chromium, profile)
+        page = open_tab(endpoint, base + "/")
 
         if args.todo:
             todo_flow(page, args.out)
@@ -335,17 +370,9 @@ def main():
             raise AssertionError(f"the page logged errors: {page.console_errors}")
         print("browser_test: passed")
     finally:
-        if browser:
-            browser.terminate()
-            try:
-                browser.wait(10)
-            except subprocess.TimeoutExpired:
-                browser.kill()
-        server.terminate()
-        server.wait(20)
+        stop(browser, server)
         shutil.rmtree(data, ignore_errors=True)
         shutil.rmtree(profile, ignore_errors=True)
-
 
 if __name__ == "__main__":
     try:

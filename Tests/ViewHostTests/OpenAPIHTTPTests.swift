@@ -29,6 +29,7 @@ import TestSupport
                     operations += 1
                     let path = template.replacingOccurrences(of: "{id}", with: session.id)
                         .replacingOccurrences(of: "{feature}", with: "chat")
+                        .replacingOccurrences(of: "{file}", with: "index.mjs")
                     let status = try await Self.status(
                         of: method.uppercased(), path, token: session.token, app: app)
                     #expect(status != 405, "\(method.uppercased()) \(template) answered 405")

@@ -21,7 +21,11 @@ struct SessionHTTPTests {
             let id = try #require(json["id"].string)
             let token = try #require(json["token"].string)
             #expect(response.header("Location") == "/v1/sessions/\(id)")
-            #expect(response.header("Set-Cookie") == "viewhost_session=\(token); HttpOnly; SameSite=Strict; Path=/")
+            #expect(
+                response.headerValues("Set-Cookie") == [
+                    "viewhost_session_\(id)=\(token); HttpOnly; SameSite=Strict; Path=/v1/sessions/\(id)",
+                    "viewhost_held_\(id)=1; SameSite=Strict; Path=/",
+                ])
             #expect(response.header("Content-Type")?.hasPrefix("application/json") == true)
             // The manual clock starts at 2026-11-23 14:00 UTC; the default idle TTL is 30 minutes.
             #expect(json["expiresAt"].string == "2026-11-23T14:30:00Z")
@@ -143,11 +147,77 @@ struct SessionHTTPTests {
             let wrong = try await app.request("GET", session.path("chat"), token: session.token + "x")
             #expect(wrong.status == 404)
             let cookie = try await app.request(
-                "GET", session.path("chat"), headers: [("Cookie", "theme=dark; viewhost_session=\(session.token)")])
+                "GET", session.path("chat"),
+                headers: [("Cookie", "theme=dark; viewhost_session_\(session.id)=\(session.token)")])
             #expect(cookie.status == 200)
+            // Another session's cookie is not this session's token: it is not even looked at.
+            let othersCookie = try await app.request(
+                "GET", session.path("chat"), headers: [("Cookie", "viewhost_session_\(other.id)=\(other.token)")])
+            #expect(othersCookie.status == 401)
             let foreignDelete = try await app.request("DELETE", session.path(), token: other.token)
             #expect(foreignDelete.status == 404)
             #expect(try await app.request("GET", session.path(), token: session.token).status == 200)
+        }
+    }
+
+    /// Issue 41: a browser with two tabs holds two sessions' cookies at once (each scoped to its session's path, and
+    /// a browser sends every cookie whose path matches), and each request is answered for its own session. With the
+    /// single `viewhost_session` cookie the second session replaced the first one's token, and the first tab got 404.
+    @Test func aBrowserHoldsACookieForEachOfItsSessions() async throws {
+        try await TestApp.run { app in
+            var cookies: [String] = []
+            var sessions: [TestSession] = []
+            for _ in 0..<2 {
+                let response = try await app.request("POST", "/v1/sessions")
+                let json = try response.json
+                let session = TestSession(
+                    id: try #require(json["id"].string), token: try #require(json["token"].string))
+                sessions.append(session)
+                // What a browser sends back: the pair before the first `;`.
+                cookies += response.headerValues("Set-Cookie").compactMap { cookie in
+                    cookie.split(separator: ";").first.map(String.init)
+                }
+            }
+            let jar = cookies.joined(separator: "; ")
+            for session in sessions {
+                let read = try await app.request("GET", session.path(), headers: [("Cookie", jar)])
+                #expect(read.status == 200)
+                #expect(try read.json["id"].string == session.id)
+                let sent = try await app.request(
+                    "POST", session.path("login/events"), headers: [("Cookie", jar)],
+                    body: #"{"type":"setUsername","value":"tabs"}"#)
+                #expect(sent.status == 202)
+            }
+            // The session's own cookie wins over the single cookie of earlier releases, in either order.
+            let legacyFirst =
+                "viewhost_session=\(sessions[1].token); viewhost_session_\(sessions[0].id)=\(sessions[0].token)"
+            #expect(try await app.request("GET", sessions[0].path(), headers: [("Cookie", legacyFirst)]).status == 200)
+        }
+    }
+
+    /// A browser of an earlier release holds one `viewhost_session` cookie: it still opens its session, and a
+    /// deletion it authenticated clears it; a deletion by a session's own cookie clears that pair only.
+    @Test func theSingleCookieOfEarlierReleasesStillWorks() async throws {
+        try await TestApp.run { app in
+            let old = try await app.createSession()
+            let new = try await app.createSession()
+            let legacy = ("Cookie", "viewhost_session=\(old.token)")
+            #expect(try await app.request("GET", old.path("chat"), headers: [legacy]).status == 200)
+            #expect(try await app.request("GET", new.path("chat"), headers: [legacy]).status == 404)
+            let deleted = try await app.request(
+                "DELETE", new.path(), headers: [("Cookie", "viewhost_session_\(new.id)=\(new.token)")])
+            #expect(deleted.status == 204)
+            #expect(
+                deleted.headerValues("Set-Cookie") == [
+                    "viewhost_session_\(new.id)=; HttpOnly; SameSite=Strict; Path=/v1/sessions/\(new.id); Max-Age=0",
+                    "viewhost_held_\(new.id)=; SameSite=Strict; Path=/; Max-Age=0",
+                ])
+            let deletedByLegacy = try await app.request("DELETE", old.path(), headers: [legacy])
+            #expect(deletedByLegacy.status == 204)
+            #expect(
+                deletedByLegacy.headerValues("Set-Cookie").last
+                    == "viewhost_session=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0")
+            #expect(deletedByLegacy.headerValues("Set-Cookie").count == 3)
         }
     }
 

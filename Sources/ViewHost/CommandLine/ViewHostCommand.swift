@@ -3,8 +3,8 @@ import Foundation
 import ViewModelCore
 
 /// `viewhost`: the command-line front end an app's `main` hands over to, with the features it serves. `serve` is
-/// the default subcommand; `backup`, `check`, `repair` and `client` work on any app's store and server, and
-/// `replay` on any app's journal exports.
+/// the default subcommand; `backup`, `check`, `repair` and `client` work on any app's store and server,
+/// `replay` on any app's journal exports, and `typescript` prints the TypeScript types of the app's features.
 ///
 /// ```swift
 /// import ViewHost
@@ -17,7 +17,9 @@ public struct ViewHostCommand: AsyncParsableCommand {
         commandName: "viewhost",
         abstract: "Hosts per-session MVVM view models over HTTP/1.1 and serves their snapshots as JSON.",
         version: "viewhost \(ViewHostVersion.current)",
-        subcommands: [Serve.self, Backup.self, Check.self, Repair.self, Replay.self, ClientCommand.self],
+        subcommands: [
+            Serve.self, Backup.self, Check.self, Repair.self, Replay.self, ClientCommand.self, TypeScriptCommand.self,
+        ],
         defaultSubcommand: Serve.self
     )
 

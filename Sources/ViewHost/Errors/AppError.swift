@@ -129,7 +129,9 @@ enum AppError: HTTPResponseError, Sendable {
         case .missingToken:
             ProblemDetails(
                 status: status,
-                detail: "This request needs the session's token: 'Authorization: Bearer TOKEN' or the viewhost_session cookie.")
+                detail:
+                    "This request needs the session's token: 'Authorization: Bearer TOKEN' or its cookie, "
+                    + "viewhost_session_ID.")
         case .sessionNotFound:
             ProblemDetails(status: status, detail: "No session with this id exists for this token.")
         case .sessionExpired:

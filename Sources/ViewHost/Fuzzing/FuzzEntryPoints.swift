@@ -58,9 +58,10 @@ package enum FuzzEntryPoints {
         ConditionalRequest.noneMatchFails(request, etag: etag)
     }
 
-    /// The session token from `Authorization: Bearer` or the session cookie.
-    package static func token(_ request: HTTPRequest) -> String? {
-        SessionRegistry.token(of: request)
+    /// The token for session `session` from `Authorization: Bearer` or the session's cookie (its own, else the
+    /// single cookie of earlier releases).
+    package static func token(_ request: HTTPRequest, session: String = "s") -> String? {
+        SessionRegistry.token(of: request, session: session)
     }
 
     /// Whether the body counts as JSON by its `Content-Type`.

@@ -14,7 +14,8 @@ import ViewModelCore
 /// - its name in the lists of features (session options, the stream's filter and event names).
 ///
 /// The time-zone enum is the zones this machine's database has, exactly the ones `POST /v1/sessions` takes
-/// (``SessionOptions/timeZoneIdentifiers``). `OpenAPIHTTPTests` checks that every operation is routed.
+/// (``SessionOptions/timeZoneIdentifiers``); the client's modules are those ``WebAssets`` serves. `OpenAPIHTTPTests`
+/// checks that every operation is routed.
 enum OpenAPIDocument {
     /// The document for `features`.
     static func json(features: HostedFeatures) -> String {
@@ -46,8 +47,12 @@ enum OpenAPIDocument {
         let text = serialized(document)
         let names = features.names.map { "\"\($0)\"" }.joined(separator: ", ")
         let zones = SessionOptions.timeZoneIdentifiers.sorted().map { "\"\($0)\"" }.joined(separator: ",")
+        // The TypeScript client's modules the server serves under /client/ (``WebAssets``).
+        let modules = WebAssets.modules.keys.filter { $0.hasPrefix("/client/") }.sorted()
+            .map { "\"\($0.dropFirst("/client/".count))\"" }.joined(separator: ", ")
         return text.replacingOccurrences(of: "\"__FEATURES__\"", with: names)
             .replacingOccurrences(of: "\"__TIME_ZONES__\"", with: zones)
+            .replacingOccurrences(of: "\"__CLIENT_MODULES__\"", with: modules)
     }
 
     /// The feature's snapshot: the generic envelope and the snapshot type's own members.

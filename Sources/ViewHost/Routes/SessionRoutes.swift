@@ -3,7 +3,8 @@ import HTTPCore
 import ViewHostJSON
 import ViewModelCore
 
-/// `POST /v1/sessions`, `GET /v1/sessions/{id}`, `DELETE /v1/sessions/{id}` (API.md "Sessions").
+/// `POST /v1/sessions`, `GET /v1/sessions/{id}`, `DELETE /v1/sessions/{id}` (API.md "Sessions"); the cookies a
+/// browser gets for each session are ``SessionCookie``'s.
 enum SessionRoutes {
     static func register<C: Clock>(
         on router: inout MeteredRouter, registry: SessionRegistry, limits: RequestRateLimits<C>
@@ -55,9 +56,13 @@ enum SessionRoutes {
         }
 
         router.on(.delete, "/v1/sessions/:id", session: resolver) { request, context, session in
-            let removed = HTTPResponse(
-                status: .noContent,
-                headers: [.setCookie: "viewhost_session=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0"])
+            // The session's cookies go with it; the single cookie of earlier releases only when it stood for it.
+            let id = session.id.rawValue
+            let legacy = SessionRegistry.bearer(of: request) == nil
+                && SessionCookie.token(in: request, session: id)?.legacy == true
+            var headers = HTTPHeaders()
+            for cookie in SessionCookie.cleared(id: id, legacy: legacy) { headers.add(.setCookie, cookie) }
+            let removed = HTTPResponse(status: .noContent, headers: headers)
             guard let durable = try registry.delete(session) else { return .response(removed) }
             return .deferred {
                 do throws(SessionError) {
@@ -90,12 +95,12 @@ enum SessionRoutes {
         writer.key("token")
         writer.string(created.secret.rawValue)
         writer.endObject()
-        return HTTPResponse(
-            status: .created, contentType: "application/json", bytes: writer.bytes,
-            headers: [
-                .location: base, .cacheControl: "no-store",
-                .setCookie: "viewhost_session=\(created.secret.rawValue); HttpOnly; SameSite=Strict; Path=/",
-            ])
+        var headers: HTTPHeaders = [.location: base, .cacheControl: "no-store"]
+        // A cookie pair per session (``SessionCookie``): each tab of a browser keeps its own session.
+        for cookie in SessionCookie.created(id: session.id.rawValue, token: created.secret.rawValue) {
+            headers.add(.setCookie, cookie)
+        }
+        return HTTPResponse(status: .created, contentType: "application/json", bytes: writer.bytes, headers: headers)
     }
 }
 

@@ -35,7 +35,8 @@ extension SessionRegistry {
     ) -> SessionLoad {
         store.drop(id: session.id)
         return SessionLoad(
-            id: session.id, token: Self.token(of: request) ?? "", now: scheduler.now, mode: loadMode(for: request),
+            id: session.id, token: Self.token(of: request, session: session.id.rawValue) ?? "", now: scheduler.now,
+            mode: loadMode(for: request),
             prepare: prepare)
     }
 

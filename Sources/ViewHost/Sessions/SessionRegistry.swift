@@ -160,7 +160,7 @@ final class SessionRegistry: Sendable {
     /// (to load first, off the event loop), or with another live node (``SessionResolver`` follows it).
     /// - Throws: `missingToken` (401), `sessionNotFound` (404), `sessionExpired` (410).
     func resolve(_ request: HTTPRequest, id: String) throws(AppError) -> SessionResolution {
-        guard let token = Self.token(of: request) else { throw .missingToken }
+        guard let token = Self.token(of: request, session: id) else { throw .missingToken }
         let sessionID = SessionID(id)
         let now = scheduler.now
         switch store.lookup(sessionID, token: token, now: now) {
@@ -226,8 +226,14 @@ final class SessionRegistry: Sendable {
         features.definition(named: name)
     }
 
-    /// `Authorization: Bearer TOKEN` (RFC 6750 §2.1), else the `viewhost_session` cookie.
-    static func token(of request: HTTPRequest) -> String? {
+    /// The token for session `id`: `Authorization: Bearer TOKEN` (RFC 6750 §2.1), else the session's cookie
+    /// (``SessionCookie``: its own, else the single cookie of earlier releases).
+    static func token(of request: HTTPRequest, session id: String) -> String? {
+        bearer(of: request) ?? SessionCookie.token(in: request, session: id)?.token
+    }
+
+    /// `Authorization: Bearer TOKEN`, when the request has one.
+    static func bearer(of request: HTTPRequest) -> String? {
         // Read in place, on bytes: the scheme is what comes before the first space (on Characters, a combining
         // mark right after the space made it one Character with it, and the space was not seen:
         // HeaderValuesFuzzer); `Bearer` in any case, then the token without the whitespace around it.
@@ -238,19 +244,7 @@ final class SessionRegistry: Sendable {
             let token = ByteClass.trimmed(UnsafeRawBufferPointer(rebasing: value[(space + 1)...]))
             return String(decoding: token, as: UTF8.self)
         }
-        if let bearer = bearer ?? nil { return bearer }
-        for cookieHeader in request.headers.values(for: .cookie) {
-            for pair in cookieHeader.fieldParts(separatedBy: UInt8(ascii: ";")) {
-                // On bytes, like the space above: `=` followed by a combining mark is one Character.
-                let bytes = pair.utf8
-                if let equals = bytes.firstIndex(of: UInt8(ascii: "=")), equals != bytes.startIndex,
-                    Substring(bytes[..<equals]).trimmingOWS() == "viewhost_session"
-                {
-                    return String(Substring(bytes[bytes.index(after: equals)...]).trimmingOWS())
-                }
-            }
-        }
-        return nil
+        return bearer ?? nil
     }
 
     /// Expires idle sessions every quarter of the TTL (at most once a minute), in memory and in the store. The

@@ -35,6 +35,8 @@ struct ReadmeOutputNormalisation {
             .replacing(#/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z/#, with: "«time»")
             .replacing(#/\d\d-\d\d-\d{4} \d\d:\d\d/#, with: "«time»")
             .replacing(#/\b[0-9a-z]{52}\b/#, with: "«token»")
+            // A session's cookies are named after it (`_` joins them: no word boundary before the id).
+            .replacing(#/(viewhost_(?:session|held)_)[0-9a-z]{26}\b/#) { "\($0.1)«id»" }
             .replacing(#/\b[0-9a-z]{26}\b/#, with: "«id»")
             // A `cut` line ends in the middle of an id.
             .replacing(#/\/v1\/sessions\/[0-9a-z]+/#, with: "/v1/sessions/«id»")

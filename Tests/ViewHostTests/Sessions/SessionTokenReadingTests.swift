@@ -2,8 +2,9 @@ import ViewHost
 import HTTPCore
 import Testing
 
-/// Where a request's session token is read from: `Authorization: Bearer` (any case of the scheme, read in place
-/// in the usual case, by a general path otherwise), else the `viewhost_session` cookie.
+/// Where a request's token for session `s` is read from: `Authorization: Bearer` (any case of the scheme, read in
+/// place in the usual case, by a general path otherwise), else the session's own `viewhost_session_s` cookie, else the
+/// single `viewhost_session` cookie of earlier releases.
 struct SessionTokenReadingTests {
     static func token(_ name: HTTPHeaderName, _ value: String) -> String? {
         FuzzEntryPoints.token(HTTPRequest(method: .get, target: "/v1/sessions/s/chat", headers: [name: value]))
@@ -26,6 +27,21 @@ struct SessionTokenReadingTests {
         #expect(Self.token(.authorization, "Bearer " + value) == value)
         #expect(Self.token(.authorization, "bEARER " + value) == value)
         #expect(Self.token(.authorization, "Basic " + value) == nil)
+    }
+
+    /// The token for session `s` comes from its own cookie or the header, never from another session's cookie.
+    @Test func eachSessionHasItsOwnCookie() {
+        #expect(Self.token(.cookie, "viewhost_session_t=other; viewhost_session_s=mine") == "mine")
+        #expect(Self.token(.cookie, "viewhost_session_t=other") == nil)
+        #expect(Self.token(.cookie, "viewhost_session_s=mine; viewhost_session_s=later") == "mine")
+        #expect(Self.token(.cookie, "viewhost_session=legacy; viewhost_session_s=mine") == "mine")
+        #expect(Self.token(.cookie, "viewhost_session_s=mine; viewhost_session=legacy") == "mine")
+        #expect(Self.token(.cookie, "viewhost_session_t=other; viewhost_session=legacy") == "legacy")
+        #expect(Self.token(.cookie, "viewhost_held_s=1") == nil, "the page's marker is no token")
+        let both = HTTPRequest(
+            method: .get, target: "/v1/sessions/s/chat",
+            headers: [.authorization: "Bearer header", .cookie: "viewhost_session_s=cookie"])
+        #expect(FuzzEntryPoints.token(both) == "header")
     }
 
     @Test func theFirstSessionCookieWins() {

@@ -1,0 +1,150 @@
+// The page at `/` (`app.js`): opens this tab's session, follows its changes with the client (the event stream with
+// patches, resumed with Last-Event-ID, long polling while streams are refused), and draws every feature section from
+// its snapshots. A feature with a renderer draws itself (its script, appended to this module by the server,
+// registers `ViewHost.renderers[name]`); any other is drawn generically. It posts only the actions the snapshots
+// carry and builds the DOM with text only, never HTML from data.
+import type { AnySnapshot } from "./client/types.mjs";
+import { ViewHostClient } from "./client/client.mjs";
+import { ViewHostError } from "./client/errors.mjs";
+import type { ViewHostSession } from "./client/session.mjs";
+import { nodes } from "./page/dom.mjs";
+import { History } from "./page/history.mjs";
+import { fillPicker, openSession } from "./page/sessions.mjs";
+import { makeUI, type PageUI, type Renderer } from "./page/ui.mjs";
+
+/** What the page holds (`window.viewhost`, for tests and the curious). */
+interface PageState {
+  id: string | null;
+  /** feature → its newest snapshot. */
+  snapshots: Record<string, AnySnapshot>;
+  history: History["features"];
+  /** Changes that came as patches applied here, and snapshots read whole after a patch that did not apply. */
+  patches: number;
+  refetched: number;
+}
+
+declare global {
+  interface Window {
+    ViewHost: PageUI;
+    viewhost: PageState;
+  }
+}
+
+const $ = (id: string) => document.getElementById(id);
+const client = new ViewHostClient("");
+let session: ViewHostSession | null = null;
+
+const history = new History({
+  session: () => session,
+  latest: (feature) => state.snapshots[feature]?.version ?? 1,
+  draw: (feature, snapshot, past) => draw(feature, snapshot, past),
+  drawLive: (feature) => { const snapshot = state.snapshots[feature]; if (snapshot) draw(feature, snapshot, false); },
+  status: (text) => ui.status(text),
+});
+const state: PageState = { id: null, snapshots: {}, history: history.features, patches: 0, refetched: 0 };
+
+const ui = makeUI(async (action, params = {}) => {
+  if (!action || action.enabled === false || !session) return false;
+  const target = /\/v1\/sessions\/[^/]+\/([^/]+)\/events$/.exec(action.href || "");
+  const feature = target?.[1];
+  if (feature && history.of(feature).viewing) {
+    ui.status(`${ui.words(feature)} shows a past version: it is read-only. Go back to live to act.`);
+    return false;
+  }
+  // A placeholder the user left empty is posted empty (the server says what is wrong with it).
+  const filled: Record<string, string> = {};
+  for (const value of Object.values(action.body)) {
+    for (const match of String(value).matchAll(/\{(\w+)\}/g)) filled[match[1] ?? ""] = params[match[1] ?? ""] ?? "";
+  }
+  try {
+    await session.perform(action, filled);
+    return true;
+  } catch (error) {
+    ui.status(error instanceof ViewHostError && error.kind === "problem"
+      ? error.detail || `The server answered ${error.status}.`
+      : "The server cannot be reached; retrying.");
+    return false;
+  }
+});
+window.ViewHost = ui;
+window.viewhost = state;
+
+/** The newest snapshot of a feature: drawn, unless its slider shows the past (then only the slider moves on). */
+function render(feature: string, snapshot: AnySnapshot): void {
+  const previous = state.snapshots[feature];
+  if (previous && previous.version > snapshot.version) return;
+  state.snapshots[feature] = snapshot;
+  if (history.of(feature).viewing) {
+    history.update(feature);
+    return;
+  }
+  draw(feature, snapshot, false);
+}
+
+/** Draws `snapshot` in the feature's section above its history slider (which stays in place, so a drag goes on); a
+ * past one read-only. */
+function draw(feature: string, snapshot: AnySnapshot, past: boolean): void {
+  const section = $(feature);
+  if (!section) return;
+  const renderer: Renderer = ui.renderers[feature] ?? ((s, inputs, helpers) => helpers.generic(s, inputs));
+  const focused = document.activeElement && section.contains(document.activeElement) ? document.activeElement.id : null;
+  const inputs: Record<string, string> = {};
+  section.querySelectorAll<HTMLInputElement>("input[id]").forEach((input) => { inputs[input.id] = input.value; });
+  const drawn = nodes([renderer(snapshot, inputs, ui)]);
+  const bar = section.querySelector<HTMLElement>(":scope > .history") ?? history.bar(feature);
+  for (const child of [...section.children]) if (child !== bar) child.remove();
+  section.prepend(...drawn);
+  if (!bar.parentNode) section.append(bar);
+  for (const node of drawn) if (node instanceof HTMLElement) node.inert = past;
+  section.classList.toggle("past", past);
+  history.update(feature);
+  section.hidden = false;
+  if (focused && !past) $(focused)?.focus();
+}
+
+/** Follows the session's changes until it ends. */
+async function follow(current: ViewHostSession): Promise<void> {
+  const onStatus = (status: "stream" | "poll" | "retry") => {
+    if (status === "retry") { ui.status("Reconnecting…"); return; }
+    ui.status(status === "stream" ? "Live" : "Live (long polling)");
+    void history.load();
+  };
+  try {
+    for await (const change of current.changes({ onStatus })) {
+      if (change.source === "patch") state.patches++;
+      if (change.source === "snapshot") state.refetched++;
+      render(change.feature, change.snapshot);
+    }
+  } catch (error) {
+    ui.status(error instanceof ViewHostError && error.kind === "sessionEnded"
+      ? "This session has ended; reload for a new one."
+      : `The session cannot be followed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** A section for each feature the server lists in `<main data-features>`, in its order, hidden until drawn. */
+function makeSections(): void {
+  const main = $("features");
+  for (const feature of (main?.dataset.features ?? "").split(" ").filter((name) => name !== "")) {
+    const section = document.createElement("section");
+    section.id = feature;
+    section.className = "card";
+    section.setAttribute("aria-labelledby", `${feature}-title`);
+    section.hidden = true;
+    main?.append(section);
+  }
+}
+
+async function start(): Promise<void> {
+  makeSections();
+  session = await openSession(client);
+  state.id = session.id;
+  void fillPicker(client, session.id);
+  await follow(session);
+}
+
+// Features' renderers register in the code that follows this module's: start once they all ran.
+document.addEventListener("DOMContentLoaded", () => {
+  start().catch((error: unknown) => ui.status(error instanceof ViewHostError && error.kind === "problem"
+    ? `Cannot open a session (${error.status}).` : "The server cannot be reached."));
+});

@@ -1,0 +1,315 @@
+import type { ChangeSource, SessionInfo } from "./types.mjs";
+import { delay } from "./backoff.mjs";
+import { ViewHostError } from "./errors.mjs";
+import type { PatchOperation } from "./patch.mjs";
+import { AsyncQueue } from "./queue.mjs";
+import { patchedSnapshot, type Held } from "./session.mjs";
+import { ServerSentEventParser, type ServerSentEvent } from "./sse.mjs";
+import type { Transport } from "./transport.mjs";
+
+/** How `changes()` follows a session. */
+export interface ChangeOptions<Name extends string = string> {
+  /** The features to follow (default: all of the session's). */
+  features?: Name[];
+  /** Ends the changes (the iterator returns). */
+  signal?: AbortSignal;
+  /** Told each time the feed's state changes: a stream is open (`stream`), streams are refused and it long polls
+   * (`poll`), or a stream failed and it is about to try again (`retry`, with why). */
+  onStatus?: (status: "stream" | "poll" | "retry", cause?: ViewHostError) => void;
+}
+
+/** What the feed needs of its session. */
+export interface FollowedSession {
+  readonly transport: Transport;
+  readonly token: string | null;
+  path(suffix?: string): string;
+  read(feature: string, known: Held | null, wait: number | null, signal?: AbortSignal): Promise<Held | null>;
+  info(options?: { signal?: AbortSignal }): Promise<SessionInfo>;
+}
+
+/** One change as the feed delivers it. */
+interface Delivery {
+  feature: string;
+  version: number;
+  sequence: number | null;
+  snapshot: Record<string, unknown>;
+  source: ChangeSource;
+}
+
+/** How one stream ended. */
+type StreamEnd =
+  /** The connection failed or ended; `progress`: it delivered something first. */
+  | { kind: "dropped"; progress: boolean; cause: ViewHostError }
+  /** The server's final `ended` event (`deleted`, `expired`, `shutdown`). */
+  | { kind: "ended"; reason: string }
+  /** Streams are refused for now (`429`, `503`): long poll instead. */
+  | { kind: "refused"; problem: ViewHostError }
+  /** Nothing to retry: the session is gone, the token wrong, or the caller aborted. */
+  | { kind: "fatal"; error: ViewHostError };
+
+/** The loop behind `ViewHostSession.changes()`: one event stream after another, resumed with `Last-Event-ID`; long
+ * polls while streams are refused; each feature's version delivered at most once. */
+export class ChangeFeed {
+  private readonly session: FollowedSession;
+  private readonly options: ChangeOptions;
+  /** The last `id:` received: the stream resumes after it. */
+  private lastEventID: string | null = null;
+  /** The server's `retry:`, the least wait before reconnecting (ms). */
+  private retry = 0;
+  /** feature → the newest snapshot delivered (a patch applies to it). */
+  private readonly delivered = new Map<string, Held>();
+
+  constructor(session: FollowedSession, options: ChangeOptions) {
+    this.session = session;
+    this.options = options;
+  }
+
+  private get settings() { return this.session.transport.options; }
+
+  async *run(): AsyncGenerator<Delivery, void> {
+    // Aborted when the caller's signal aborts or the iteration ends: every request of the feed goes with it.
+    const controller = new AbortController();
+    const abort = () => controller.abort();
+    this.options.signal?.addEventListener("abort", abort);
+    if (this.options.signal?.aborted) controller.abort();
+    const signal = controller.signal;
+    try {
+      let failures = 0;
+      while (!signal.aborted) {
+        const end: StreamEnd = yield* this.stream(signal);
+        switch (end.kind) {
+          case "fatal":
+            if (signal.aborted) return;
+            throw end.error;
+          case "ended":
+            if (end.reason !== "shutdown") {
+              throw new ViewHostError("sessionEnded", "session ended", `the session was ${end.reason}`);
+            }
+            failures = 1;  // the server is stopping: come back after the least wait, then back off
+            break;
+          case "dropped":
+            if (signal.aborted) return;
+            failures = end.progress ? 1 : failures + 1;
+            this.options.onStatus?.("retry", end.cause);
+            break;
+          case "refused":
+            yield* this.longPoll(Math.max(this.settings.fallbackPeriod, (end.problem.retryAfter ?? 0) * 1000), signal);
+            failures = 0;
+            continue;
+        }
+        const wait = Math.max(delay(this.settings.reconnectBackoff, failures, this.settings.random()), this.retry);
+        try {
+          await this.settings.sleep(wait, signal);
+        } catch {
+          return;
+        }
+      }
+    } finally {
+      this.options.signal?.removeEventListener("abort", abort);
+      controller.abort();
+    }
+  }
+
+  /** Whether `change` is newer than what was delivered of its feature; marks it delivered if so. */
+  private claim(change: Delivery): boolean {
+    const held = this.delivered.get(change.feature);
+    if (held && held.version >= change.version) return false;
+    this.delivered.set(change.feature, { version: change.version, etag: `"${change.version}"`, snapshot: change.snapshot });
+    return true;
+  }
+
+  /** One event stream, read until it ends. */
+  private async *stream(signal: AbortSignal): AsyncGenerator<Delivery, StreamEnd> {
+    const transport = this.session.transport;
+    const query: Record<string, string> = { patches: "1" };
+    if (this.options.features) query.features = this.options.features.join(",");
+    const headers: Record<string, string> = { Accept: "text/event-stream" };
+    if (this.lastEventID !== null) headers["Last-Event-ID"] = this.lastEventID;
+    // Its own controller: a stream silent for longer than the idle timeout is cut and resumed.
+    const connection = new AbortController();
+    const cut = () => connection.abort();
+    signal.addEventListener("abort", cut);
+    let idle: ReturnType<typeof setTimeout> | undefined;
+    let silent = false;
+    const rearm = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => { silent = true; connection.abort(); }, this.settings.idleTimeout);
+    };
+    let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+    let progress = false;
+    try {
+      rearm();
+      let response: Response;
+      try {
+        response = await transport.request(transport.url(this.session.path("/stream"), query), {
+          token: this.session.token, headers, signal: connection.signal,
+        });
+      } catch (error) {
+        return this.failure(error, signal, false, silent);
+      }
+      if (response.status !== 200) {
+        const problem = await ViewHostError.fromResponse(response);
+        if (response.status === 429 || response.status === 503) return { kind: "refused", problem };
+        if (response.status >= 500) return { kind: "dropped", progress: false, cause: problem };
+        return { kind: "fatal", error: problem };
+      }
+      const type = response.headers.get("Content-Type") ?? "no Content-Type";
+      if (!type.toLowerCase().startsWith("text/event-stream") || !response.body) {
+        await response.body?.cancel().catch(() => undefined);
+        return { kind: "dropped", progress: false, cause: ViewHostError.invalidResponse(
+          `the stream answered 200 (${type}), not an event stream: is ${transport.baseURL || "this origin"} a ViewHost server?`, 200) };
+      }
+      this.options.onStatus?.("stream");
+      reader = response.body.getReader();
+      const decoder = new TextDecoder();
+      const parser = new ServerSentEventParser();
+      while (true) {
+        let chunk: ReadableStreamReadResult<Uint8Array>;
+        try {
+          chunk = await reader.read();
+        } catch (error) {
+          return this.failure(error, signal, progress, silent);
+        }
+        if (chunk.done) {
+          return { kind: "dropped", progress, cause: new ViewHostError("transport", "transport", "the event stream ended") };
+        }
+        rearm();
+        for (const event of parser.feed(decoder.decode(chunk.value, { stream: true }))) {
+          if (event.event === "ended") return { kind: "ended", reason: reasonOf(event) };
+          const change = event.event.endsWith(".patch") ? await this.patched(event, signal) : whole(event);
+          if (!change) {
+            if (signal.aborted) return { kind: "fatal", error: ViewHostError.aborted() };
+            // Neither the patch nor the whole snapshot could be had: resume from before this event, whose feature
+            // the next stream sends whole.
+            return { kind: "dropped", progress, cause: ViewHostError.invalidResponse(`the ${event.event} event could not be applied`) };
+          }
+          if (event.id !== null) this.lastEventID = event.id;
+          progress = true;
+          if (this.claim(change)) yield change;
+        }
+        if (parser.retry !== null) this.retry = parser.retry;
+      }
+    } finally {
+      clearTimeout(idle);
+      signal.removeEventListener("abort", cut);
+      connection.abort();
+      await reader?.cancel().catch(() => undefined);
+    }
+  }
+
+  /** How a stream that failed with `error` ended. */
+  private failure(error: unknown, signal: AbortSignal, progress: boolean, silent: boolean): StreamEnd {
+    if (signal.aborted) return { kind: "fatal", error: ViewHostError.aborted() };
+    if (silent) {
+      return { kind: "dropped", progress, cause: new ViewHostError(
+        "transport", "transport", `the event stream sent nothing for ${this.settings.idleTimeout / 1000} s`) };
+    }
+    const cause = error instanceof ViewHostError ? error : ViewHostError.transport(error, this.session.transport.baseURL || "/");
+    return { kind: "dropped", progress, cause };
+  }
+
+  /** The change a `FEATURE.patch` event makes: its patch applied to the snapshot delivered last when that is the
+   * event's `base` and the result its `version`; otherwise (a version missed) the whole snapshot, read again. Null
+   * when neither can be had. */
+  private async patched(event: ServerSentEvent, signal: AbortSignal): Promise<Delivery | null> {
+    let data: { base?: unknown; feature?: unknown; version?: unknown; patch?: unknown };
+    try {
+      data = JSON.parse(event.data);
+    } catch {
+      return null;
+    }
+    const feature = typeof data.feature === "string" ? data.feature : event.event.slice(0, -".patch".length);
+    const sequence = sequenceOf(event);
+    const held = this.delivered.get(feature);
+    if (held && held.version === data.base && typeof data.version === "number" && Array.isArray(data.patch)) {
+      const snapshot = patchedSnapshot(held.snapshot, data.patch as PatchOperation[], data.version);
+      if (snapshot) return { feature, version: data.version, sequence, snapshot, source: "patch" };
+    }
+    try {
+      const read = await this.session.read(feature, null, null, signal);
+      return read && { feature, version: read.version, sequence, snapshot: read.snapshot, source: "snapshot" };
+    } catch {
+      return null;
+    }
+  }
+
+  /** Long polls every followed feature for about `period` ms, delivering what changes. */
+  private async *longPoll(period: number, signal: AbortSignal): AsyncGenerator<Delivery, void> {
+    this.options.onStatus?.("poll");
+    const polling = new AbortController();
+    const stop = () => polling.abort();
+    signal.addEventListener("abort", stop);
+    const queue = new AsyncQueue<Delivery | ViewHostError>();
+    try {
+      const names = this.options.features
+        ?? Object.keys((await this.session.info({ signal: polling.signal })).features).sort();
+      const wait = Math.max(1, Math.min(60, Math.ceil(Math.min(this.settings.longPollWait, period) / 1000)));
+      this.settings.sleep(period, polling.signal).then(stop, () => undefined);
+      const polls = names.map((feature) => this.poll(feature, wait, polling.signal, queue));
+      void Promise.all(polls).then(() => queue.close());
+      for await (const item of queue) {
+        if (item instanceof ViewHostError) throw item;
+        if (this.claim(item)) yield item;
+      }
+    } catch (error) {
+      if (signal.aborted) return;
+      throw error;
+    } finally {
+      signal.removeEventListener("abort", stop);
+      polling.abort();
+    }
+  }
+
+  /** Long polls one feature until `signal` aborts; a failure for good goes into the queue, and it stops. */
+  private async poll(feature: string, wait: number, signal: AbortSignal, queue: AsyncQueue<Delivery | ViewHostError>): Promise<void> {
+    let failures = 0;
+    while (!signal.aborted) {
+      const held = this.delivered.get(feature) ?? null;
+      try {
+        const read = await this.session.read(feature, held, held ? wait : null, signal);
+        failures = 0;
+        if (read) queue.push({ feature, version: read.version, sequence: null, snapshot: read.snapshot, source: "poll" });
+      } catch (error) {
+        if (signal.aborted) return;
+        const failure = error instanceof ViewHostError ? error : ViewHostError.transport(error, "/");
+        if (failure.kind !== "transport" && !(failure.status !== null && failure.status >= 500)) {
+          queue.push(failure);
+          return;
+        }
+        failures += 1;
+        try {
+          await this.settings.sleep(delay(this.settings.reconnectBackoff, failures, this.settings.random()), signal);
+        } catch {
+          return;
+        }
+      }
+    }
+  }
+}
+
+/** A change from a whole-snapshot event (`event:` the feature, `data:` its snapshot, `id:` the sequence). */
+function whole(event: ServerSentEvent): Delivery | null {
+  try {
+    const snapshot: unknown = JSON.parse(event.data);
+    if (snapshot === null || typeof snapshot !== "object" || typeof (snapshot as { version?: unknown }).version !== "number") return null;
+    const record = snapshot as Record<string, unknown> & { version: number };
+    return { feature: event.event, version: record.version, sequence: sequenceOf(event), snapshot: record, source: "stream" };
+  } catch {
+    return null;
+  }
+}
+
+function sequenceOf(event: ServerSentEvent): number | null {
+  return event.id !== null && /^[0-9]{1,15}$/.test(event.id) ? Number(event.id) : null;
+}
+
+/** The reason of a final `ended` event (`{"reason":"deleted"}`). */
+function reasonOf(event: ServerSentEvent): string {
+  try {
+    const data: unknown = JSON.parse(event.data);
+    const reason = (data as { reason?: unknown } | null)?.reason;
+    return typeof reason === "string" ? reason : "ended";
+  } catch {
+    return "ended";
+  }
+}

@@ -1,0 +1,72 @@
+/** One event of a `text/event-stream`, as dispatched at a blank line. */
+export interface ServerSentEvent {
+  /** `event:` (`message` when absent). */
+  event: string;
+  /** `data:` lines joined with newlines. */
+  data: string;
+  /** The last `id:` seen so far in the stream, if any (the standard's "last event ID buffer"). */
+  id: string | null;
+}
+
+/** An incremental `text/event-stream` parser (the HTML standard's "Interpreting an event stream"): feed it text as it
+ * arrives, split anywhere, and it returns the events completed so far. Comments (`:`) are skipped, `retry:` updates
+ * `retry`, an event without `data:` is not dispatched. */
+export class ServerSentEventParser {
+  /** The reconnection time the stream asked for (`retry:`), in milliseconds. */
+  retry: number | null = null;
+  /** The last event id (kept across events, as the standard says). */
+  lastEventID: string | null = null;
+  private line = "";
+  private lastWasCR = false;
+  private event = "";
+  private data: string[] = [];
+  private hasData = false;
+
+  /** Parses `text` (decoded with a streaming `TextDecoder`); returns the events it completes. */
+  feed(text: string): ServerSentEvent[] {
+    const events: ServerSentEvent[] = [];
+    let start = 0;
+    for (let i = 0; i < text.length; i++) {
+      const char = text.charCodeAt(i);
+      if (char === 10 && this.lastWasCR) {
+        // The LF of a CRLF (perhaps split across two chunks): the line already ended at the CR.
+        this.lastWasCR = false;
+        start = i + 1;
+        continue;
+      }
+      this.lastWasCR = char === 13;
+      if (char !== 10 && char !== 13) continue;
+      this.line += text.slice(start, i);
+      start = i + 1;
+      const event = this.endLine();
+      if (event) events.push(event);
+    }
+    this.line += text.slice(start);
+    return events;
+  }
+
+  private endLine(): ServerSentEvent | null {
+    const line = this.line;
+    this.line = "";
+    if (line === "") {
+      const event = this.hasData ? { event: this.event || "message", data: this.data.join("\n"), id: this.lastEventID } : null;
+      this.event = "";
+      this.data = [];
+      this.hasData = false;
+      return event;
+    }
+    if (line.startsWith(":")) return null;
+    const colon = line.indexOf(":");
+    const field = colon < 0 ? line : line.slice(0, colon);
+    let value = colon < 0 ? "" : line.slice(colon + 1);
+    if (value.startsWith(" ")) value = value.slice(1);
+    switch (field) {
+      case "event": this.event = value; break;
+      case "data": this.data.push(value); this.hasData = true; break;
+      case "id": if (!value.includes("\0")) this.lastEventID = value; break;
+      case "retry": if (/^[0-9]+$/.test(value)) this.retry = Number(value); break;
+      default: break;
+    }
+    return null;
+  }
+}

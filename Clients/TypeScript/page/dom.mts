@@ -1,0 +1,50 @@
+import type { Action } from "../client/types.mjs";
+
+/** What `el` takes as children: nodes, text, and lists of them; null, undefined and false are left out. */
+export type Child = Node | string | number | null | undefined | false | Child[];
+
+/** A DOM element built from data without HTML: `on…` attributes become listeners, `text` the text content, `true`
+ * an empty attribute, and null, undefined or false none at all. */
+export function el(tag: string, attributes: Record<string, unknown> = {}, ...children: Child[]): HTMLElement {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value as EventListener);
+    else if (key === "text") node.textContent = String(value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  node.append(...nodes(children));
+  return node;
+}
+
+/** `children` flattened, without the left-out values, text as text nodes. */
+export function nodes(children: Child[]): Node[] {
+  const result: Node[] = [];
+  const visit = (child: Child) => {
+    if (child === null || child === undefined || child === false) return;
+    if (Array.isArray(child)) child.forEach(visit);
+    else result.push(child instanceof Node ? child : document.createTextNode(String(child)));
+  };
+  children.forEach(visit);
+  return result;
+}
+
+/** `changeLocation` → `Change location`; `firstName` → `First name`. */
+export function words(name: string): string {
+  const spaced = String(name).replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[-_]/g, " ").toLowerCase();
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+}
+
+/** Whether `value` is an action as snapshots carry them. */
+export function isAction(value: unknown): value is Action {
+  if (value === null || typeof value !== "object") return false;
+  const action = value as Partial<Action>;
+  return typeof action.href === "string" && typeof action.method === "string" && !!action.body
+    && typeof action.body.type === "string";
+}
+
+/** The `{param}` placeholders of an action's body, in order (with repeats). */
+export function placeholders(action: Action): string[] {
+  return Object.values(action.body).flatMap((value) =>
+    typeof value === "string" ? [...value.matchAll(/\{(\w+)\}/g)].map((match) => match[1] ?? "") : []);
+}

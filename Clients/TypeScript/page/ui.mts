@@ -1,0 +1,96 @@
+import type { Action, Snapshot } from "../client/types.mjs";
+import { el, isAction, placeholders, words, type Child } from "./dom.mjs";
+
+/** A feature's drawing: its snapshot, the values of its section's inputs by id (typing survives a redraw) and the
+ * page's helpers in, the section's nodes out. (A method's parameters are bivariant: a renderer may take its own
+ * feature's snapshot type.) */
+export type Renderer = { draw(snapshot: Snapshot, inputs: Record<string, string>, ui: PageUI): Child }["draw"];
+
+/** What the page offers the features' renderers, as `window.ViewHost`. */
+export interface PageUI {
+  /** feature → its renderer; a feature without one is drawn generically. */
+  renderers: Record<string, Renderer>;
+  el: typeof el;
+  /** Posts an action exactly as the snapshot describes it, its `{param}` placeholders filled from `params`; true
+   * once the server accepted it. */
+  post(action: Action | undefined, params?: Record<string, string>): Promise<boolean>;
+  /** Says `text` in the page's status line. */
+  status(text: string): void;
+  actionButton(action: Action, label: Child, attributes?: Record<string, unknown>): HTMLElement;
+  actionForm(action: Action, name: string, inputs?: Record<string, string>, key?: string): HTMLElement;
+  /** The generic drawing of a whole snapshot: its title, its values, then its actions. */
+  generic(snapshot: Snapshot, inputs?: Record<string, string>): Child[];
+  /** Transient notices above the features (the chat's push banners). */
+  banners(nodes: Node[]): void;
+  words: typeof words;
+}
+
+const $ = (id: string) => document.getElementById(id);
+
+/** The helpers, posting with `post`. */
+export function makeUI(post: PageUI["post"]): PageUI {
+  const status = (text: string) => {
+    const line = $("status");
+    if (line) line.textContent = text;
+  };
+
+  const actionButton = (action: Action, label: Child, attributes: Record<string, unknown> = {}) =>
+    el("button", { ...attributes, disabled: action.enabled === false, onclick: () => post(action) }, label);
+
+  // A button for an action without placeholders; otherwise one input per placeholder and a submit button.
+  let forms = 0;
+  function actionForm(action: Action, name: string, inputs: Record<string, string> = {}, key = `form${++forms}`): HTMLElement {
+    const params = [...new Set(placeholders(action))];
+    if (params.length === 0) return actionButton(action, words(name));
+    const ids = params.map((param) => `vh-${key}-${param}`);
+    const valueOf = (id: string) => ($(id) as HTMLInputElement | null)?.value ?? "";
+    // What was typed is cleared once the server took it (and kept, to correct, when it refused it).
+    const submit = async () => {
+      if (await post(action, Object.fromEntries(params.map((param, i) => [param, valueOf(ids[i] ?? "")])))) {
+        ids.forEach((id) => { const input = $(id) as HTMLInputElement | null; if (input) input.value = ""; });
+      }
+    };
+    return el("fieldset", { class: "action" },
+      el("legend", {}, action.prompt?.title ?? words(name)),
+      params.map((param, i) => [
+        el("label", { for: ids[i] }, words(param)),
+        el("input", { id: ids[i], value: inputs[ids[i] ?? ""] ?? "", autocomplete: "off",
+          onkeydown: (event: KeyboardEvent) => { if (event.key === "Enter") void submit(); } }),
+      ]),
+      el("button", { disabled: action.enabled === false, onclick: submit }, action.prompt?.submit ?? words(name)));
+  }
+
+  // Any JSON value of a snapshot: text, a list, or a definition list whose actions become buttons and forms.
+  function value(item: unknown, inputs: Record<string, string>, key: string): Child {
+    if (item === null || item === undefined) return el("span", { class: "empty" }, "–");
+    if (Array.isArray(item)) {
+      if (item.length === 0) return el("span", { class: "empty" }, "none");
+      return el("ul", { class: "generic" }, item.map((entry, i) => el("li", {}, value(entry, inputs, `${key}-${i}`))));
+    }
+    if (isAction(item)) return actionForm(item, item.body.type, inputs, key);
+    if (typeof item === "object") {
+      const record = item as Record<string, unknown>;
+      const entries = Object.entries(record).filter(([name]) => name !== "actions");
+      const actions = record.actions && typeof record.actions === "object"
+        ? Object.entries(record.actions as Record<string, unknown>).filter((entry): entry is [string, Action] => isAction(entry[1]))
+        : [];
+      return [
+        el("dl", { class: "generic" }, entries.map(([name, entry]) => [
+          el("dt", {}, words(name)), el("dd", {}, value(entry, inputs, `${key}-${name}`))])),
+        actions.length ? el("div", { class: "actions" },
+          actions.map(([name, action]) => actionForm(action, name, inputs, `${key}-${name}`))) : null,
+      ];
+    }
+    return String(item);
+  }
+
+  function generic(snapshot: Snapshot, inputs: Record<string, string> = {}): Child[] {
+    const feature = snapshot.feature;
+    const rest = Object.fromEntries(Object.entries(snapshot).filter(([name]) => name !== "feature" && name !== "version"));
+    return [el("h2", { id: `${feature}-title` }, words(feature)), value(rest, inputs, feature)];
+  }
+
+  const banners = (list: Node[]) => $("banners")?.replaceChildren(...list);
+
+  return { renderers: {}, el, post, status, actionButton, actionForm, generic, banners, words };
+}

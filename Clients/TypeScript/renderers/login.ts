@@ -1,0 +1,26 @@
+// How the page draws the login screen: the two fields (every edit posted, as the original sends on every change),
+// the instruction line and the button.
+(() => {
+  type Login = import("../types/viewhost").LoginSnapshot;
+  const { el, post } = ViewHost;
+
+  let typingTimer: ReturnType<typeof setTimeout> | undefined;
+  function debounce(work: () => void): void { clearTimeout(typingTimer); typingTimer = setTimeout(work, 150); }
+  const typed = (event: Event) => (event.target as HTMLInputElement).value;
+
+  ViewHost.renderers.login = (l: Login, inputs) => [
+    el("h2", { id: "login-title" }, "Login"),
+    el("label", { for: "login-username" }, l.labels.username),
+    el("input", { id: "login-username", class: l.usernameValid ? "" : "invalid", placeholder: l.labels.usernamePlaceholder,
+      value: inputs["login-username"] ?? l.username, autocomplete: "username",
+      oninput: (event: Event) => { const value = typed(event); debounce(() => void post(l.actions.setUsername, { value })); } }),
+    el("label", { for: "login-password" }, l.labels.password),
+    el("input", { id: "login-password", type: "password", class: l.passwordValid ? "" : "invalid",
+      placeholder: l.labels.passwordPlaceholder, value: inputs["login-password"] ?? "", autocomplete: "current-password",
+      "aria-describedby": "login-instruction",
+      oninput: (event: Event) => { const value = typed(event); debounce(() => void post(l.actions.setPassword, { value })); } }),
+    el("p", { id: "login-instruction", class: l.instructionKey === "login.succeeded" ? "" : "error", role: "status" },
+      l.instruction),
+    el("button", { id: "login-button", disabled: !l.loginEnabled, onclick: () => post(l.actions.login) }, l.labels.login),
+  ];
+})();

@@ -1,0 +1,56 @@
+// The client's pure parts: the event-stream parser in any split, RFC 6902 patches, the backoff, the entity tags.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { clientModule } from "./support/server.mjs";
+
+const { ServerSentEventParser, applyPatch, delay, versionOf } = await import(clientModule);
+
+const stream = "retry: 2000\r\n\r\n: a comment\nid: 7\nevent: chat\ndata: {\"a\":1,\ndata: \"b\":2}\n\n"
+  + "id: 8\r\nevent: chat.patch\r\ndata: []\r\n\r\ndata: no event name\r\r";
+
+test("the event-stream parser gives the same events whatever the chunks", () => {
+  const expected = [
+    { event: "chat", data: "{\"a\":1,\n\"b\":2}", id: "7" },
+    { event: "chat.patch", data: "[]", id: "8" },
+    { event: "message", data: "no event name", id: "8" },
+  ];
+  for (let size = 1; size <= stream.length; size++) {
+    const parser = new ServerSentEventParser();
+    const events = [];
+    for (let at = 0; at < stream.length; at += size) events.push(...parser.feed(stream.slice(at, at + size)));
+    assert.deepEqual(events, expected, `chunks of ${size}`);
+    assert.equal(parser.retry, 2000);
+  }
+});
+
+test("patches apply as RFC 6902 says, and a patch that does not apply throws", () => {
+  const document = { version: 1, list: ["a", "c"], nested: { "x/y": 1, "m~n": 2 } };
+  const patched = applyPatch(document, [
+    { op: "replace", path: "/version", value: 2 },
+    { op: "add", path: "/list/1", value: "b" },
+    { op: "add", path: "/list/-", value: "d" },
+    { op: "remove", path: "/nested/x~1y" },
+    { op: "move", from: "/nested/m~0n", path: "/moved" },
+    { op: "copy", from: "/list/0", path: "/first" },
+    { op: "test", path: "/first", value: "a" },
+  ]);
+  assert.deepEqual(patched, { version: 2, list: ["a", "b", "c", "d"], nested: {}, moved: 2, first: "a" });
+  assert.deepEqual(document.list, ["a", "c"], "the document patched is not changed");
+  assert.throws(() => applyPatch(document, [{ op: "remove", path: "/missing" }]));
+  assert.throws(() => applyPatch(document, [{ op: "add", path: "/list/9", value: 1 }]));
+  assert.throws(() => applyPatch(document, [{ op: "test", path: "/version", value: 3 }]));
+});
+
+test("the backoff doubles from its first wait up to its longest, half of it random", () => {
+  const backoff = { initial: 100, maximum: 1000 };
+  assert.equal(delay(backoff, 1, 0), 50);
+  assert.equal(delay(backoff, 1, 1), 100);
+  assert.equal(delay(backoff, 3, 0.5), 300);
+  assert.equal(delay(backoff, 40, 1), 1000);
+});
+
+test("an entity tag names a version, weak or strong", () => {
+  assert.equal(versionOf("\"7\""), 7);
+  assert.equal(versionOf("W/\"12\""), 12);
+  assert.equal(versionOf("\"x\""), null);
+});

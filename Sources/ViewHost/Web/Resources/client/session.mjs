@@ -1,0 +1,164 @@
+import { ChangeFeed } from "./changes.mjs";
+import { ViewHostError } from "./errors.mjs";
+import { delay } from "./backoff.mjs";
+import { applyPatch } from "./patch.mjs";
+import { segment } from "./transport.mjs";
+const patchType = "application/json-patch+json";
+/** One session on the server: read its snapshots, send its features' intents, perform the actions its snapshots
+ * offer, follow its changes. Made by `ViewHostClient.createSession()` or reopened with `ViewHostClient.session()`.
+ *
+ * Snapshots are cached with their `ETag`: a read asks `If-None-Match`, and a `304` answers from the cache. Every
+ * logical send carries a fresh `Idempotency-Key`, reused when it is retried, so a retried send applies once. */
+export class ViewHostSession {
+    constructor(transport, id, token, expiresAt = null) {
+        this.cache = new Map();
+        this.transport = transport;
+        this.id = id;
+        this.token = token;
+        this.expiresAt = expiresAt;
+    }
+    /** `/v1/sessions/{id}` plus `suffix`, the id as one path segment. */
+    path(suffix = "") {
+        return `/v1/sessions/${segment(this.id)}${suffix}`;
+    }
+    // MARK: Reading
+    /** The feature's newest snapshot (`GET /v1/sessions/{id}/{feature}`), revalidated with `If-None-Match`; with
+     * `version`, that past version as the server served it (immutable). */
+    async snapshot(feature, options = {}) {
+        if (options.version !== undefined) {
+            const url = this.transport.url(this.path(`/${segment(feature)}`), { version: String(options.version) });
+            const response = await this.transport.expecting([200], url, { token: this.token, signal: options.signal });
+            return await this.transport.json(response);
+        }
+        const held = await this.read(feature, this.cache.get(feature) ?? null, null, options.signal);
+        return (held ?? this.cache.get(feature))?.snapshot;
+    }
+    /** One conditional read: the snapshot when newer than `known` (or when nothing is known), null on `304`. With
+     * `wait` (seconds), a long poll. Holding a snapshot, it accepts a patch from it: applied here and checked against
+     * the version the `ETag` names; on any mismatch the whole snapshot is read instead. */
+    async read(feature, known, wait, signal) {
+        const query = wait === null ? {} : { wait: String(wait) };
+        const headers = {};
+        if (known) {
+            headers["If-None-Match"] = known.etag;
+            headers.Accept = `${patchType}, application/json`;
+        }
+        const url = this.transport.url(this.path(`/${segment(feature)}`), query);
+        const response = await this.transport.expecting([200, 304], url, { token: this.token, headers, signal });
+        if (response.status === 304) {
+            if (!known)
+                throw ViewHostError.invalidResponse("304 without a snapshot held", 304);
+            return null;
+        }
+        const etag = response.headers.get("ETag");
+        let snapshot;
+        if ((response.headers.get("Content-Type") ?? "").toLowerCase().startsWith(patchType)) {
+            const operations = await this.transport.json(response);
+            const version = etag === null ? null : versionOf(etag);
+            const patched = known && version !== null ? patchedSnapshot(known.snapshot, operations, version) : null;
+            if (!patched)
+                return await this.read(feature, null, null, signal);
+            snapshot = patched;
+        }
+        else {
+            snapshot = await this.transport.json(response);
+        }
+        if (typeof snapshot?.version !== "number") {
+            throw ViewHostError.invalidResponse("the snapshot has no version", response.status);
+        }
+        const held = { version: snapshot.version, etag: etag ?? `"${snapshot.version}"`, snapshot };
+        this.keep(feature, held);
+        return held;
+    }
+    /** Keeps `held` as the newest of its feature, unless a newer one is kept. */
+    keep(feature, held) {
+        if ((this.cache.get(feature)?.version ?? -1) <= held.version)
+            this.cache.set(feature, held);
+    }
+    /** The session's features and their versions (`GET /v1/sessions/{id}`). */
+    async info(options = {}) {
+        const response = await this.transport.expecting([200], this.transport.url(this.path()), { token: this.token, ...options });
+        return await this.transport.json(response);
+    }
+    /** The versions the server holds of each feature, and what made each (`GET /v1/sessions/{id}/versions`). */
+    async versions(options = {}) {
+        const response = await this.transport.expecting([200], this.transport.url(this.path("/versions")), { token: this.token, ...options });
+        return await this.transport.json(response);
+    }
+    /** Ends the session (`DELETE /v1/sessions/{id}`); later calls get `404`. */
+    async delete() {
+        await this.transport.expecting([204], this.transport.url(this.path()), { method: "DELETE", token: this.token });
+        this.cache.clear();
+    }
+    // MARK: Writing
+    /** Sends one intent, or a batch applied in order (all or none), to its feature. */
+    async send(feature, intents, options = {}) {
+        return await this.post(this.path(`/${segment(feature)}/events`), intents, options.signal);
+    }
+    /** Performs an action a snapshot offers, as it is: posts its body, with its `{param}` placeholders filled from
+     * `params`, to its `href`. A disabled action is posted too (the server answers `409` with what is allowed). */
+    async perform(action, params = {}, options = {}) {
+        if (!action || typeof action.href !== "string" || !action.body) {
+            throw new ViewHostError("invalidRequest", "invalid request", "an action needs its href and body, as a snapshot gives them");
+        }
+        const body = {};
+        for (const [key, value] of Object.entries(action.body)) {
+            body[key] = typeof value !== "string" ? value : value.replace(/\{(\w+)\}/g, (_, name) => {
+                const filled = params[name];
+                if (filled === undefined) {
+                    throw new ViewHostError("invalidRequest", "invalid request", `the '${action.body.type}' action needs a value for {${name}}`);
+                }
+                return filled;
+            });
+        }
+        return await this.post(action.href, body, options.signal);
+    }
+    /** One logical send: a new `Idempotency-Key`, kept for every retry (no answer, `408`, or `409`/`429`/`503` with
+     * `Retry-After`), with backoff between tries. */
+    async post(path, body, signal) {
+        const options = this.transport.options;
+        const url = this.transport.url(path);
+        const key = options.makeIdempotencyKey();
+        for (let failures = 1;; failures++) {
+            try {
+                const response = await this.transport.expecting([202], url, {
+                    method: "POST", token: this.token, json: body, headers: { "Idempotency-Key": key }, signal,
+                });
+                const receipt = await this.transport.json(response);
+                return { accepted: receipt.accepted, version: receipt.version, replayed: response.headers.get("Idempotent-Replayed") === "true" };
+            }
+            catch (error) {
+                if (!(error instanceof ViewHostError) || !error.retryable || failures >= options.sendAttempts)
+                    throw error;
+                const wait = error.retryAfter !== null ? error.retryAfter * 1000 : delay(options.sendBackoff, failures, options.random());
+                await this.transport.sleep(wait, signal);
+            }
+        }
+    }
+    // MARK: Following
+    /** The session's changes as they happen, as an async iterator: first the current snapshot of each feature, then
+     * every change. It reads the event stream with patches and resumes it by itself with `Last-Event-ID` (waiting at
+     * least the server's `retry:`) when the connection drops or the server restarts; while streams are refused (`429`,
+     * `503`) it long polls instead and tries a stream again later. A feature's version comes at most once, never older
+     * than one before. It ends when `signal` aborts or the loop breaks, and throws a `ViewHostError` when the session
+     * ends (`sessionEnded`) or the server refuses it for good (`401`, `404`, `410`). */
+    changes(options = {}) {
+        const feed = new ChangeFeed(this, options);
+        return { [Symbol.asyncIterator]: () => feed.run() };
+    }
+}
+/** The version an entity tag names (`"7"` or `W/"7"`). */
+export function versionOf(etag) {
+    const match = /^(?:W\/)?"([0-9]{1,15})"$/.exec(etag.trim());
+    return match ? Number(match[1]) : null;
+}
+/** `operations` applied to `snapshot` when the result is `version`; null when they do not apply or it is not. */
+export function patchedSnapshot(snapshot, operations, version) {
+    try {
+        const patched = applyPatch(snapshot, operations);
+        return patched?.version === version ? patched : null;
+    }
+    catch {
+        return null;
+    }
+}
