@@ -263,7 +263,9 @@ def main():
     browser = None
     try:
         line = server.stdout.readline().strip()
-        match = re.match(r"viewhost listening on (http://\S+)", line)
+        # The app's name starts the line: `viewhost`, or `todo-server` for the example (its executable's name).
+        name = os.path.basename(args.binary)
+        match = re.match(re.escape(name) + r" listening on (http://\S+)", line)
         if not match:
             raise AssertionError(f"no readiness line from the server: {line!r}")
         base = match.group(1)

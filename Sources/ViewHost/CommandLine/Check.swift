@@ -30,10 +30,10 @@ struct Check: ParsableCommand, FeatureHostingCommand {
         }
         let sessions = report.sessions.map { " (\($0) session\($0 == 1 ? "" : "s"))" } ?? ""
         guard !report.isSound else {
-            print("viewhost: \(dataDir) is sound\(sessions)")
+            print("\(CommandFeatures.name): \(dataDir) is sound\(sessions)")
             return
         }
-        let lines = ["viewhost: \(dataDir) is damaged\(sessions); see docs/OPERATIONS.md:"] + report.problems.map { "  - \($0)" }
+        let lines = ["\(CommandFeatures.name): \(dataDir) is damaged\(sessions); see docs/OPERATIONS.md:"] + report.problems.map { "  - \($0)" }
         FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
         throw ExitCode(65)
     }

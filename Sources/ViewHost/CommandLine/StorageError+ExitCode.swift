@@ -28,7 +28,7 @@ extension StorageError {
         do {
             return try body()
         } catch {
-            FileHandle.standardError.write(Data("viewhost: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("\(CommandFeatures.name): \(error)\n".utf8))
             throw ExitCode(error.exitCode)
         }
     }
