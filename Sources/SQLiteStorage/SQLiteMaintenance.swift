@@ -7,7 +7,7 @@ import ViewModelCore
 /// damaged. Backup and check only read the data directory (see ``ReadableStore``); repair writes it, and only while
 /// no server uses it.
 public enum SQLiteMaintenance {
-    /// What ``check(directory:)`` found.
+    /// What ``check(directory:features:)`` found.
     public struct Report: Sendable, Equatable {
         /// The sessions the store holds (not counting tombstones); nil when it cannot be read at all.
         public let sessions: Int?

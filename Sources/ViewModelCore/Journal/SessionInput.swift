@@ -40,7 +40,7 @@ public enum ReplayError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .noSuchFeature(let name): "the journal names feature '\(name)', which the session does not have"
         case .undecodableEvents(let feature): "the journal's events for '\(feature)' do not decode"
-        case .undecodable(let error): "the journal's events for '\(error.feature)' do not decode: \(error)"
+        case .undecodable(let error): "the journal's events for '\(error.feature)' do not decode: \(error.summary)"
         case .refused(let reason): "the session refused a recorded input: \(reason)"
         }
     }

@@ -60,6 +60,12 @@ public struct StoredFeatureError: Error, Equatable, Sendable, CustomStringConver
             currentVersion: F.schemaVersion, reason: reason)
     }
 
+    /// What is wrong, without a guess at why: for data from outside (a journal export), which no build of the
+    /// feature need have written.
+    var summary: String {
+        "feature '\(feature)': \(field) \(reason) (schema version \(storedVersion))"
+    }
+
     public var description: String {
         "feature '\(feature)' does not decode \(field) stored by schema version \(storedVersion): it \(reason)"
             + (storedVersion == currentVersion

@@ -12,7 +12,7 @@ import Foundation
 /// member removed, a case added) is only recorded. Derived at start from the types alone, in well under a
 /// millisecond per feature, whatever the number of sessions.
 ///
-/// The shape is probed (``StoredShapeProbe``): each type is decoded once from a decoder that records what it asks
+/// The shape is probed: each type is decoded once from a decoder that records what it asks
 /// for and hands back neutral values. A type that cannot be made from those (an enum with associated values, which
 /// reads a case name the probe cannot know; a type that checks what it reads) is ``Node/unknown``, and the members
 /// its container would have read after it are not seen (``Node/object(_:complete:)`` says whether all were):
