@@ -11,7 +11,8 @@
 /// - `journal`: the inputs after the snapshot, by session and number: `record` in ViewHost's record format since 4
 ///   (docs/JOURNAL.md), `input` (the JSON of the synthesized `Codable` shape) before it, still read.
 /// - `feature_schemas` (since 2): the oldest and newest schema version of each feature the sessions may hold
-///   (`StoredSchemas`), checked when a node starts.
+///   (`StoredSchemas`), checked when a node starts; since 6 with the shape of its stored values at the newest
+///   (`StoredShape`), so a node whose feature changed that shape without a new version is refused.
 /// - `checkpoints` (since 3): a session's history, when history is kept (`sessions.historyVersions`): every
 ///   snapshot taken while within it, by session and number, with each feature's version there (JSON); the
 ///   journal then keeps the records after the oldest. A load still reads `sessions.snapshot`.
@@ -100,6 +101,11 @@ enum PostgresSchema {
                 expires_at double precision NOT NULL
             );
             """
+        ),
+        (
+            6,
+            // Each feature's stored shape at its newest version, filled when a node starts.
+            "ALTER TABLE feature_schemas ADD COLUMN shape text;"
         ),
     ]
 

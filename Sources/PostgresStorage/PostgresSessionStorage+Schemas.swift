@@ -1,46 +1,57 @@
 import Foundation
 import ViewModelCore
 
-/// The feature schema versions the shared sessions may hold (``StoredSchemas``), kept in `feature_schemas` and
-/// checked when a node starts, as the SQLite store does: a database holding feature data this build cannot read
-/// refuses the node, naming the feature and the version.
+/// The feature schema versions the shared sessions may hold (``StoredSchemas``), kept in `feature_schemas` with
+/// each feature's stored shape (``StoredShape``) and checked when a node starts, as the SQLite store does: a
+/// database holding feature data this build cannot read refuses the node, naming the feature and the version (or
+/// the member whose shape changed).
 extension PostgresSessionStorage {
     /// Why the database cannot be served by a build with these feature types.
     enum SchemaCheck: Error {
         /// Its sessions hold feature data this build cannot read.
         case unreadable(SchemaError, StoredSchemas)
+        /// A feature's stored shape changed while its schema version did not.
+        case shapeChanged(SchemaError)
         /// A stored value or journal record is not ours.
         case undecodable(String)
         case database(PostgresError)
     }
 
     /// Refuses the database when its sessions hold feature data `features` cannot read (reading every stored value
-    /// and journal record for the exact answer first, when the kept bound fails); otherwise records `features`'
-    /// own versions as written from now on. Nodes starting together take turns (an advisory lock).
+    /// and journal record for the exact answer first, when the kept bound fails), or when a feature's stored shape
+    /// changed while its schema version did not; otherwise records `features`' own versions and shapes as written
+    /// from now on. Nodes starting together take turns (an advisory lock).
     static func checkFeatureSchemas(_ connection: PostgresConnection, features: FeatureTypes) throws(SchemaCheck) {
         var refusal: SchemaCheck?
         do {
             try connection.transaction { () throws(PostgresError) in
                 try connection.query("SELECT pg_advisory_xact_lock(\(PostgresSchema.migrationLock))")
                 var stored = try keptSchemas(connection)
-                guard (try? features.check(stored)) == nil else {
-                    try keep(stored.merging(features.written), connection)
-                    return
-                }
-                do throws(SchemaCheck) {
-                    stored = try scanSchemas(connection)
-                    do throws(SchemaError) {
-                        try features.check(stored)
+                if (try? features.check(stored)) == nil {
+                    do throws(SchemaCheck) {
+                        stored = try scanSchemas(connection)
+                        do throws(SchemaError) {
+                            try features.check(stored)
+                        } catch {
+                            throw .unreadable(error, stored)
+                        }
+                    } catch .database(let error) {
+                        throw error
                     } catch {
-                        throw .unreadable(error, stored)
+                        refusal = error
+                        return
                     }
-                } catch .database(let error) {
-                    throw error
+                }
+                let shapes = try keptShapes(connection)
+                do throws(SchemaError) {
+                    for kept in shapes {
+                        try features.checkShape(of: kept.feature, kept: kept.shape, version: kept.newest)
+                    }
                 } catch {
-                    refusal = error
+                    refusal = .shapeChanged(error)
                     return
                 }
-                try keep(stored.merging(features.written), connection)
+                try keep(stored.merging(features.written), features: features, connection)
             }
         } catch {
             throw .database(error)
@@ -58,12 +69,29 @@ extension PostgresSessionStorage {
         return stored
     }
 
-    private static func keep(_ schemas: StoredSchemas, _ connection: PostgresConnection) throws(PostgresError) {
+    /// The shape kept of each feature with its newest version, in name order (the first refusal is the same every
+    /// time).
+    private static func keptShapes(
+        _ connection: PostgresConnection
+    ) throws(PostgresError) -> [(feature: String, newest: Int, shape: String)] {
+        let found = try connection.query(
+            "SELECT feature, newest, shape FROM feature_schemas WHERE shape IS NOT NULL ORDER BY feature")
+        return found.rows.compactMap { row in
+            guard let feature = row[0], let newest = row[1].flatMap({ Int($0) }), let shape = row[2] else { return nil }
+            return (feature, newest, shape)
+        }
+    }
+
+    /// Replaces what `feature_schemas` holds with `schemas`, each feature `features` registers with its shape (this
+    /// build's, which it writes from now on).
+    private static func keep(
+        _ schemas: StoredSchemas, features: FeatureTypes, _ connection: PostgresConnection
+    ) throws(PostgresError) {
         try connection.query("DELETE FROM feature_schemas")
-        for (feature, range) in schemas.versions {
+        for (feature, range) in schemas.versions.sorted(by: { $0.key < $1.key }) {
             try connection.query(
-                "INSERT INTO feature_schemas (feature, oldest, newest) VALUES ($1, $2, $3)",
-                [feature, String(range.lowerBound), String(range.upperBound)])
+                "INSERT INTO feature_schemas (feature, oldest, newest, shape) VALUES ($1, $2, $3, $4)",
+                [feature, String(range.lowerBound), String(range.upperBound), features.shape(of: feature)?.text])
         }
     }
 

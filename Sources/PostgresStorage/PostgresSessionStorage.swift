@@ -56,6 +56,8 @@ public final class PostgresSessionStorage: SharedSessionStorage {
             switch error {
             case .unreadable(let error, let stored):
                 throw .unusable(path: redactedURL, reason: "\(error) (stored: \(stored))")
+            case .shapeChanged(let error):
+                throw .unusable(path: redactedURL, reason: "\(error)")
             case .undecodable(let reason):
                 throw .unusable(path: redactedURL, reason: reason)
             case .database(let error):
@@ -106,13 +108,16 @@ public final class PostgresSessionStorage: SharedSessionStorage {
     }
 
     private func lookUp(_ id: SessionID, leavingLiveOwners: Bool) throws(StorageError) -> SessionClaim {
+        // What a session's value or records said when they did not decode (the transaction throws PostgresError).
+        let undecodable = Locked<StoredFeatureError?>(nil)
         do {
             return try pool.withConnection { connection throws(PostgresError) -> SessionClaim in
                 try connection.transaction { () throws(PostgresError) -> SessionClaim in
-                    try take(id, leavingLiveOwners: leavingLiveOwners, connection: connection)
+                    try take(id, leavingLiveOwners: leavingLiveOwners, connection: connection, undecodable: undecodable)
                 }
             }
         } catch .server(state: "ViewHost", let message) {
+            if let error = undecodable.withLock({ $0 }) { throw .undecodable(session: id, error) }
             throw .unusable(path: redactedURL, reason: message)
         } catch {
             throw .failed(reason: "reading session \(id): \(error)")
@@ -126,7 +131,8 @@ public final class PostgresSessionStorage: SharedSessionStorage {
     public var takeovers: Int { takenOver.load(ordering: .relaxed) }
 
     private func take(
-        _ id: SessionID, leavingLiveOwners: Bool, connection: PostgresConnection
+        _ id: SessionID, leavingLiveOwners: Bool, connection: PostgresConnection,
+        undecodable: Locked<StoredFeatureError?>
     ) throws(PostgresError) -> SessionClaim {
         // The owner's address only while its lease holds: a dead owner's sessions are taken over.
         let found = try connection.query(
@@ -160,6 +166,7 @@ public final class PostgresSessionStorage: SharedSessionStorage {
         do {
             core = try features.jsonDecoder().decode(SessionCore.self, from: Data(snapshot.utf8))
         } catch {
+            if let error = error as? StoredFeatureError { undecodable.withLock { $0 = error } }
             throw .server(state: "ViewHost", message: "session \(id)'s snapshot cannot be read: \(error)")
         }
         let inputs = try connection.query(
@@ -174,6 +181,7 @@ public final class PostgresSessionStorage: SharedSessionStorage {
             do {
                 try core.replay(JournalRecordFormat.decode(record))
             } catch {
+                if case .undecodable(let error)? = error as? ReplayError { undecodable.withLock { $0 = error } }
                 throw .server(state: "ViewHost", message: "session \(id)'s journal record \(next) cannot be replayed: \(error)")
             }
             number = next

@@ -7,7 +7,7 @@ import ViewModelCore
 /// damaged. Backup and check only read the data directory (see ``ReadableStore``); repair writes it, and only while
 /// no server uses it.
 public enum SQLiteMaintenance {
-    /// What ``check(directory:)`` found.
+    /// What ``check(directory:features:)`` found.
     public struct Report: Sendable, Equatable {
         /// The sessions the store holds (not counting tombstones); nil when it cannot be read at all.
         public let sessions: Int?
@@ -25,11 +25,13 @@ public enum SQLiteMaintenance {
     }
 
     /// Checks the store in `directory`: SQLite's full integrity check, the sessions that cannot be read, what the
-    /// ledger says was acknowledged against what the file holds, and each journal's records (a gap).
+    /// ledger says was acknowledged against what the file holds, and each journal's records (a gap); with
+    /// `features`, the app's, also what the start would refuse of them and every session that does not decode with
+    /// them (``featureFindings(_:path:features:)``).
     /// - Returns: The findings, a few lines at most (each list is cut to its first entries).
     /// - Throws: ``StorageError/noStore(path:)`` when there is no store; ``StorageError/unusable(path:reason:)``
     ///   when the file is not a ViewHost store or cannot be opened at all.
-    public static func check(directory: String) throws(StorageError) -> Report {
+    public static func check(directory: String, features: FeatureTypes? = nil) throws(StorageError) -> Report {
         let store: ReadableStore
         let ledger = CommitLedger.path(
             of: (directory as NSString).appendingPathComponent(SQLiteSessionStorage.fileName))
@@ -71,6 +73,11 @@ public enum SQLiteMaintenance {
                 let gaps = try StoreAudit.journalGaps(db)
                 return gaps.prefix(3).map(\.description)
                     + (gaps.count > 3 ? ["\(gaps.count - 3) more sessions have a gap in their journal"] : [])
+            }
+            if let features {
+                examine("decoding the sessions with the app's features", into: &problems) {
+                    try featureFindings(db, path: store.path, features: features)
+                }
             }
             return Report(sessions: total, problems: problems)
         }

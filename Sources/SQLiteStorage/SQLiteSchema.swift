@@ -27,6 +27,9 @@ import GRDB
 ///   it. A clean stop, `viewhost repair` and a backup's copy (everything is in the file) set it to 0.
 /// - `sessions.ended_by_repair` (since v6): 1 on a tombstone `viewhost repair` left (the session lost acknowledged
 ///   records), so its holder is told that rather than that it expired.
+/// - `feature_schemas.shape` (since v7): the shape of each feature's stored values at its newest version
+///   (`StoredShape.text`), written by the build that opened the store last; a build with the same schema version
+///   and a shape that no longer reads it refuses the store, naming the feature and the member.
 enum SQLiteSchema {
     /// `PRAGMA application_id` of a ViewHost store ("VHST"): a file with another id is not ours.
     static let applicationID: Int32 = 0x5648_5354
@@ -114,6 +117,10 @@ enum SQLiteSchema {
                     INSERT INTO ledger_guard (id, required) VALUES (1, 0);
                     ALTER TABLE sessions ADD COLUMN ended_by_repair INTEGER NOT NULL DEFAULT 0;
                     """)
+        }
+        migrator.registerMigration("v7: feature shapes") { db in
+            // Filled when a build opens the store: stores written before have none to compare.
+            try db.execute(sql: "ALTER TABLE feature_schemas ADD COLUMN shape TEXT")
         }
         return migrator
     }

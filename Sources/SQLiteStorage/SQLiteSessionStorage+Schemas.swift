@@ -2,14 +2,18 @@ import Foundation
 import GRDB
 import ViewModelCore
 
-/// The feature schema versions the store's sessions may hold (``StoredSchemas``), kept in `feature_schemas` and
-/// checked when the store opens: a store holding feature data this build cannot read refuses to open, naming the
-/// feature and the version, instead of failing the session when a client asks for it.
+/// The feature schema versions the store's sessions may hold (``StoredSchemas``), kept in `feature_schemas` with
+/// the shape of each feature's newest (``StoredShape``) and checked when the store opens: a store holding feature
+/// data this build cannot read refuses to open, naming the feature and the version (or the member whose shape
+/// changed), instead of failing the session when a client asks for it.
 extension SQLiteSessionStorage {
     /// Refuses the store when its sessions hold feature data `features` cannot read (reading every stored value and
-    /// journal record for the exact answer first, when the kept bound fails).
-    /// - Returns: What the store may hold once this build writes to it (for ``recordFeatureSchemas(_:in:)``).
-    /// - Throws: ``StorageError/unusable(path:reason:)`` naming the feature and the version.
+    /// journal record for the exact answer first, when the kept bound fails), then a feature whose stored shape
+    /// changed while its schema version did not (``StoredShape``): its sessions would otherwise fail one by one when
+    /// clients ask for them.
+    /// - Returns: What the store may hold once this build writes to it (for
+    ///   ``recordFeatureSchemas(_:features:in:)``).
+    /// - Throws: ``StorageError/unusable(path:reason:)`` naming the feature and the version, or the member.
     static func checkFeatureSchemas(_ pool: DatabasePool, path: String, features: FeatureTypes) throws -> StoredSchemas {
         try pool.read { db in
             var stored = try keptSchemas(db)
@@ -23,13 +27,46 @@ extension SQLiteSessionStorage {
                     throw StorageError.unusable(path: path, reason: "\(error) (stored: \(stored))")
                 }
             }
+            do {
+                try checkShapes(db, features: features)
+            } catch {
+                throw StorageError.unusable(path: path, reason: "\(error)")
+            }
             return stored.merging(features.written)
         }
     }
 
-    /// Records `schemas` (from ``checkFeatureSchemas(_:path:features:)``) as what the store may hold.
-    static func recordFeatureSchemas(_ schemas: StoredSchemas, in pool: DatabasePool) throws {
-        try pool.write { db in try keep(schemas, db) }
+    /// Refuses a feature whose shape kept in `feature_schemas` (with its newest version) this build's no longer
+    /// reads, at the same schema version (``FeatureTypes/checkShape(of:kept:version:)``); in name order, so the
+    /// message is the same every time. A store read without being migrated (`viewhost check`) may have no shapes.
+    static func checkShapes(_ db: Database, features: FeatureTypes) throws {
+        guard try db.columns(in: "feature_schemas").contains(where: { $0.name == "shape" }) else { return }
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT feature, newest, shape FROM feature_schemas WHERE shape IS NOT NULL ORDER BY feature")
+        for row in rows {
+            try features.checkShape(of: row["feature"], kept: row["shape"], version: row["newest"])
+        }
+    }
+
+    /// Records `schemas` (from ``checkFeatureSchemas(_:path:features:)``) as what the store may hold, with the
+    /// shape of each feature `features` registers at its newest version (this build's, which it writes from now on).
+    /// Nothing is written when the store holds that already (a restart of the same build): the rows are left as
+    /// they are.
+    static func recordFeatureSchemas(_ schemas: StoredSchemas, features: FeatureTypes, in pool: DatabasePool) throws {
+        let shapes = schemas.versions.keys.reduce(into: [String: String]()) { shapes, feature in
+            shapes[feature] = features.shape(of: feature)?.text
+        }
+        try pool.write { db in
+            let kept = try Row.fetchAll(db, sql: "SELECT feature, shape FROM feature_schemas").reduce(
+                into: [String: String]()
+            ) { kept, row in kept[row["feature"]] = row["shape"] }
+            guard try keptSchemas(db) != schemas || kept != shapes else { return }
+            try keep(schemas, db)
+            for (feature, shape) in shapes.sorted(by: { $0.key < $1.key }) {
+                try db.execute(
+                    sql: "UPDATE feature_schemas SET shape = ? WHERE feature = ?", arguments: [shape, feature])
+            }
+        }
     }
 
     /// What `feature_schemas` holds.

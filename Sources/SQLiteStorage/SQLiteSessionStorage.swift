@@ -48,8 +48,8 @@ public final class SQLiteSessionStorage: SessionStorage {
     /// Opens (making it when missing) the store in `directory`.
     /// - Throws: ``StorageError/cannotCreate(path:reason:)`` when the directory cannot be made or written;
     ///   ``StorageError/unusable(path:reason:)`` when the file is corrupt, not a ViewHost store, or newer, or when
-    ///   its sessions hold feature data `features` cannot read (a feature not registered, or a schema version it
-    ///   does not migrate from).
+    ///   its sessions hold feature data `features` cannot read (a feature not registered, a schema version it
+    ///   does not migrate from, or a stored shape changed without a new schema version).
     /// - Parameter historyInputs: How many of each session's latest inputs are kept, with the snapshots they need,
     ///   so its past versions can be rebuilt (0: only what a restart needs).
     public init(directory: String, sync: Sync, features: FeatureTypes, historyInputs: Int = 0) throws(StorageError) {
@@ -77,7 +77,7 @@ public final class SQLiteSessionStorage: SessionStorage {
             startFailure = try Self.checkWritable(pool, path: path, directory: directory, ledgerBegun: ledger.begin())
             // This build's versions are recorded once the store takes writes (a store failing at start records them
             // at its next start; until then, a store it cannot read is still found by the exact check above).
-            if startFailure == nil { try Self.recordFeatureSchemas(schemas, in: pool) }
+            if startFailure == nil { try Self.recordFeatureSchemas(schemas, features: features, in: pool) }
         } catch let error as StorageError {
             throw error
         } catch where StoreAudit.isDamage(error) {
@@ -123,20 +123,8 @@ public final class SQLiteSessionStorage: SessionStorage {
                 guard let snapshot = row["snapshot"] as Data? else {
                     throw StorageError.unusable(path: path, reason: "session \(id) has no snapshot")
                 }
-                var core = try features.jsonDecoder().decode(SessionCore.self, from: StoredValueFormat.json(snapshot))
-                let snapshotNumber: Int = row["snapshot_number"]
-                let inputs = try Row.fetchAll(
-                    db, sql: "SELECT number, input FROM journal WHERE session_id = ? AND number > ? ORDER BY number",
-                    arguments: [id.rawValue, snapshotNumber])
-                var number = snapshotNumber
-                for input in inputs {
-                    let next: Int = input["number"]
-                    guard next == number + 1 else {
-                        throw StorageError.unusable(path: path, reason: "session \(id)'s journal has a gap at \(number + 1)")
-                    }
-                    try core.replay(JournalRecordFormat.decode(input["input"] as Data))
-                    number = next
-                }
+                let (core, number) = try Self.value(
+                    of: id, snapshot: snapshot, number: row["snapshot_number"], features: features, path: path, db)
                 return .found(
                     StoredSession(
                         id: id, token: token, createdAt: Date(timeIntervalSince1970: row["created_at"]),
@@ -145,12 +133,39 @@ public final class SQLiteSessionStorage: SessionStorage {
             }
         } catch let error as StorageError {
             throw error
+        } catch let error as StoredFeatureError {
+            throw .undecodable(session: id, error)
+        } catch ReplayError.undecodable(let error) {
+            throw .undecodable(session: id, error)
         } catch {
             // A damaged page found by a read: say so (the log, /readyz), as a write that met it would.
             let health = Self.health(after: error, path: path)
             if case .broken = health { monitor.set(health) }
             throw .failed(reason: "reading session \(id) from \(path): \(Self.describe(error))")
         }
+    }
+
+    /// Session `id`'s value: its newest snapshot (`snapshot`, journal number `number`) with the journal's records
+    /// after it replayed, and the number of the last.
+    /// - Throws: ``StorageError/unusable(path:reason:)`` for a gap in the journal; ``StoredFeatureError`` or
+    ///   ``ReplayError`` for data `features` does not decode; what SQLite or the formats throw.
+    static func value(
+        of id: SessionID, snapshot: Data, number: Int, features: FeatureTypes, path: String, _ db: Database
+    ) throws -> (core: SessionCore, number: Int) {
+        var core = try features.jsonDecoder().decode(SessionCore.self, from: StoredValueFormat.json(snapshot))
+        let inputs = try Row.fetchAll(
+            db, sql: "SELECT number, input FROM journal WHERE session_id = ? AND number > ? ORDER BY number",
+            arguments: [id.rawValue, number])
+        var number = number
+        for input in inputs {
+            let next: Int = input["number"]
+            guard next == number + 1 else {
+                throw StorageError.unusable(path: path, reason: "session \(id)'s journal has a gap at \(number + 1)")
+            }
+            try core.replay(JournalRecordFormat.decode(input["input"] as Data))
+            number = next
+        }
+        return (core, number)
     }
 
     public func sessionsDue(before instant: Date, limit: Int) throws(StorageError) -> [SessionID] {

@@ -65,7 +65,7 @@ enum StoreAudit {
 
     /// Whether the file says a ledger must be beside it (`ledger_guard`, ``SQLiteSchema``): a server started on it
     /// and has not closed it cleanly, so its write-ahead log may hold acknowledged commits the file does not. False
-    /// for a store from before v6 (``SQLiteMaintenance/check(directory:)`` reads a store without migrating it).
+    /// for a store from before v6 (``SQLiteMaintenance/check(directory:features:)`` reads a store without migrating it).
     static func ledgerRequired(_ db: Database) throws -> Bool {
         guard try db.tableExists("ledger_guard") else { return false }
         return try Bool.fetchOne(db, sql: "SELECT required FROM ledger_guard WHERE id = 1") ?? false

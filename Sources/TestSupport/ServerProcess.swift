@@ -125,11 +125,14 @@ public final class ServerProcess: @unchecked Sendable {
     ///   - timeout: How long to wait for the readiness line.
     ///   - launcher: A program that execs `viewhost` in its own place, with its arguments (`["prlimit",
     ///     "--fsize=65536", "--"]`, `["setpriv", "--reuid=65534", …]`), so ``pid`` is the server's.
+    ///   - binary: The app to start instead of the built `viewhost` (another app on the library, or `viewhost`
+    ///     under another name).
+    ///   - name: The app's name, which starts its readiness line (`NAME listening on http://…`).
     public convenience init(
         arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(20),
-        launcher: [String] = []
+        launcher: [String] = [], binary: String? = nil, name: String = "viewhost"
     ) async throws {
-        let binary = try Self.binaryPath()
+        let binary = try binary ?? Self.binaryPath()
         try await Self.servers.acquire()
         if let program = launcher.first {
             try self.init(
@@ -138,15 +141,16 @@ public final class ServerProcess: @unchecked Sendable {
         } else {
             try self.init(executable: binary, spawning: arguments, environment: environment, slot: Self.servers)
         }
-        try await OffThread.run { try self.waitForReadiness(timeout: timeout) }
+        try await OffThread.run { try self.waitForReadiness(timeout: timeout, name: name) }
     }
 
-    /// Reads output until the readiness line; kills the process and throws when it exits first or `timeout` passes.
-    private func waitForReadiness(timeout: Duration) throws {
+    /// Reads output until the readiness line (`name listening on …`); kills the process and throws when it exits
+    /// first or `timeout` passes.
+    private func waitForReadiness(timeout: Duration, name: String) throws {
         let deadline = TestDeadline.after(timeout)
         while ContinuousClock.now < deadline {
             let text = String(decoding: collectedOutput, as: UTF8.self)
-            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("viewhost listening on ") }),
+            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("\(name) listening on ") }),
                 text.contains("\n")
             {
                 shared.withLock {

@@ -253,7 +253,9 @@ def start_server(binary, arguments, cwd):
     server = subprocess.Popen([os.path.abspath(binary), "serve", "--port", "0", *arguments],
                               cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     line = server.stdout.readline().strip()
-    match = re.match(r"viewhost listening on (http://\S+)", line)
+    # The app's name starts the line: `viewhost`, or `todo-server` for the example (its executable's name).
+    name = os.path.basename(binary)
+    match = re.match(re.escape(name) + r" listening on (http://\S+)", line)
     if not match:
         server.kill()
         raise AssertionError(f"no readiness line from the server: {line!r}")

@@ -1,4 +1,5 @@
-"""Starts `viewhost serve` on 127.0.0.1, port 0, memory store, and stops it by pid (stdlib only).
+"""Starts `viewhost serve` (or another app on the library: `todo-server serve`) on 127.0.0.1, port 0, memory store,
+and stops it by pid (stdlib only). The readiness line starts with the app's name, its executable's unless given.
 
     with ViewHostServer(binary) as server:
         status, headers, body = server.request("GET", "/healthz")
@@ -11,12 +12,15 @@ import signal
 import subprocess
 import time
 
-READY = re.compile(r"viewhost listening on (https?)://([^:]+):(\d+)")
+def readiness(name):
+    """The readiness line of the app named `name`: `NAME listening on http://HOST:PORT` (or https)."""
+    return re.compile(re.escape(name) + r" listening on (https?)://([^:]+):(\d+)")
 
 
 class ViewHostServer:
-    def __init__(self, binary, *extra, environment=None, cwd=None):
+    def __init__(self, binary, *extra, environment=None, cwd=None, name=None):
         self.binary = binary
+        self.ready = readiness(name or os.path.basename(binary))
         self.extra = list(extra)
         self.environment = environment or {}
         self.cwd = cwd
@@ -36,7 +40,7 @@ class ViewHostServer:
             ready, _, _ = select.select([self.process.stdout], [], [], 1)
             if ready:
                 line = self.process.stdout.readline()
-                match = READY.search(line)
+                match = self.ready.match(line)
                 if match:
                     self.port = int(match.group(3))
                     self.base = f"{match.group(1)}://127.0.0.1:{self.port}"
@@ -44,7 +48,7 @@ class ViewHostServer:
                 if not line:
                     break
         self.stop()
-        raise RuntimeError(f"viewhost did not become ready: {line!r} {self.process.stderr.read()[:500]}")
+        raise RuntimeError(f"{self.binary} did not become ready: {line!r} {self.process.stderr.read()[:500]}")
 
     def __exit__(self, *_):
         self.stop()

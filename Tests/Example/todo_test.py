@@ -72,7 +72,23 @@ def start(binary, data):
     return server.__enter__()
 
 
+def named(binary, data):
+    """The app goes by its own name: its usage, its error lines, its `--version` (the ViewHost it runs on) and its
+    readiness line (`todo-server listening on …`, which `start` waits for) say `todo-server`, never `viewhost`."""
+    print("todo_test: the app's usage, errors and version say its name")
+    def command(*arguments):
+        return subprocess.run([binary, *arguments], capture_output=True, text=True, timeout=60, cwd=data)
+    usage = command("check", "--help")
+    check(usage.returncode == 0 and "USAGE: todo-server check" in usage.stdout, f"usage: {usage.stdout!r}")
+    check("viewhost check" not in usage.stdout, f"usage: {usage.stdout!r}")
+    missing = command("check", "--data-dir", os.path.join(data, "none"))
+    check(missing.returncode == 66 and missing.stderr.startswith("todo-server: "), f"check: {missing.stderr!r}")
+    version = command("--version")
+    check(version.stdout.startswith("todo-server (ViewHost "), f"version: {version.stdout!r}")
+
+
 def run(binary, data):
+    named(binary, data)
     server = start(binary, data)
     try:
         print("todo_test: the example's routes and schemas are in /openapi.json")

@@ -35,7 +35,7 @@ final class PostgresSessionStorageTests {
     }
 
     /// Applies `add(amount)` to `core` and appends it as entry `number`; returns whether the store took it.
-    private func add(
+    func add(
         _ amount: Int, number: Int, to core: inout SessionCore, id: SessionID, storage: PostgresSessionStorage,
         snapshot: Bool = false
     ) async throws -> Bool {

@@ -19,7 +19,7 @@ struct Repair: ParsableCommand {
         let done = try StorageError.exitingOnFailure { () throws(StorageError) in
             try StoreMaintenance.repair(dataDirectory: dataDir)
         }
-        print("viewhost: \(dataDir): " + (done.isEmpty ? "nothing to repair" : "repaired:"))
+        print("\(CommandFeatures.name): \(dataDir): " + (done.isEmpty ? "nothing to repair" : "repaired:"))
         for line in done { print("  - \(line)") }
     }
 }

@@ -7,8 +7,9 @@ import ServiceLifecycle
 import UnixSignals
 import ViewModelCore
 
-/// `viewhost serve`: load configuration, start listening, print the readiness line, serve the app's features until
-/// SIGTERM/SIGINT. Besides its own options it takes each feature setting's flag (`--weather-provider offline`).
+/// `viewhost serve`: load configuration, start listening, print the readiness line (`viewhost listening on …`, the
+/// app's name first), serve the app's features until SIGTERM/SIGINT. Besides its own options it takes each feature
+/// setting's flag (`--weather-provider offline`).
 struct Serve: AsyncParsableCommand, FeatureHostingCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve HTTP (the default). Precedence: flag > VIEWHOST_* environment > config file > default.")
@@ -84,7 +85,7 @@ struct Serve: AsyncParsableCommand, FeatureHostingCommand {
         do {
             for (path, value) in try Self.featureFlags(featureOptions, features: features) { flags[path] = value }
         } catch {
-            Self.fail("viewhost: \(error.message)", code: 64)
+            Self.fail("\(CommandFeatures.name): \(error.message)", code: 64)
         }
         let sources = AppConfiguration.Sources(
             flags: flags, environment: ProcessInfo.processInfo.environment,
@@ -93,15 +94,17 @@ struct Serve: AsyncParsableCommand, FeatureHostingCommand {
         do {
             configuration = try await AppConfiguration.load(from: sources, features: features)
         } catch {
-            Self.fail("viewhost: \(error)", code: error.exitCode)
+            Self.fail("\(CommandFeatures.name): \(error)", code: error.exitCode)
         }
         let level = configuration.logLevel
         let format = configuration.log.format
+        // The app's name labels its log and starts its readiness line (read here: the writer's thread has no task).
+        let name = CommandFeatures.name
         // Every line goes through one writer thread: an event loop that logs (an access line, a refusal) formats
         // the line and goes on; it never waits for stderr's pipe or file.
         let writer = LogWriter(fd: STDERR_FILENO) { dropped in
             LineLogHandler.line(
-                format: format, time: Date(), level: .warning, label: "viewhost",
+                format: format, time: Date(), level: .warning, label: name,
                 message: "log lines dropped: the output is slower than the log", metadata: ["dropped": "\(dropped)"])
         }
         LoggingSystem.bootstrap { label in
@@ -110,7 +113,7 @@ struct Serve: AsyncParsableCommand, FeatureHostingCommand {
             return handler
         }
         defer { writer.flush() }
-        let logger = Logger(label: "viewhost")
+        let logger = Logger(label: name)
         // Trap the signals before the readiness line: a SIGTERM sent the moment the line appears must drain the
         // server, not kill it with the default action.
         let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint)
@@ -119,7 +122,7 @@ struct Serve: AsyncParsableCommand, FeatureHostingCommand {
         do {
             tls = try makeTLSContext(configuration.tls)
         } catch {
-            Self.fail("viewhost: \(error)", code: error.exitCode, after: writer)
+            Self.fail("\(CommandFeatures.name): \(error)", code: error.exitCode, after: writer)
         }
         let storage: (any SessionStorage)?
         do {
@@ -127,21 +130,21 @@ struct Serve: AsyncParsableCommand, FeatureHostingCommand {
                 configuration.store, features: configuration.features.types,
                 historyInputs: configuration.sessions.historyVersions)
         } catch {
-            Self.fail("viewhost: \(error)", code: error.exitCode, after: writer)
+            Self.fail("\(CommandFeatures.name): \(error)", code: error.exitCode, after: writer)
         }
         let app = makeApp(configuration: configuration, logger: logger, security: tls, storage: storage)
         let server = app.server
         do {
             try server.start()
         } catch {
-            Self.fail("viewhost: cannot listen: \(error)", code: error.isAddressInUse ? 69 : 71, after: writer)
+            Self.fail("\(CommandFeatures.name): cannot listen: \(error)", code: error.isAddressInUse ? 69 : 71, after: writer)
         }
         if let internalServer = app.internalServer {
             do {
                 try internalServer.start()
             } catch {
                 Self.fail(
-                    "viewhost: cannot listen on the internal address \(configuration.store.internalAddress ?? ""): \(error)",
+                    "\(CommandFeatures.name): cannot listen on the internal address \(configuration.store.internalAddress ?? ""): \(error)",
                     code: error.isAddressInUse ? 69 : 71, after: writer)
             }
             app.announce()
@@ -150,7 +153,7 @@ struct Serve: AsyncParsableCommand, FeatureHostingCommand {
         }
         // The readiness line (API.md, Process): scripts and tests wait for it and read the real port from it.
         let scheme = server.isSecure ? "https" : "http"
-        FileHandle.standardOutput.write(Data("viewhost listening on \(scheme)://\(server.localAddress!)\n".utf8))
+        FileHandle.standardOutput.write(Data("\(name) listening on \(scheme)://\(server.localAddress!)\n".utf8))
         // Sessions whose timers are due (a bot reply that fell due while the server was down) load now, in order.
         Task.detached { app.restoreSessionsWithTimers() }
         let group = ServiceGroup(

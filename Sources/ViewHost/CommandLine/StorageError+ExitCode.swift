@@ -4,7 +4,8 @@ import ViewModelCore
 
 extension StorageError {
     /// The sysexits(3) status `viewhost` exits with: 73 (`EX_CANTCREAT`) when the data directory or a backup's output
-    /// cannot be made or written, 65 (`EX_DATAERR`) when the store file is corrupt, foreign or newer, 66
+    /// cannot be made or written, 65 (`EX_DATAERR`) when the store file is corrupt, foreign or newer (or a session
+    /// does not decode with the app's features), 66
     /// (`EX_NOINPUT`) when a command finds no store in its data directory, 69 (`EX_UNAVAILABLE`) when the database
     /// cannot be reached, 75 (`EX_TEMPFAIL`) when another server uses the data directory (it may be one that is still
     /// draining: starting again later works), 74 (`EX_IOERR`) otherwise.
@@ -12,7 +13,7 @@ extension StorageError {
         switch self {
         case .cannotCreate, .cannotWrite: 73
         case .noStore: 66
-        case .unusable: 65
+        case .unusable, .undecodable: 65
         case .unreachable: 69
         case .inUse: 75
         case .failed: 74
@@ -27,7 +28,7 @@ extension StorageError {
         do {
             return try body()
         } catch {
-            FileHandle.standardError.write(Data("viewhost: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("\(CommandFeatures.name): \(error)\n".utf8))
             throw ExitCode(error.exitCode)
         }
     }

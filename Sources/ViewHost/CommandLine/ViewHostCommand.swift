@@ -4,7 +4,9 @@ import ViewModelCore
 
 /// `viewhost`: the command-line front end an app's `main` hands over to, with the features it serves. `serve` is
 /// the default subcommand; `backup`, `check`, `repair` and `client` work on any app's store and server,
-/// `replay` on any app's journal exports, and `typescript` prints the TypeScript types of the app's features.
+/// `replay` on any app's journal exports, and `typescript` prints the TypeScript types of the app's features. The
+/// command goes by the app's name (the executable's, unless `main` gives one): its usage, its error lines, its log
+/// and its readiness line (`todo-server listening on http://…`).
 ///
 /// ```swift
 /// import ViewHost
@@ -13,15 +15,18 @@ import ViewModelCore
 /// await ViewHostCommand.run(features: [.notes])
 /// ```
 public struct ViewHostCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
-        commandName: "viewhost",
-        abstract: "Hosts per-session MVVM view models over HTTP/1.1 and serves their snapshots as JSON.",
-        version: "viewhost \(ViewHostVersion.current)",
-        subcommands: [
-            Serve.self, Backup.self, Check.self, Repair.self, Replay.self, ClientCommand.self, TypeScriptCommand.self,
-        ],
-        defaultSubcommand: Serve.self
-    )
+    /// The command, named for the app that runs it (``run(features:name:version:)``).
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: CommandFeatures.name,
+            abstract: "Hosts per-session MVVM view models over HTTP/1.1 and serves their snapshots as JSON.",
+            version: CommandFeatures.version,
+            subcommands: [
+                Serve.self, Backup.self, Check.self, Repair.self, Replay.self, ClientCommand.self, TypeScriptCommand.self,
+            ],
+            defaultSubcommand: Serve.self
+        )
+    }
 
     /// Creates the command (argument-parser needs it).
     public init() {}
@@ -30,8 +35,29 @@ public struct ViewHostCommand: AsyncParsableCommand {
 extension ViewHostCommand {
     /// Parses the process's arguments and runs the subcommand they name, serving `features`: what an app's `main`
     /// calls. It exits the process when the command ends (0, or the command's sysexits code).
-    /// - Parameter features: The features the app serves, in the order snapshots and the page list them.
-    public static func run(features: [FeatureRegistration]) async -> Never {
+    /// - Parameters:
+    ///   - features: The features the app serves, in the order snapshots and the page list them.
+    ///   - name: The app's name in its usage, error lines, log and readiness line; by default the executable's
+    ///     (`todo-server`; `viewhost` for the `viewhost` binary).
+    ///   - version: The app's version, which `--version` prints after the name; without one it prints the name
+    ///     and the ViewHost release it is built on (`todo-server (ViewHost 0.2.0)`).
+    public static func run(features: [FeatureRegistration], name: String? = nil, version: String? = nil) async -> Never {
+        let name = name ?? executableName
+        let version = version.map { "\(name) \($0)" } ?? "\(name) (ViewHost \(ViewHostVersion.current))"
+        await CommandFeatures.$name.withValue(name) {
+            await CommandFeatures.$version.withValue(version) {
+                await run(features)
+            }
+        }
+    }
+
+    /// The executable's name, as the process was started (`viewhost` when it cannot be told).
+    static var executableName: String {
+        let name = CommandLine.arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? ""
+        return name.isEmpty ? "viewhost" : name
+    }
+
+    private static func run(_ features: [FeatureRegistration]) async -> Never {
         do {
             var command = try parseAsRoot()
             try await CommandFeatures.$registrations.withValue(features) {
@@ -47,7 +73,7 @@ extension ViewHostCommand {
         } catch {
             // `serve --help`: the feature's options (`--weather-provider`) are the app's, so they are listed here.
             let message = fullMessage(for: error)
-            if exitCode(for: error) == .success, message.contains("USAGE: viewhost serve") {
+            if exitCode(for: error) == .success, message.contains("USAGE: \(CommandFeatures.name) serve") {
                 print(message + Serve.featureOptionsHelp(features))
                 Foundation.exit(0)
             }

@@ -44,6 +44,9 @@ enum AppError: HTTPResponseError, Sendable {
     case shuttingDown
     /// The session is in the store but cannot be read from it now (the cause is logged).
     case sessionUnreadable
+    /// The session's stored data does not decode with this build's features: no retry helps (the feature, the
+    /// member and the stored version are said, and logged).
+    case sessionUndecodable(StoredFeatureError)
     /// A client or session is over its rate (``RequestRateLimits``); the request changed nothing.
     case rateLimited(String, retryAfter: Duration)
     /// A feature has not reached the version asked for (yet).
@@ -100,6 +103,7 @@ enum AppError: HTTPResponseError, Sendable {
         case .idempotencyKeyReused: .unprocessableContent
         case .storageUnavailable, .sessionUnavailable, .shuttingDown, .sessionUnreadable, .ownerUnreachable:
             .serviceUnavailable
+        case .sessionUndecodable: .internalServerError
         case .misdirected: HTTPStatus(code: 421, reasonPhrase: "Misdirected Request")
         case .hopRefused, .hopOnPublicListener: .forbidden
         case .rateLimited: .tooManyRequests
@@ -193,6 +197,16 @@ enum AppError: HTTPResponseError, Sendable {
             ProblemDetails(
                 status: status,
                 detail: "This session could not be read from the store, so nothing was applied; the server logged why. Retry later.")
+        case .sessionUndecodable(let error):
+            // The member and the kind of fault, never the stored value (a decoder's words may quote it).
+            ProblemDetails(
+                status: status,
+                detail: "This session's stored data does not decode with this server's build, so nothing was "
+                    + "applied and retrying will not help: feature '\(error.feature)', \(error.field), stored by "
+                    + "schema version \(error.storedVersion) (this build reads version \(error.currentVersion)) "
+                    + "\(error.reason). The server logged it; the app's feature must migrate this data.",
+                errors: [.init(field: error.field, message: error.reason)],
+                integers: ["storedVersion": error.storedVersion, "schemaVersion": error.currentVersion])
         case .rateLimited(let detail, _):
             ProblemDetails(status: status, detail: detail)
         case .versionNotReached(let feature, let version, let latest):

@@ -26,6 +26,11 @@ enum OpenAPIDocument {
             var paths = document["paths"] as? [String: Any], var components = document["components"] as? [String: Any],
             var schemas = components["schemas"] as? [String: Any]
         else { preconditionFailure("Resources/openapi-base.json is not the document it was built from") }
+        // The release the document describes: this build's, as `/healthz` and `--version` say.
+        if var info = document["info"] as? [String: Any] {
+            info["version"] = ViewHostVersion.current
+            document["info"] = info
+        }
         let snapshotTemplate = templates.removeValue(forKey: "snapshot") ?? [:]
         let eventsTemplate = templates.removeValue(forKey: "events") ?? [:]
         for definition in features.definitions {

@@ -67,6 +67,14 @@ extension SessionRegistry {
             } else {
                 lookup = try storage.load(id)
             }
+        } catch StorageError.undecodable(_, let error) {
+            // Data this build does not read: no retry helps (500), and the client and the log say where.
+            logger.error(
+                "a stored session does not decode with this build",
+                metadata: ["session-id": "\(id)", "feature": "\(error.feature)", "field": "\(error.field)",
+                    "stored-version": "\(error.storedVersion)", "schema-version": "\(error.currentVersion)",
+                    "reason": "\(error.reason)"])
+            throw AppError.sessionUndecodable(error)
         } catch let error as StorageError {
             // The client is told 503 and nothing more; the operator is told why, naming the file.
             logger.error("a stored session cannot be loaded", metadata: ["session-id": "\(id)", "reason": "\(error)"])

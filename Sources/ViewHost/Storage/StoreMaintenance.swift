@@ -12,10 +12,11 @@ public enum StoreMaintenance {
         try SQLiteMaintenance.backup(directory: dataDirectory, to: output)
     }
 
-    /// Checks the store in `dataDirectory`, reading it only.
+    /// Checks the store in `dataDirectory`, reading it only; with `features` (the app's), every session is decoded
+    /// with them too, and what the start would refuse of them is said.
     /// - Returns: How many sessions it holds and what is wrong, a few lines at most.
-    public static func check(dataDirectory: String) throws(StorageError) -> Report {
-        try SQLiteMaintenance.check(directory: dataDirectory)
+    public static func check(dataDirectory: String, features: FeatureTypes? = nil) throws(StorageError) -> Report {
+        try SQLiteMaintenance.check(directory: dataDirectory, features: features)
     }
 
     /// Ends the sessions a check finds damaged in the store in `dataDirectory` (no server may use it).

@@ -161,6 +161,9 @@ public enum SchemaError: Error, Equatable, Sendable, CustomStringConvertible {
     case newer(feature: String, stored: Int, current: Int)
     /// The data names a feature this app does not register.
     case unknownFeature(String)
+    /// The feature's stored shape changed (``StoredShape``) while its schema version stayed `version`: `change` says
+    /// where, such as "state.items[].priority is new and required".
+    case shapeChanged(feature: String, version: Int, change: String)
 
     public var description: String {
         switch self {
@@ -170,6 +173,10 @@ public enum SchemaError: Error, Equatable, Sendable, CustomStringConvertible {
             "feature '\(feature)' was stored by schema version \(stored), newer than this build's \(current)"
         case .unknownFeature(let name):
             "the store holds sessions with feature '\(name)', which this app does not register"
+        case .shapeChanged(let feature, let version, let change):
+            "feature '\(feature)' changed the shape of its stored data but not its schemaVersion (\(version)): "
+                + "\(change), so the sessions stored by schema version \(version) would not be read; raise schemaVersion to "
+                + "\(version + 1) and migrate version \(version) in migrate(state:from:) and migrate(event:from:)"
         }
     }
 }

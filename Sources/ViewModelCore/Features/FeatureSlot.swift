@@ -133,9 +133,19 @@ extension FeatureSlot: Codable {
         case schema, state, version, lastChangeSequence, timers, requests
     }
 
+    /// - Throws: ``SchemaError`` for a schema version the feature does not read; ``StoredFeatureError`` naming the
+    ///   member that does not decode.
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let schema = try container.decodeIfPresent(Int.self, forKey: .schema) ?? 1
+        do {
+            try self.init(container, schema: schema)
+        } catch {
+            throw StoredFeatureError(error, of: F.self, storedVersion: schema, base: decoder.codingPath) ?? error
+        }
+    }
+
+    private init(_ container: KeyedDecodingContainer<CodingKeys>, schema: Int) throws {
         version = try container.decode(Int.self, forKey: .version)
         lastChangeSequence = try container.decode(Int.self, forKey: .lastChangeSequence)
         requests = try container.decodeIfPresent([PendingWork<F.Request>].self, forKey: .requests) ?? []

@@ -33,6 +33,8 @@ struct StoredEvents<F: Feature>: Decodable {
         StoredEventsShape.data(array: try StoredJSON.encode(events), schema: F.schemaVersion)
     }
 
+    /// - Throws: ``SchemaError`` for a schema version the feature does not read; ``StoredFeatureError`` naming the
+    ///   event that does not decode.
     init(from decoder: any Decoder) throws {
         let schema: Int
         var list: any UnkeyedDecodingContainer
@@ -43,13 +45,18 @@ struct StoredEvents<F: Feature>: Decodable {
             schema = 1
             list = try decoder.unkeyedContainer()
         }
-        if schema == F.schemaVersion {
-            events = try Self.decode(&list)
-        } else {
-            try F.checkStored(schema: schema)
-            var events: [any Sendable] = []
-            while !list.isAtEnd { events.append(try F.migrate(event: list.superDecoder(), from: schema)) }
-            self.events = events
+        do {
+            if schema == F.schemaVersion {
+                events = try Self.decode(&list)
+            } else {
+                try F.checkStored(schema: schema)
+                var events: [any Sendable] = []
+                while !list.isAtEnd { events.append(try F.migrate(event: list.superDecoder(), from: schema)) }
+                self.events = events
+            }
+        } catch {
+            throw StoredFeatureError(
+                error, of: F.self, storedVersion: schema, base: decoder.codingPath, prefix: "events") ?? error
         }
     }
 

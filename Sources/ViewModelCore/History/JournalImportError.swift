@@ -17,6 +17,7 @@ public struct JournalImportError: Error, Equatable, Sendable, CustomStringConver
 
     /// A decoding error in a sentence: where and what.
     static func describe(_ error: any Error) -> String {
+        if let error = error as? StoredFeatureError { return error.summary }
         guard let error = error as? DecodingError else { return "\(error)" }
         let (context, what): (DecodingError.Context, String) =
             switch error {

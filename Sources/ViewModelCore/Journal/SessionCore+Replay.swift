@@ -103,6 +103,8 @@ extension SessionCore {
         let index = try slot(of: feature)
         do {
             return try slots[index].decodeEvents(from: data, parsed: parsed, with: JSONDecoder())
+        } catch let error as StoredFeatureError {
+            throw .undecodable(error)
         } catch {
             throw .undecodableEvents(feature: feature)
         }

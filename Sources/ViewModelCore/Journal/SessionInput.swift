@@ -31,6 +31,8 @@ public enum ReplayError: Error, Equatable, CustomStringConvertible {
     case noSuchFeature(String)
     /// The input's events do not decode as the feature's events.
     case undecodableEvents(feature: String)
+    /// The input's events do not decode as the feature's events: the event, the member and the stored version.
+    case undecodable(StoredFeatureError)
     /// The state refused the input's events (it was recorded against another state).
     case refused(String)
 
@@ -38,6 +40,7 @@ public enum ReplayError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .noSuchFeature(let name): "the journal names feature '\(name)', which the session does not have"
         case .undecodableEvents(let feature): "the journal's events for '\(feature)' do not decode"
+        case .undecodable(let error): "the journal's events for '\(error.feature)' do not decode: \(error.summary)"
         case .refused(let reason): "the session refused a recorded input: \(reason)"
         }
     }

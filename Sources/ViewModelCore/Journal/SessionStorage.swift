@@ -139,6 +139,9 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     case cannotWrite(path: String, reason: String)
     /// Another server uses the data directory at `path` (exit 75).
     case inUse(path: String, reason: String)
+    /// Session `session`'s stored data does not decode with this build's features (a `500` naming the feature, the
+    /// member and the stored version; exit 65 from a command).
+    case undecodable(session: SessionID, StoredFeatureError)
 
     public var description: String {
         switch self {
@@ -149,6 +152,7 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .noStore(let path): "\(path): no store here (the server has not run with this --data-dir)"
         case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
         case .inUse(let path, let reason): "\(path): \(reason)"
+        case .undecodable(let session, let error): "session \(session): \(error)"
         }
     }
 }

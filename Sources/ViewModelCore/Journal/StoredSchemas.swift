@@ -103,6 +103,21 @@ extension FeatureTypes {
     }
 }
 
+extension FeatureTypes {
+    /// Refuses a change of `feature`'s stored shape made without a new schema version: `kept` is the shape a store
+    /// recorded (``StoredShape/text``) with the feature's newest schema version there, `version`. When this build
+    /// reads the feature at that same version and its shape no longer reads values of the kept one, the store's
+    /// sessions of that version would fail one by one as clients ask for them. A shape kept in another format, or
+    /// not a shape, is not compared (it is replaced when the store records this build's).
+    /// - Throws: ``SchemaError/shapeChanged(feature:version:change:)`` naming the member that changed.
+    public func checkShape(of feature: String, kept: String, version: Int) throws(SchemaError) {
+        guard schemas[feature]?.upperBound == version, let stored = StoredShape(text: kept),
+            let change = shape(of: feature)?.breakingChange(from: stored)
+        else { return }
+        throw .shapeChanged(feature: feature, version: version, change: change)
+    }
+}
+
 extension UInt8 {
     fileprivate var isWhitespace: Bool {
         self == UInt8(ascii: " ") || self == UInt8(ascii: "\n") || self == UInt8(ascii: "\t") || self == UInt8(ascii: "\r")

@@ -4,23 +4,34 @@ import Foundation
 /// feature's state (the core itself knows features only as names).
 public struct FeatureTypes: Sendable {
     private let decoders: [String: @Sendable (any Decoder) throws -> any AnyFeatureSlot]
+    /// Each feature's ``StoredShape``, probed when asked for (when a store opens), not with every registration.
+    private let shapes: [String: @Sendable () -> StoredShape]
 
     /// The types of `features`.
     public init(_ features: [any Feature.Type]) {
         var decoders: [String: @Sendable (any Decoder) throws -> any AnyFeatureSlot] = [:]
         var schemas: [String: ClosedRange<Int>] = [:]
+        var shapes: [String: @Sendable () -> StoredShape] = [:]
         for feature in features {
             decoders[Self.name(of: feature)] = Self.decoder(for: feature)
             schemas[Self.name(of: feature)] = Self.schema(of: feature)
+            shapes[Self.name(of: feature)] = Self.shape(of: feature)
         }
         self.decoders = decoders
         self.schemas = schemas
+        self.shapes = shapes
     }
 
     /// The types of every feature of `types` (a later one wins a name).
     public init(merging types: [FeatureTypes]) {
         decoders = types.reduce(into: [:]) { $0.merge($1.decoders) { $1 } }
         schemas = types.reduce(into: [:]) { $0.merge($1.schemas) { $1 } }
+        shapes = types.reduce(into: [:]) { $0.merge($1.shapes) { $1 } }
+    }
+
+    /// The shape of `feature`'s stored values in this build; nil for a feature not registered.
+    public func shape(of feature: String) -> StoredShape? {
+        shapes[feature]?()
     }
 
     /// Each feature's schema versions this build reads, by name: the oldest it migrates from up to its current one.
@@ -52,6 +63,10 @@ public struct FeatureTypes: Sendable {
     }
 
     private static func name<F: Feature>(of feature: F.Type) -> String { F.key.name }
+
+    private static func shape<F: Feature>(of feature: F.Type) -> @Sendable () -> StoredShape {
+        { StoredShape(of: F.self) }
+    }
 
     private static func decoder<F: Feature>(for feature: F.Type) -> @Sendable (any Decoder) throws -> any AnyFeatureSlot {
         { decoder in try FeatureSlot<F>(from: decoder) }

@@ -15,19 +15,19 @@ enum ClientFailure: Error {
             try await body()
         } catch let error as ViewHostError {
             if error.kind == .sessionEnded {
-                printError("viewhost: \(error.detail)")
+                printError("\(CommandFeatures.name): \(error.detail)")
                 return
             }
-            var line = "viewhost: \(error)"
+            var line = "\(CommandFeatures.name): \(error)"
             let allowed = error.allowed.joined(separator: ", ")
             if !allowed.isEmpty, !error.detail.contains(allowed) { line += " (allowed: \(allowed))" }
             printError(line)
             throw ExitCode(exitCode(for: error))
         } catch ClientFailure.usage(let message) {
-            printError("viewhost: \(message)")
+            printError("\(CommandFeatures.name): \(message)")
             throw ExitCode(64)
         } catch ClientFailure.notYet(let message) {
-            printError("viewhost: \(message)")
+            printError("\(CommandFeatures.name): \(message)")
             throw ExitCode(75)
         }
     }

@@ -27,8 +27,13 @@ enum SnapshotSummary {
     }
 }
 
-/// The features of the app whose command line runs (its `main`'s registrations), for the client's summaries: set
-/// by ``ViewHostCommand/run(features:)`` for the command it runs.
+/// The app whose command line runs, for the command's texts and the client's summaries: its features (its `main`'s
+/// registrations), its name and its version line, set by ``ViewHostCommand/run(features:name:version:)`` for the
+/// command it runs.
 enum CommandFeatures {
     @TaskLocal static var registrations: [FeatureRegistration] = []
+    /// The app's name: its usage, the start of its error lines, its log's label, its readiness line.
+    @TaskLocal static var name = "viewhost"
+    /// What `--version` prints.
+    @TaskLocal static var version = "viewhost \(ViewHostVersion.current)"
 }
