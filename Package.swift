@@ -194,7 +194,7 @@ let package = Package(
         // Test helpers shared by the test targets (not a product).
         .target(
             name: "TestSupport",
-            dependencies: ["CSystemShim", "ViewModelCore", "ViewHostCrypto", "ViewHostLocking"],
+            dependencies: ["CSystemShim", "ViewHostAPI", "ViewModelCore", "ViewHostCrypto", "ViewHostLocking"],
             swiftSettings: swiftSettings
         ),
 
@@ -230,7 +230,7 @@ let package = Package(
         .testTarget(name: "ViewHostCryptoTests", dependencies: ["ViewHostCrypto"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ViewModelCoreTests",
-            dependencies: ["ViewHostAPI", "ViewHostJSON", "ViewModelCore", "TestSupport", "ViewHostLocking"],
+            dependencies: ["ViewHostAPI", "ViewHostJSON", "ViewModelCore", "TestSupport", "ViewHostLocking", "ViewHostTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

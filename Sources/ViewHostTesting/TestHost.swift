@@ -203,9 +203,9 @@ public struct TestHost {
     /// The data-flow log (why each version came to be), oldest entry first.
     public var log: [LogEntry] { core.log.entries(after: 0) }
 
-    // MARK: - Private
+    // MARK: - Shared with TestNetwork
 
-    private mutating func record(_ step: SessionStep, _ observed: [(String, Int, any ViewModel)]) -> TestStep {
+    mutating func record(_ step: SessionStep, _ observed: [(String, Int, any ViewModel)]) -> TestStep {
         for (feature, version, snapshot) in observed { recorded[feature, default: []].append((version, snapshot)) }
         return TestStep(step)
     }

@@ -22,6 +22,14 @@ struct JournalRecordFormatTests {
         .timer(id: 0, at: at),
         .timer(id: Int.max, at: .distantFuture),
         .answer(feature: "weather", at: at, request: 12_345_678, events: Data(#"[{"forecast":null}]"#.utf8)),
+        .events(feature: "chat", at: at, source: .session, events: Data("[4]".utf8)),
+        .delivery(
+            feature: "chat", at: at, from: ContactAddress("c7"), number: 41, introduction: nil,
+            events: Data(#"[{"letter":{"text":"hi"}}]"#.utf8)),
+        .delivery(feature: "chat", at: at, from: ContactAddress("c7"), number: 1, introduction: "Zoë", events: Data("[]".utf8)),
+        .introduction(feature: "chat", at: at, contact: ContactAddress("c8"), name: "Alice", introducing: "Bob"),
+        .acknowledgement(feature: "chat", at: at, to: ContactAddress("c8"), through: 9, failure: nil),
+        .acknowledgement(feature: "chat", at: at, to: ContactAddress("c8"), through: 9, failure: .unknownAddress),
     ]
 
     @Test(arguments: inputs)
@@ -75,8 +83,8 @@ struct JournalRecordFormatTests {
         #expect(throws: JournalRecordFormat.ReadError.malformed("kind 9")) { try JournalRecordFormat.decode(record) }
         // The source follows the version, kind, time (8 bytes) and the feature's name (a length and "weather").
         record = JournalRecordFormat.encode(Self.inputs[2])
-        record[2 + 8 + 1 + 7] = 6
-        #expect(throws: JournalRecordFormat.ReadError.malformed("source 6")) { try JournalRecordFormat.decode(record) }
+        record[2 + 8 + 1 + 7] = 7
+        #expect(throws: JournalRecordFormat.ReadError.malformed("source 7")) { try JournalRecordFormat.decode(record) }
         #expect(throws: JournalRecordFormat.ReadError.malformed("it is empty")) { try JournalRecordFormat.decode([]) }
     }
 

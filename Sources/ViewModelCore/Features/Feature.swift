@@ -23,6 +23,11 @@ import ViewHostAPI
 ///   export a client posts, a file `viewhost replay` reads) that the feature could not have made itself: past its
 ///   own caps, past a field's limit. They accept anything by default; a feature with limits states them there, in
 ///   terms of the same constants its intents and `apply` use.
+/// - Sessions that talk to each other do it with data: a feature that ``takesContacts`` is told of a contact made
+///   (``introduced(to:)``), delivers events to it as an effect (``FeatureContext/deliver(_:to:)``: journaled with the
+///   event that decided it, applied once by the receiving session as an input of its own, source `session`, in
+///   order), sees who sent an event it applies (``FeatureContext/sender``), may refuse a contact's events
+///   (``accepts(_:from:in:)``), and is told of an event that could not arrive (``undelivered(_:to:because:)``).
 ///
 /// ```swift
 /// enum Counter: Feature {
@@ -100,6 +105,25 @@ public protocol Feature: SendableMetatype {
     /// that this feature could not have made. Accepts every request by default.
     /// - Throws: ``ValueRejection`` naming the field.
     static func validate(request: Request) throws(ValueRejection)
+
+    /// Whether a session's clients may make contacts for this feature (an invitation of purpose `contact` names a
+    /// feature that takes them); false by default. A feature that takes contacts implements
+    /// ``introduced(to:)`` and delivers events with ``FeatureContext/deliver(_:to:)``.
+    static var takesContacts: Bool { get }
+
+    /// The event a new contact becomes, applied on each side once the contact is made (source `session`): the other
+    /// side's name and address. Nil (the default) keeps nothing.
+    static func introduced(to contact: Contact) -> Event?
+
+    /// Whether the state takes `event`, delivered by the contact at `address` (the address this session knows them
+    /// by). A feature that blocks a contact answers false for it: the event is dropped silently (the sender is told
+    /// it arrived). Accepts every event by default.
+    static func accepts(_ event: Event, from address: ContactAddress, in state: State) -> Bool
+
+    /// The event that tells the feature `event`, delivered to `address`, did not arrive and why (applied as a step of
+    /// the session that sent it, source `session`, caused by the event that delivered it). Nil (the default) keeps
+    /// nothing.
+    static func undelivered(_ event: Event, to address: ContactAddress, because reason: DeliveryFailure) -> Event?
 }
 
 extension Feature {
@@ -122,6 +146,16 @@ extension Feature {
     public static func validate(event: Event) throws(ValueRejection) {}
 
     public static func validate(request: Request) throws(ValueRejection) {}
+
+    public static var takesContacts: Bool { false }
+
+    public static func introduced(to contact: Contact) -> Event? { nil }
+
+    public static func accepts(_ event: Event, from address: ContactAddress, in state: State) -> Bool { true }
+
+    public static func undelivered(_ event: Event, to address: ContactAddress, because reason: DeliveryFailure) -> Event? {
+        nil
+    }
 }
 
 extension Feature where Intent == NoIntent {

@@ -13,6 +13,12 @@ public struct FeatureContext<F: Feature> {
         let source: EventSource
     }
 
+    /// An event for the session at a contact's address.
+    struct Delivery {
+        let event: F.Event
+        let to: ContactAddress
+    }
+
     /// A follow-up event, applied right after this one in the same step.
     struct FollowUp {
         let event: F.Event
@@ -25,6 +31,9 @@ public struct FeatureContext<F: Feature> {
     public let source: EventSource
     /// The session-wide sequence number of the event being applied.
     public let sequence: Int
+    /// For an event another session delivered (source `session`), the address this session knows its sender by
+    /// (the one ``Feature/introduced(to:)`` gave); nil for every other event.
+    public let sender: ContactAddress?
     /// The session's settings (time zone, locale).
     public let settings: SessionSettings
     /// The session's random draws: a generator whose state belongs to the session and is handed back after the
@@ -35,6 +44,7 @@ public struct FeatureContext<F: Feature> {
     private(set) var cancelled: [TimerID] = []
     private(set) var followUps: [FollowUp] = []
     private(set) var requests: [F.Request] = []
+    private(set) var deliveries: [Delivery] = []
     private(set) var nextTimerValue: Int
 
     /// Creates a context; tests of a feature in isolation may make one directly.
@@ -45,13 +55,15 @@ public struct FeatureContext<F: Feature> {
     ///   - settings: The session's settings.
     ///   - random: The random draws.
     ///   - firstTimerID: The id the first scheduled event gets.
+    ///   - sender: The contact that delivered the event, for one another session delivered.
     public init(
         now: Date, source: EventSource = .client, sequence: Int = 1, settings: SessionSettings = SessionSettings(),
-        random: RandomSource = .seeded(0), firstTimerID: Int = 1
+        random: RandomSource = .seeded(0), firstTimerID: Int = 1, sender: ContactAddress? = nil
     ) {
         self.now = now
         self.source = source
         self.sequence = sequence
+        self.sender = sender
         self.settings = settings
         self.random = random
         self.nextTimerValue = firstTimerID
@@ -82,6 +94,9 @@ public struct FeatureContext<F: Feature> {
     /// The outside work requested so far, in order.
     public var requestedWork: [F.Request] { requests }
 
+    /// The events delivered to contacts so far, in order.
+    public var deliveredEvents: [(event: F.Event, to: ContactAddress)] { deliveries.map { ($0.event, $0.to) } }
+
     /// Says the view model may have changed: the feature's version grows once this event's step is applied.
     public mutating func markChanged() {
         changed = true
@@ -108,6 +123,16 @@ public struct FeatureContext<F: Feature> {
     /// in any order; a feature that must keep only the latest tags its requests and ignores stale answers.
     public mutating func request(_ work: F.Request) {
         requests.append(work)
+    }
+
+    /// Delivers `event` to this feature in the session at `address` (a contact ``Feature/introduced(to:)`` gave).
+    /// It is kept with the session's value, as a pending timer is, from the moment this event is journaled, and
+    /// applied there once, as an input of its own (source `session`, ``sender`` naming this session as the receiver
+    /// knows it), in the order this session delivered to that address. When it cannot arrive (the other session
+    /// ended, its backlog is full, the address leads nowhere from here) ``Feature/undelivered(_:to:because:)`` tells
+    /// this feature; when the other feature does not take it (``Feature/accepts(_:from:in:)``), nobody is told.
+    public mutating func deliver(_ event: F.Event, to address: ContactAddress) {
+        deliveries.append(Delivery(event: event, to: address))
     }
 
     /// Applies `event` right after this one, in the same step (one version bump for both), logged as caused by
@@ -140,4 +165,6 @@ public enum EventSource: String, Sendable, Codable, Equatable {
     case provider
     /// The screen showed a view model and reacted (`afterShowingMessages`), or the session started a feature.
     case view
+    /// Another session: an event it delivered, a contact made, or a delivery that did not arrive.
+    case session
 }

@@ -62,6 +62,48 @@ extension FeatureSlot {
                 return error.inside("requests[\(index)].request")
             }
         }
+        return deliveryProblem(within: bounds)
+    }
+
+    /// What is wrong with the slot's deliveries and contact numbers, read from outside: each pending delivery to
+    /// a well-formed address, numbered above the one before it to that address and at most the last number given it,
+    /// caused by a step that happened, made within the session's lifetime, an event the feature accepts or an
+    /// introduction with a name; each address's numbers within the counters' bound.
+    private func deliveryProblem(within bounds: ValueBounds) -> ValueRejection? {
+        for (address, link) in links.sorted(by: { $0.key < $1.key }) {
+            guard ContactAddress.isValid(address.rawValue) else {
+                return ValueRejection(field: "links", reason: "must be keyed by addresses of 1 to \(ContactAddress.maxBytes) visible ASCII characters")
+            }
+            guard (0...SessionCore.maxCounter).contains(link.sent), (0...SessionCore.maxCounter).contains(link.received) else {
+                return ValueRejection(field: "links[\(address)]", reason: "must count 0 to \(SessionCore.maxCounter)")
+            }
+        }
+        var last: [ContactAddress: Int] = [:]
+        for (index, delivery) in outbox.enumerated() {
+            let field = "outbox[\(index)]"
+            guard let sent = links[delivery.to]?.sent, (last[delivery.to] ?? 0) < delivery.number, delivery.number <= sent else {
+                return ValueRejection(field: "\(field).number", reason: "must follow the one before to its address, up to the last number given it")
+            }
+            last[delivery.to] = delivery.number
+            guard (1...bounds.sequence).contains(delivery.causedBy) else {
+                return ValueRejection(field: "\(field).causedBy", reason: "must be a step of the session (1 to \(bounds.sequence))")
+            }
+            guard bounds.times.contains(delivery.at) else {
+                return ValueRejection(field: "\(field).at", reason: "must fall within the session's lifetime")
+            }
+            switch (delivery.event, delivery.introduction) {
+            case (let event?, nil):
+                do throws(ValueRejection) {
+                    try F.validate(event: event)
+                } catch {
+                    return error.inside("\(field).event")
+                }
+            case (nil, let name?) where Contact.isValidName(name):
+                break
+            default:
+                return ValueRejection(field: field, reason: "must hold an event, or an introduction's name of 1 to \(Contact.maxNameCharacters) characters")
+            }
+        }
         return nil
     }
 

@@ -139,6 +139,10 @@ public struct JournalExportWriter: Sendable {
             (feature, source, events) = (timer?.feature, timer?.source ?? .timer, timer?.events)
         case .answer(let name, _, _, let data):
             (feature, source, events) = (name, .provider, data)
+        case .delivery(let name, _, _, _, let introduction, let data):
+            (feature, source, events) = (name, .session, introduction == nil ? data : nil)
+        case .introduction(let name, _, _, _, _), .acknowledgement(let name, _, _, _, _):
+            (feature, source, events) = (name, .session, nil)
         }
         writer.key("kind")
         writer.string(input.kind)
@@ -179,6 +183,27 @@ public struct JournalExportWriter: Sendable {
         case .answer(_, _, let request, _):
             writer.key("request")
             writer.integer(request)
+        case .delivery(_, _, let from, let number, let introduction, _):
+            writer.key("contact")
+            writer.string(from.rawValue)
+            writer.key("delivery")
+            writer.integer(number)
+            writer.key("introduction")
+            if let introduction { writer.string(introduction) } else { writer.null() }
+        case .introduction(_, _, let contact, let name, let introducing):
+            writer.key("contact")
+            writer.string(contact.rawValue)
+            writer.key("name")
+            writer.string(name)
+            writer.key("introducing")
+            writer.string(introducing)
+        case .acknowledgement(_, _, let to, let through, let failure):
+            writer.key("contact")
+            writer.string(to.rawValue)
+            writer.key("through")
+            writer.integer(through)
+            writer.key("failure")
+            if let failure { writer.string(failure.rawValue) } else { writer.null() }
         case .events:
             break
         }
@@ -227,13 +252,17 @@ public struct JournalExportWriter: Sendable {
 }
 
 extension SessionInput {
-    /// The export's `kind`: `submission`, `events`, `timer` or `answer`.
+    /// The export's `kind`: `submission`, `events`, `timer`, `answer`, `delivery`, `introduction` or
+    /// `acknowledgement`.
     public var kind: String {
         switch self {
         case .submission: "submission"
         case .events: "events"
         case .timer: "timer"
         case .answer: "answer"
+        case .delivery: "delivery"
+        case .introduction: "introduction"
+        case .acknowledgement: "acknowledgement"
         }
     }
 }

@@ -339,8 +339,13 @@ public enum JournalImport {
             case "answer":
                 guard source == EventSource.provider.rawValue else { throw fields.fail("an answer's source is provider") }
                 input = .answer(feature: try named(feature, fields), at: at, request: try fields.integer("request"), events: events)
+            case "delivery", "introduction", "acknowledgement":
+                guard source == EventSource.session.rawValue else { throw fields.fail("a \(kind)'s source is session") }
+                input = try ContactLine.input(
+                    kind, feature: try named(feature, fields), at: at, events: events, value: fields.value, fail: fields.fail)
             default:
-                throw fields.fail("'\(kind)' is not a kind of input (submission, events, timer, answer)")
+                throw fields.fail(
+                    "'\(kind)' is not a kind of input (submission, events, timer, answer, delivery, introduction, acknowledgement)")
             }
             let record = JournalRecord(number: number, input: input)
             // The events as the feature would have made them: decoded (ahead, mostly) and accepted by the feature.

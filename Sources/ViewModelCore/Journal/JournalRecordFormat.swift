@@ -32,7 +32,7 @@ public enum JournalRecordFormat {
     }
 
     private enum Kind: UInt8 {
-        case submission = 1, events, timer, answer
+        case submission = 1, events, timer, answer, delivery, introduction, acknowledgement
     }
 
     /// A source's code (docs/JOURNAL.md): never renumbered. A switch, so a new source cannot be written without a
@@ -44,12 +44,28 @@ public enum JournalRecordFormat {
         case .simulator: 3
         case .provider: 4
         case .view: 5
+        case .session: 6
         }
     }
 
     /// The source with `code`, nil for a code no release wrote.
     private static func source(code: UInt8) -> EventSource? {
-        [EventSource.client, .timer, .simulator, .provider, .view].first { Self.code(of: $0) == code }
+        [EventSource.client, .timer, .simulator, .provider, .view, .session].first { Self.code(of: $0) == code }
+    }
+
+    /// A delivery failure's code (docs/JOURNAL.md; 0 is none): never renumbered.
+    private static func code(of failure: DeliveryFailure?) -> UInt8 {
+        switch failure {
+        case nil: 0
+        case .ended: 1
+        case .full: 2
+        case .unknownAddress: 3
+        }
+    }
+
+    /// The failure with `code`, nil for 0 (none) or a code no release wrote.
+    private static func failure(code: UInt8) -> DeliveryFailure? {
+        DeliveryFailure.allCases.first { Self.code(of: $0) == code }
     }
 
     /// `input` as a record.
@@ -82,6 +98,28 @@ public enum JournalRecordFormat {
             writer.string(feature)
             writer.signed(request)
             writer.bytes(events)
+        case .delivery(let feature, let at, let from, let number, let introduction, let events):
+            writer.byte(Kind.delivery.rawValue)
+            writer.date(at)
+            writer.string(feature)
+            writer.string(from.rawValue)
+            writer.signed(number)
+            writer.optionalString(introduction)
+            writer.bytes(events)
+        case .introduction(let feature, let at, let contact, let name, let introducing):
+            writer.byte(Kind.introduction.rawValue)
+            writer.date(at)
+            writer.string(feature)
+            writer.string(contact.rawValue)
+            writer.string(name)
+            writer.string(introducing)
+        case .acknowledgement(let feature, let at, let to, let through, let failure):
+            writer.byte(Kind.acknowledgement.rawValue)
+            writer.date(at)
+            writer.string(feature)
+            writer.string(to.rawValue)
+            writer.signed(through)
+            writer.byte(code(of: failure))
         }
         return writer.output
     }
@@ -128,6 +166,25 @@ public enum JournalRecordFormat {
             let feature = try reader.string()
             let request = try reader.signed()
             return .answer(feature: feature, at: at, request: request, events: try reader.bytes())
+        case .delivery:
+            let feature = try reader.string()
+            let from = ContactAddress(try reader.string())
+            let number = try reader.signed()
+            let introduction = try reader.optionalString()
+            return .delivery(
+                feature: feature, at: at, from: from, number: number, introduction: introduction, events: try reader.bytes())
+        case .introduction:
+            let feature = try reader.string()
+            let contact = ContactAddress(try reader.string())
+            let name = try reader.string()
+            return .introduction(feature: feature, at: at, contact: contact, name: name, introducing: try reader.string())
+        case .acknowledgement:
+            let feature = try reader.string()
+            let to = ContactAddress(try reader.string())
+            let through = try reader.signed()
+            let code = try reader.byte()
+            guard code == 0 || failure(code: code) != nil else { throw .malformed("delivery failure \(code)") }
+            return .acknowledgement(feature: feature, at: at, to: to, through: through, failure: failure(code: code))
         }
     }
 }

@@ -58,6 +58,19 @@ extension SessionCore {
             } catch {
                 throw .refused("\(error)")
             }
+        case .delivery(let feature, let at, let from, let number, let introduction, let data):
+            return try replayDelivery(
+                IncomingDelivery(feature: feature, from: from, first: number, introduction: introduction, events: data),
+                at: at, decoded: decoded, observe: observe)
+        case .introduction(let feature, let at, let contact, let name, let introducing):
+            do throws(SessionRefusal) {
+                return try introduce(Contact(name: name, address: contact), in: feature, as: introducing, at: at, observe: observe)
+            } catch {
+                throw .noSuchFeature(feature)
+            }
+        case .acknowledgement(let feature, let at, let to, let through, let failure):
+            _ = try slot(of: feature)
+            return acknowledge(feature, to: to, through: through, failure: failure, at: at, observe: observe)
         }
     }
 
@@ -78,12 +91,13 @@ extension SessionCore {
     }
 
     /// The events of `input` decoded as ``replay(_:decoded:observe:)`` would decode them (nil for a timer, whose
-    /// event the session holds), for a replay that decodes the next records on another thread while it applies
+    /// event the session holds, and for inputs that carry no events), for a replay that decodes the next records on another thread while it applies
     /// this one. Decoding reads nothing of the session's value but its features' types.
     public func decodedAhead(_ input: SessionInput) -> DecodedEvents? {
         switch input {
-        case .timer: return nil
-        case .submission(let feature, _, let data, _, _, _), .events(let feature, _, _, let data), .answer(let feature, _, _, let data):
+        case .timer, .introduction, .acknowledgement, .delivery(_, _, _, _, .some, _): return nil
+        case .submission(let feature, _, let data, _, _, _), .events(let feature, _, _, let data), .answer(let feature, _, _, let data),
+            .delivery(let feature, _, _, _, nil, let data):
             return decodedAhead(data, of: feature)
         }
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// One input a session applied, as its journal records it: everything ``SessionCore/replay(_:observe:)`` needs to apply it
 /// again and reach the same value, byte for byte (the instant, the events with their source, which timer fired,
-/// a provider's answer, a submission's event ids and idempotency key). Random draws need no record: the
+/// a provider's answer, a submission's event ids and idempotency key, what another session delivered). Random draws need no record: the
 /// generator's state is part of the session's value. Refused inputs are never recorded: they changed nothing.
 /// Events are the feature's events, JSON-encoded as an array.
 public enum SessionInput: Codable, Equatable, Sendable {
@@ -15,11 +15,22 @@ public enum SessionInput: Codable, Equatable, Sendable {
     case timer(id: Int, at: Date)
     /// Request `request` of `feature` was answered (source `provider`) with the one event in `events`.
     case answer(feature: String, at: Date, request: Int, events: Data)
+    /// Deliveries another session made to `feature`, from the contact this session knows as `from`, numbered from
+    /// `number` (source `session`): `events`, or, with `introduction` (the sender's name; `events` then `[]`), the
+    /// contact made on the other side. Numbers applied before are skipped.
+    case delivery(feature: String, at: Date, from: ContactAddress, number: Int, introduction: String?, events: Data)
+    /// A contact made for `feature` by this session (it redeemed an invitation): the contact at `contact`, named
+    /// `name`, to which this session is introduced as `introducing`.
+    case introduction(feature: String, at: Date, contact: ContactAddress, name: String, introducing: String)
+    /// The receiver's word on `feature`'s deliveries to `to` numbered up to `through`: arrived (no `failure`), or
+    /// not, and why.
+    case acknowledgement(feature: String, at: Date, to: ContactAddress, through: Int, failure: DeliveryFailure?)
 
     /// When it was applied.
     public var at: Date {
         switch self {
-        case .submission(_, let at, _, _, _, _), .events(_, let at, _, _), .timer(_, let at), .answer(_, let at, _, _):
+        case .submission(_, let at, _, _, _, _), .events(_, let at, _, _), .timer(_, let at), .answer(_, let at, _, _),
+            .delivery(_, let at, _, _, _, _), .introduction(_, let at, _, _, _), .acknowledgement(_, let at, _, _, _):
             at
         }
     }

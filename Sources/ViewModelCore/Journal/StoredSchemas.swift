@@ -57,9 +57,9 @@ public struct StoredSchemas: Equatable, Sendable, CustomStringConvertible {
     public mutating func add(input: SessionInput) {
         switch input {
         case .submission(let feature, _, let events, _, _, _), .events(let feature, _, _, let events),
-            .answer(let feature, _, _, let events):
+            .answer(let feature, _, _, let events), .delivery(let feature, _, _, _, nil, let events):
             add(feature, version: Self.schema(ofEvents: events))
-        case .timer:
+        case .timer, .delivery, .introduction, .acknowledgement:
             break
         }
     }

@@ -35,16 +35,19 @@ extension Session {
         for timer in step?.timersStarted ?? [] { startTimer(timer, in: &shell) }
         for id in step?.timersCancelled ?? [] { shell.timers.removeValue(forKey: id)?.cancel() }
         if shell.timers.isEmpty { shell.timers = [:] }  // idle sessions keep no table
-        let effects = Effects(changes: step?.changes ?? [], requests: step?.requests ?? [])
+        var effects = Effects(changes: step?.changes ?? [], requests: step?.requests ?? [])
+        if let step, !step.deliveries.isEmpty { effects.deliveries = [step.feature: step.deliveries] }
         guard environment.journal != nil else {
             if shell.history != nil { keep(input, in: &shell) }
             return Commit(effects: effects, journaled: false, ticket: nil)
         }
         let snapshot = shell.snapshots.countInput() ? shell.core : nil
         if snapshot != nil { shell.snapshots.taken() }
-        // The next due instant moves only when a timer starts, is cancelled or fires: most inputs leave it, and the
-        // store its row.
-        let dueChanged = firedTimer || !(step?.timersStarted.isEmpty ?? true) || !(step?.timersCancelled.isEmpty ?? true)
+        // The next due instant moves only when a timer starts, is cancelled or fires, or a delivery enters or leaves
+        // the outbox: most inputs leave it, and the store its row.
+        let dueChanged =
+            firedTimer || !(step?.timersStarted.isEmpty ?? true) || !(step?.timersCancelled.isEmpty ?? true)
+            || step?.outboxChanged == true
         let nextDueAt = dueChanged ? shell.core.nextTimerDue : nil
         let lastAccess = lastAccess
         // A step changes one feature, by one version per change: readers see the version before the first until

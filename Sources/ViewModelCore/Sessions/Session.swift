@@ -6,8 +6,9 @@ import ViewHostLocking
 /// The thin shell around one session's value (``SessionCore``): it feeds the core inputs one at a time under a
 /// mutex, hands each applied input to the journal (when the store keeps one), and once the input is durable
 /// carries out its effects: the requests the features asked for, and the change for the session's
-/// ``SnapshotStream``. Timers start at once (a timer that fires is an input of its own, journaled after the one
-/// that scheduled it). All logic lives in the core and the features; this type only carries effects out.
+/// ``SnapshotStream``, and the deliveries for the courier to take to other sessions. Timers start at once (a timer
+/// that fires is an input of its own, journaled after the one that scheduled it). All logic lives in the core and
+/// the features; this type only carries effects out.
 ///
 /// Readers see committed versions only: a version whose input is not durable yet is not served, so no client is
 /// ever given a version that a crash could take back.
@@ -39,6 +40,9 @@ public final class Session: Sendable {
         }
         /// The inputs and checkpoints kept for past versions when no journal keeps them (the memory store).
         var history: HeldHistory?
+        /// Per feature and address, the highest number of a delivery whose input is durable: what the courier may
+        /// take to its receiver (a delivery is never sent before the input that made it is kept).
+        var dispatchable: [String: [ContactAddress: Int]] = [:]
 
         /// Tells the recorders of each new version, building its snapshot only when a recorder listens.
         var observer: ((String, Int, () -> any ViewModel) -> Void)? {
@@ -56,6 +60,8 @@ public final class Session: Sendable {
     struct Effects {
         var changes: [SessionChange] = []
         var requests: [PendingRequest] = []
+        /// Per feature, the highest number of the deliveries made, per address.
+        var deliveries: [String: [ContactAddress: Int]] = [:]
     }
 
     /// A store keeps a snapshot of the whole value at least every this many inputs, so a restore replays few (and
@@ -150,13 +156,13 @@ public final class Session: Sendable {
     /// asks again for what it was waiting for. A restored session starts once it is the one kept in memory, so a
     /// copy loaded at the same time never fires them too.
     public func start() {
-        let requests = shell.withLock { shell -> [PendingRequest] in
+        let (requests, deliveries) = shell.withLock { shell -> ([PendingRequest], [String: [ContactAddress: Int]]) in
             for timer in shell.core.pendingTimers.sorted(by: { ($0.dueAt, $0.id) < ($1.dueAt, $1.id) }) {
                 startTimer(timer, in: &shell)
             }
-            return shell.core.pendingRequests
+            return (shell.core.pendingRequests, shell.core.deliveryMarks)
         }
-        deliver(Effects(requests: requests))
+        deliver(Effects(requests: requests, deliveries: deliveries))
     }
 
     /// A new session with `features` in their initial states.
@@ -223,7 +229,9 @@ public final class Session: Sendable {
             if let end = shell.end { throw shell.ended(end) }
             if let key = submission.idempotency?.key, shell.pipeline.isInFlight(key: key) { throw .keyInFlight }
             shell.pipeline.keepVersionsReadersWaitFor(in: shell.core)
-            let (outcome, step, changed) = try shell.core.submit(submission, to: key, at: now, observe: shell.observer)
+            let (outcome, step, changed) = try shell.core.submit(
+                submission, to: key, at: now, observe: shell.observer,
+                maxPendingDeliveries: environment.maxPendingDeliveries)
             guard changed else { return (outcome, nil) }
             let input: @Sendable () -> SessionInput = {
                 .submission(
@@ -247,6 +255,7 @@ public final class Session: Sendable {
             switch error {
             case .noSuchFeature(let name): throw .noSuchFeature(name)
             case .refused(let refusal, let index): throw .refused(refusal, index: index)
+            case .tooManyDeliveries(let limit): throw .deliveriesWaiting(limit: limit)
             }
         }
     }
@@ -320,6 +329,7 @@ public final class Session: Sendable {
             }
         }
         for change in effects.changes { stream.publish(change) }
+        if !effects.deliveries.isEmpty { dispatch(effects.deliveries) }
     }
 }
 

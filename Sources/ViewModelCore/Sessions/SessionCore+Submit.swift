@@ -9,21 +9,26 @@ extension SessionCore {
     ///   event's id was applied before and no key is recorded).
     /// - Throws: ``SessionError`` when the state refuses an event, the key came with another request, or there is
     ///   no such feature.
+    /// - Parameter maxPendingDeliveries: The most deliveries to contacts the session may have waiting (nil: no
+    ///   bound); past it the submission is refused with ``SessionError/deliveriesWaiting(limit:)``.
     public mutating func submit<F: Feature>(
         _ submission: Submission<F.Event>, to key: FeatureKey<F>, at now: Date,
-        observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)? = nil
+        observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)? = nil,
+        maxPendingDeliveries: Int? = nil
     ) throws(SessionError) -> (outcome: SubmitOutcome, step: SessionStep?, changed: Bool) {
         guard let index = slot(named: key.name) else { throw .noSuchFeature(key.name) }
         // Erased once here: the rest runs unspecialized, and generic code pays a metadata lookup per generic type.
         return try submit(
             submission.events.map { $0 as any Sendable }, eventIDs: submission.eventIDs,
-            idempotency: submission.idempotency, slot: index, at: now, observe: observe)
+            idempotency: submission.idempotency, slot: index, at: now, observe: observe,
+            maxPendingDeliveries: maxPendingDeliveries)
     }
 
     /// The erased form, for ``submit(_:to:at:observe:)`` and replays.
     mutating func submit(
         _ events: [any Sendable], eventIDs: [String?], idempotency: (key: String, fingerprint: String)?, slot index: Int,
-        at now: Date, observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)?
+        at now: Date, observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)?,
+        maxPendingDeliveries: Int? = nil
     ) throws(SessionError) -> (outcome: SubmitOutcome, step: SessionStep?, changed: Bool) {
         if let claim = idempotency {
             switch self.idempotency.lookup(key: claim.key, fingerprint: claim.fingerprint, now: now) {
@@ -47,11 +52,12 @@ extension SessionCore {
             do throws(SessionRefusal) {
                 step = try applyEvents(
                     fresh.map { $0.map { events[$0] } } ?? events, slot: index, source: .client, at: now,
-                    observe: observe)
+                    observe: observe, maxPendingDeliveries: maxPendingDeliveries)
             } catch {
                 switch error {
                 case .noSuchFeature(let name): throw .noSuchFeature(name)
                 case .refused(let refusal, let position): throw .refused(refusal, index: fresh?[position] ?? position)
+                case .tooManyDeliveries(let limit): throw .deliveriesWaiting(limit: limit)
                 }
             }
         }

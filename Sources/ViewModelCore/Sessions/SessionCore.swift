@@ -2,7 +2,7 @@ import Foundation
 import ViewHostAPI
 
 /// One session as a value: every feature's state and version, the session-wide sequence, the data-flow log ring,
-/// the pending timers and the idempotency keys. Pure: ``apply(_:to:source:at:observe:)``, ``fireTimer(_:at:observe:)`` and
+/// the pending timers, the deliveries to contacts not yet acknowledged, and the idempotency keys. Pure: ``apply(_:to:source:at:observe:)``, ``fireTimer(_:at:observe:)`` and
 /// ``applyAnswer(_:toRequest:at:observe:)`` change it and return what changed and the effects to run; nothing here
 /// reads a clock, draws from the system, or touches the world. Applying the same inputs at the same instants to
 /// equal cores gives equal cores, byte for byte.
@@ -82,10 +82,15 @@ public struct SessionCore: Sendable {
     /// Every pending timer, by number.
     public var pendingTimers: [TimerStart] { slots.flatMap(\.timerStarts).sorted { $0.id < $1.id } }
 
-    /// When the earliest pending timer falls due (what a store keeps to find sessions with work due), found
-    /// without listing the timers: every journaled input that starts or cancels one asks, under the session's
-    /// lock, and a chat whose partner is busy holds a hundred.
-    public var nextTimerDue: Date? { slots.lazy.compactMap(\.earliestTimerDue).min() }
+    /// When the earliest pending timer falls due, or the earliest pending delivery was decided (what a store keeps
+    /// to find sessions with work due, so one whose deliveries wait is loaded after a restart, and claimed by a live
+    /// node when its owner died), found without listing the timers: every journaled input that starts or cancels
+    /// one asks, under the session's lock, and a chat whose partner is busy holds a hundred.
+    public var nextTimerDue: Date? {
+        let timer = slots.lazy.compactMap(\.earliestTimerDue).min()
+        guard let delivery = slots.lazy.compactMap(\.earliestDeliveryAt).min() else { return timer }
+        return min(timer ?? delivery, delivery)
+    }
 
     // MARK: - Applying
 
@@ -107,10 +112,16 @@ public struct SessionCore: Sendable {
     }
 
     /// The erased form of ``apply(_:to:source:at:observe:)``.
+    /// - Parameter maxPendingDeliveries: The most deliveries the session may have waiting for their receivers: with
+    ///   that many waiting nothing is applied, and a batch that would leave more (and more than before) is refused
+    ///   whole (nil: no bound, as for a replay, which applies what was accepted).
     mutating func applyEvents(
         _ events: [any Sendable], slot index: Int, source: EventSource, at now: Date,
-        observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)?
+        observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)?,
+        maxPendingDeliveries: Int? = nil
     ) throws(SessionRefusal) -> SessionStep {
+        let waiting = maxPendingDeliveries == nil ? 0 : pendingDeliveryCount
+        if let limit = maxPendingDeliveries, waiting >= limit { throw .tooManyDeliveries(limit: limit) }
         if events.count == 1 {
             // The common case: the check refuses before anything changes, so no copy is needed.
             return try applyChecked(events, slot: index, source: source, now: now, observe: observe)
@@ -120,6 +131,10 @@ public struct SessionCore: Sendable {
         var attempt = self
         let seen = observe.map { _ in ObservedVersions() }
         let step = try attempt.applyChecked(events, slot: index, source: source, now: now, observe: seen?.record)
+        if let limit = maxPendingDeliveries {
+            let after = attempt.pendingDeliveryCount
+            if after > limit, after > waiting { throw .tooManyDeliveries(limit: limit) }
+        }
         self = attempt
         if let observe, let seen { seen.replay(to: observe) }
         return step
@@ -181,12 +196,13 @@ public struct SessionCore: Sendable {
     /// Every request not answered yet, by number.
     public var pendingRequests: [PendingRequest] { slots.flatMap(\.pendingRequests).sorted { $0.id < $1.id } }
 
-    private mutating func finish(_ output: StepOutput, slot index: Int) -> SessionStep {
+    mutating func finish(_ output: StepOutput, slot index: Int) -> SessionStep {
         for entry in output.entries { log.append(entry) }
         let slot = slots[index]
         return SessionStep(
             feature: slot.name, version: slot.version, sequence: counters.sequence, changes: output.changes,
-            timersStarted: output.timersStarted, timersCancelled: output.timersCancelled, requests: output.requests)
+            timersStarted: output.timersStarted, timersCancelled: output.timersCancelled, requests: output.requests,
+            deliveries: output.deliveries, outboxChanged: output.outboxChanged)
     }
 
     /// The features changed after session sequence `sequence`, oldest change first, with the sequence of their
@@ -228,6 +244,9 @@ public enum SessionRefusal: Error, Equatable, Sendable {
     case noSuchFeature(String)
     /// The state cannot apply the event at `index` of the batch; nothing was applied.
     case refused(EventRefusal, index: Int)
+    /// The session has `limit` deliveries waiting for their receivers, or the batch would leave more than that;
+    /// nothing was applied.
+    case tooManyDeliveries(limit: Int)
 }
 
 /// What one application changed, and the effects the shell must carry out.
@@ -246,6 +265,10 @@ public struct SessionStep: Sendable {
     public let timersCancelled: [Int]
     /// Outside work to run.
     public let requests: [PendingRequest]
+    /// The deliveries to contacts it made: the highest number it gave each address (they go out once it is durable).
+    public let deliveries: [ContactAddress: Int]
+    /// Whether it added a delivery to the outbox or took one out (the session's next due instant may move).
+    let outboxChanged: Bool
 }
 
 extension SessionCore {

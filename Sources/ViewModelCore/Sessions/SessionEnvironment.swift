@@ -1,5 +1,6 @@
 /// What a session's shell gets from outside: the scheduler that tells the time and runs its timers, the runner of
-/// its features' outside work (provider calls), and the journal that keeps its inputs (none: memory only).
+/// its features' outside work (provider calls), the journal that keeps its inputs (none: memory only), and the
+/// courier that takes its deliveries to other sessions.
 ///
 /// Every session of a process is usually made with the same environment, so its parts are kept in one shared
 /// object: a session holds a reference, not a copy of each part (a change to a copy makes it its own object).
@@ -11,6 +12,8 @@ public struct SessionEnvironment: Sendable {
         var historyInputs: Int
         var onStorageFailure: (@Sendable (SessionID) -> Void)?
         var onUnstorable: (@Sendable (SessionID, UnstorableValue) -> Void)?
+        var courier: (any DeliveryCourier)?
+        var maxPendingDeliveries: Int?
     }
 
     private final class Shared: Sendable {
@@ -62,17 +65,33 @@ public struct SessionEnvironment: Sendable {
         set { change { $0.onUnstorable = newValue } }
     }
 
+    /// Takes the sessions' deliveries to contacts to their receivers, once the input that made them is durable;
+    /// nil keeps them in their sessions' outboxes (a session alone, as in a test of one).
+    public var courier: (any DeliveryCourier)? {
+        get { shared.parts.courier }
+        set { change { $0.courier = newValue } }
+    }
+
+    /// The most deliveries a session may have waiting for their receivers: a client's request finding that many, or
+    /// whose events would leave more, is refused (``SessionError/deliveriesWaiting(limit:)``); nil: no bound.
+    public var maxPendingDeliveries: Int? {
+        get { shared.parts.maxPendingDeliveries }
+        set { change { $0.maxPendingDeliveries = newValue } }
+    }
+
     /// Creates an environment.
     public init(
         scheduler: any TimerScheduling, requests: any RequestRunning = NoRequests(),
         journal: (any SessionJournal)? = nil, historyInputs: Int = 0,
         onStorageFailure: (@Sendable (SessionID) -> Void)? = nil,
-        onUnstorable: (@Sendable (SessionID, UnstorableValue) -> Void)? = nil
+        onUnstorable: (@Sendable (SessionID, UnstorableValue) -> Void)? = nil,
+        courier: (any DeliveryCourier)? = nil, maxPendingDeliveries: Int? = nil
     ) {
         shared = Shared(
             Parts(
                 scheduler: scheduler, requests: requests, journal: journal, historyInputs: max(0, historyInputs),
-                onStorageFailure: onStorageFailure, onUnstorable: onUnstorable))
+                onStorageFailure: onStorageFailure, onUnstorable: onUnstorable, courier: courier,
+                maxPendingDeliveries: maxPendingDeliveries))
     }
 
     /// This copy's parts changed by `body`, in an object of this copy's own.

@@ -19,4 +19,7 @@ public enum SessionError: Error, Equatable, Sendable {
     /// A value cannot be stored: the request's events (nothing was applied), or a state or internal event of the
     /// session (it stopped: ``SessionEnd/unstorable``).
     case unstorable(UnstorableValue)
+    /// The session has `limit` deliveries to contacts waiting for their receivers, or the request's events would
+    /// leave more than that: nothing was applied; retry once they arrive.
+    case deliveriesWaiting(limit: Int)
 }

@@ -208,7 +208,8 @@ struct JournalExportTests {
             let feature: String? =
                 switch input {
                 case .submission(let name, _, _, _, _, _), .events(let name, _, _, _), .answer(let name, _, _, _): name
-                case .timer: nil
+                case .delivery(let name, _, _, _, _, _): name
+                case .timer, .introduction, .acknowledgement: nil
                 }
             try plain.replay(input)
             try offered.replay(input, decoded: feature.flatMap { before[$0] })
