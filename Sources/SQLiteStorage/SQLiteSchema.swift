@@ -27,6 +27,11 @@ import GRDB
 ///   it. A clean stop, `viewhost repair` and a backup's copy (everything is in the file) set it to 0.
 /// - `sessions.ended_by_repair` (since v6): 1 on a tombstone `viewhost repair` left (the session lost acknowledged
 ///   records), so its holder is told that rather than that it expired.
+/// - `invitations` and `contacts` (since v8): the invitations sessions hand out (the SHA-256 of each code, never the
+///   code; what it makes, when it expires, the uses left, withdrawn or not), kept a day past their expiry so a late
+///   redeem hears `410`; and the contact addresses made by redeeming one, each leading from one session's feature
+///   (`session_id`) to another session (`peer_id`), which knows the owner by `peer_address`. Removing a session
+///   removes its invitations and the addresses it owns. (``ContactDirectory``, SQLiteSessionStorage+Contacts.)
 /// - `feature_schemas.shape` (since v7): the shape of each feature's stored values at its newest version
 ///   (`StoredShape.text`), written by the build that opened the store last; a build with the same schema version
 ///   and a shape that no longer reads it refuses the store, naming the feature and the member.
@@ -121,6 +126,36 @@ enum SQLiteSchema {
         migrator.registerMigration("v7: feature shapes") { db in
             // Filled when a build opens the store: stores written before have none to compare.
             try db.execute(sql: "ALTER TABLE feature_schemas ADD COLUMN shape TEXT")
+        }
+        migrator.registerMigration("v8: invitations and contact addresses") { db in
+            // Rows of their own, written when a session invites or redeems (never per event); a session's pending
+            // deliveries are part of its value, so nothing of them is here.
+            try db.execute(
+                sql: """
+                    CREATE TABLE invitations (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        session_id TEXT NOT NULL,
+                        feature TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        digest BLOB NOT NULL UNIQUE,
+                        created_at REAL NOT NULL,
+                        expires_at REAL NOT NULL,
+                        uses INTEGER NOT NULL,
+                        withdrawn INTEGER NOT NULL DEFAULT 0
+                    ) WITHOUT ROWID;
+                    CREATE INDEX invitations_by_session ON invitations (session_id);
+                    CREATE INDEX invitations_by_expiry ON invitations (expires_at);
+                    CREATE TABLE contacts (
+                        address TEXT PRIMARY KEY NOT NULL,
+                        session_id TEXT NOT NULL,
+                        feature TEXT NOT NULL,
+                        peer_id TEXT NOT NULL,
+                        peer_address TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        created_at REAL NOT NULL
+                    ) WITHOUT ROWID;
+                    CREATE INDEX contacts_by_session ON contacts (session_id, peer_id, feature);
+                    """)
         }
         return migrator
     }

@@ -89,6 +89,9 @@ final class SQLiteStatements: JournalStatements {
     private static func remove(_ id: String, expiredAt: Double?, db: Database) throws {
         try db.cachedStatement(sql: "DELETE FROM journal WHERE session_id = ?").execute(arguments: [id])
         try db.cachedStatement(sql: "DELETE FROM snapshots WHERE session_id = ?").execute(arguments: [id])
+        // Its invitations and the addresses it owns; those leading to it stay, and lead to a session that ended.
+        try db.cachedStatement(sql: "DELETE FROM invitations WHERE session_id = ?").execute(arguments: [id])
+        try db.cachedStatement(sql: "DELETE FROM contacts WHERE session_id = ?").execute(arguments: [id])
         if let expiredAt {
             try db.cachedStatement(sql: "UPDATE sessions SET expired_at = ?, next_due_at = NULL WHERE id = ?")
                 .execute(arguments: [expiredAt, id])
@@ -111,6 +114,9 @@ final class SQLiteStatements: JournalStatements {
             try db.execute(
                 sql: "DELETE FROM sessions WHERE expired_at IS NOT NULL AND expired_at < ?",
                 arguments: [forgetBefore.timeIntervalSince1970])
+            // An invitation is remembered as gone (410) as long as a tombstone is, past its expiry.
+            try db.execute(
+                sql: "DELETE FROM invitations WHERE expires_at < ?", arguments: [forgetBefore.timeIntervalSince1970])
             try db.execute(sql: "PRAGMA incremental_vacuum")
             try measure(db)
             return idle.map { SessionID($0["id"]) }

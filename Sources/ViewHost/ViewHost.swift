@@ -91,7 +91,8 @@ public func makeApp<C: Clock>(
                 idleTTL: configuration.sessions.idleTTL, maxSessions: configuration.sessions.max),
             seed: configuration.simulation.seed, logCapacity: configuration.sessions.logCapacity,
             simulationSpeed: configuration.simulation.speed, historyInputs: configuration.sessions.historyVersions,
-            maxStoreBytes: configuration.store.maxMegabytes > 0 ? configuration.store.maxMegabytes << 20 : nil),
+            maxStoreBytes: configuration.store.maxMegabytes > 0 ? configuration.store.maxMegabytes << 20 : nil,
+            contacts: configuration.contacts),
         scheduler: scheduler ?? LiveTimerScheduler(), features: configuration.features, logger: logger,
         storage: storage, cluster: clusterHop(configuration.store, storage: storage))
     storage?.onHealthChange { health in log(health, to: logger) }
@@ -110,6 +111,8 @@ public func makeApp<C: Clock>(
     // Literal routes before the `/v1/sessions/:id/:feature` pattern, which would match them too.
     StreamRoutes.register(on: &router, registry: registry, limiter: streams, heartbeat: configuration.streams.heartbeat)
     LogRoutes.register(on: &router, registry: registry)
+    ContactRoutes.register(on: &router, registry: registry, limits: limits)
+    DeliveryRoutes.register(on: &router, registry: registry)
     HistoryRoutes.register(on: &router, registry: registry, archive: archive)
     SnapshotRoutes.register(on: &router, registry: registry, archive: archive)
     let cors = CORSResponder(wrapped: router, allowedOrigins: Set(configuration.cors.allowedOrigins))

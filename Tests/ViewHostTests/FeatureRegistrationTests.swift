@@ -19,6 +19,8 @@ struct FeatureRegistrationTests {
     enum Stream: ProbeName { static let name = "stream" }
     enum Journal: ProbeName { static let name = "journal" }
     enum Versions: ProbeName { static let name = "versions" }
+    enum Invitations: ProbeName { static let name = "invitations" }
+    enum Contacts: ProbeName { static let name = "contacts" }
     enum Empty: ProbeName { static let name = "" }
     enum TwoWords: ProbeName { static let name = "two words" }
     enum Parent: ProbeName { static let name = "../x" }
@@ -78,7 +80,7 @@ struct FeatureRegistrationTests {
         }
     }
 
-    @Test(arguments: [Log.self, Stream.self, Journal.self, Versions.self] as [any ProbeName.Type])
+    @Test(arguments: [Log.self, Stream.self, Journal.self, Versions.self, Invitations.self, Contacts.self] as [any ProbeName.Type])
     func aNameARouteTakesIsRefused(name: any ProbeName.Type) {
         #expect(
             throws: ConfigurationError.invalidFeatures(

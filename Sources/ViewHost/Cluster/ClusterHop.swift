@@ -52,6 +52,11 @@ final class ClusterHop: Sendable {
         return difference == 0
     }
 
+    /// The fields that make a request from this node a hop: the secret and this node's name.
+    var hopFields: [(HTTPHeaderName, String)] {
+        [(Self.field, String(decoding: secret, as: UTF8.self)), (Self.fromField, node)]
+    }
+
     /// How many requests this node forwarded to another since it started.
     var forwarded: Int { forwardedCount.load(ordering: .relaxed) }
 

@@ -228,7 +228,7 @@ struct ValueLoader: FeatureSettings {
         return AppConfiguration(
             http: http, logLevel: Logger.Level(rawValue: levelName.lowercased()) ?? .info, sessions: sessions,
             simulation: simulation, streams: streams, cors: cors, tls: try tlsSettings(), store: store,
-            rateLimits: rateLimits, log: log,
+            rateLimits: rateLimits, log: log, contacts: try contactSettings(),
             features: try HostedFeatures(features, settings: self) { key in source(of: key) ?? "default" })
     }
 

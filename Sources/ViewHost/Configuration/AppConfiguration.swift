@@ -14,6 +14,8 @@ public struct AppConfiguration: Sendable {
     public var simulation: Simulation
     /// Server-sent event streams.
     public var streams: Streams
+    /// Contacts and deliveries between sessions.
+    public var contacts: Contacts
     /// Cross-origin access.
     public var cors: CORS
     /// HTTPS, when both paths are set.
@@ -161,8 +163,9 @@ public struct AppConfiguration: Sendable {
         http: HTTPServerConfiguration = HTTPServerConfiguration(), logLevel: Logger.Level = .info,
         sessions: Sessions = Sessions(), simulation: Simulation = Simulation(), streams: Streams = Streams(),
         cors: CORS = CORS(), tls: TLS = TLS(), store: Store = Store(), rateLimits: RateLimits = RateLimits(),
-        log: Log = Log(), features: HostedFeatures = HostedFeatures()
+        log: Log = Log(), contacts: Contacts = Contacts(), features: HostedFeatures = HostedFeatures()
     ) {
+        self.contacts = contacts
         self.features = features
         self.rateLimits = rateLimits
         self.log = log

@@ -83,6 +83,11 @@ enum AppError: HTTPResponseError, Sendable {
         case .keyInFlight: self = .idempotencyKeyInFlight
         case .unavailable: self = .storageUnavailable
         case .unstorable(let value): self = .unstorable(value)
+        case .deliveriesWaiting(let limit):
+            self = .rateLimited(
+                "This session has \(limit) deliveries waiting for their receivers (deliveries.maxPending), or these "
+                    + "events would leave more; nothing was applied: retry once they arrive.",
+                retryAfter: .seconds(1))
         case .ended(.unstorable): self = .sessionUnavailable  // thrown as unstorable(_:), with what
         default: self = .sessionUnavailable  // the deprecated `closed`, never thrown
         }

@@ -30,6 +30,8 @@ struct FeatureDefinition: Sendable {
     let fieldsByType: [String: [String]]
     /// The snapshot of a new session's state (an example for documents).
     let firstSnapshot: @Sendable (SessionSettings) -> any ViewModel
+    /// Whether its sessions may make contacts for it (``Feature/takesContacts``).
+    let takesContacts: Bool
 
     /// The definition of `hosting`'s feature.
     init<H: AnyFeatureHosting>(_ hosting: H) {
@@ -95,5 +97,6 @@ struct FeatureDefinition: Sendable {
         decode = { objects throws(AppError) in try decodeAll(objects).events.count }
         page = hosting.page
         firstSnapshot = { settings in F.snapshot(of: hosting.initialState(settings), settings: settings) }
+        takesContacts = F.takesContacts
     }
 }

@@ -9,7 +9,9 @@ public struct HostedFeatures: Sendable {
     let definitions: [FeatureDefinition]
 
     /// Route segments a feature's name would shadow under `/v1/sessions/{id}/`.
-    static let reservedNames: Set<String> = ["log", "stream", "journal", "versions", "events", "history"]
+    static let reservedNames: Set<String> = [
+        "log", "stream", "journal", "versions", "events", "history", "invitations", "contacts",
+    ]
 
     /// No features (an app made in code that hosts none).
     public init() {

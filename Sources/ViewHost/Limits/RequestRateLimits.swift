@@ -6,11 +6,15 @@ import HTTPCore
 final class RequestRateLimits<C: Clock>: Sendable where C.Duration == Duration {
     private let sessions: KeyedRateLimiter<String, C>?
     private let events: KeyedRateLimiter<String, C>?
+    /// Invitations made and redeemed, per client, at the rate of session creation (a bucket of its own).
+    private let contacts: KeyedRateLimiter<String, C>?
 
     /// Creates the limits; a rate of 0 is no limit.
     init(_ rates: AppConfiguration.RateLimits, clock: C) {
         let perMinute = Double(rates.sessionsPerMinutePerClient)
         sessions =
+            perMinute > 0 ? KeyedRateLimiter(capacity: perMinute, perSecond: perMinute / 60, clock: clock) : nil
+        contacts =
             perMinute > 0 ? KeyedRateLimiter(capacity: perMinute, perSecond: perMinute / 60, clock: clock) : nil
         let perSecond = Double(rates.eventsPerSecondPerSession)
         events = perSecond > 0 ? KeyedRateLimiter(capacity: perSecond, perSecond: perSecond, clock: clock) : nil
@@ -22,6 +26,16 @@ final class RequestRateLimits<C: Clock>: Sendable where C.Duration == Duration {
         // Per address, port dropped, an IPv6 client by its /64: a client's connections share one allowance.
         guard let sessions, let wait = sessions.take(for: address?.clientKey ?? "unknown") else { return }
         throw .rateLimited("This client created too many sessions; retry later.", retryAfter: wait)
+    }
+
+    /// Counts one invitation made or redeemed against the client's address, at `limits.sessionsPerMinutePerClient`
+    /// (codes are guessed by trying them: each try costs).
+    /// - Throws: ``AppError/rateLimited(_:retryAfter:)`` when the client is over its rate.
+    func admitContactRequest(from address: IPAddress?) throws(AppError) {
+        guard let contacts, let wait = contacts.take(for: address?.clientKey ?? "unknown") else { return }
+        throw .rateLimited(
+            "This client made or redeemed too many invitations (limits.sessionsPerMinutePerClient); retry later.",
+            retryAfter: wait)
     }
 
     /// Counts `count` events against the session (a batch costs each of its events).

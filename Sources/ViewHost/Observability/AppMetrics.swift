@@ -64,6 +64,8 @@ final class AppMetrics: Sendable {
     private let clusterTakeovers: MirroredCounter
     private let clusterForwarded: MirroredCounter
     private let timerLoads: MirroredCounter
+    /// Deliveries between sessions.
+    let deliveries: DeliveryMetrics
 
     init() {
         openConnections = registry.makeGauge(
@@ -93,6 +95,7 @@ final class AppMetrics: Sendable {
         clusterForwarded = MirroredCounter(
             registry, subsystem: "cluster", name: "forwarded",
             help: "Requests this node forwarded to the node that owns their session.")
+        deliveries = DeliveryMetrics(registry)
         timerLoads = MirroredCounter(
             registry, subsystem: "sessions", name: "timer_loads",
             help: "Stored sessions loaded because a timer of theirs fell due (at start, or after they left memory).")

@@ -8,10 +8,14 @@ final class MirroredCounter: Sendable {
     private let reported = Locked(0)
 
     /// A counter `viewhost_SUBSYSTEM_NAME_total` on `registry`, with its help text.
-    init(_ registry: PrometheusCollectorRegistry, subsystem: String, name: String, help: String) {
+    init(
+        _ registry: PrometheusCollectorRegistry, subsystem: String, name: String, help: String,
+        labels: [(String, String)] = []
+    ) {
         counter = registry.makeCounter(
             descriptor: .init(
-                namespace: "viewhost", subsystem: subsystem, metricName: name, unitName: "total", helpText: help))
+                namespace: "viewhost", subsystem: subsystem, metricName: name, unitName: "total", helpText: help),
+            labels: labels)
     }
 
     /// Brings the counter up to `total`.

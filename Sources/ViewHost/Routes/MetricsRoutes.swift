@@ -24,6 +24,7 @@ enum MetricsRoutes {
             let live = server.value
             if let counts = registry.commitCounts { metrics.storeCounts(commits: counts.commits, writes: counts.writes) }
             metrics.timerLoadCount(registry.dueLoads.load(ordering: .relaxed))
+            metrics.deliveries.report(registry.courier.counts)
             if let shared = (registry.storage as? any SharedSessionStorage) {
                 metrics.clusterCounts(takeovers: shared.takeovers, forwarded: registry.cluster?.forwarded ?? 0)
             }

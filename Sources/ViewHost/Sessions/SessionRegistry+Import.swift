@@ -44,7 +44,7 @@ extension SessionRegistry {
         guard
             let session = store.insert({
                 Session(
-                    id: id, token: token, createdAt: now, lastAccess: now, core: imported.final,
+                    id: id, token: token, createdAt: now, lastAccess: now, core: imported.final.droppingDeliveries(),
                     journalNumber: imported.lastNumber, environment: environment, history: history)
             })
         else {
@@ -62,9 +62,12 @@ extension SessionRegistry {
         in storage: any SessionStorage, resolve: @escaping @Sendable (Bool) -> Void,
         ignore: @escaping @Sendable (Bool) -> Void
     ) throws(UnstorableValue) {
+        // A copy reaches no one: it holds no pending delivery (the store keeps its value without them from its last
+        // record on, or from its start when it has none), and its addresses work only for the original.
         try storage.create(
             StoredSession(
-                id: id, token: token, createdAt: now, lastAccess: now, core: imported.base,
+                id: id, token: token, createdAt: now, lastAccess: now,
+                core: imported.records.isEmpty ? imported.base.droppingDeliveries() : imported.base,
                 journalNumber: imported.baseNumber),
             completion: imported.records.isEmpty ? resolve : ignore)
         // The store writes a session's entries in order and fails every one after a failure: the last answers
@@ -73,8 +76,9 @@ extension SessionRegistry {
         // waits for its next one.
         var spacing = SnapshotSpacing()
         for record in imported.records {
-            let checkpoint = spacing.countInput() ? imported.checkpoints[record.number] : nil
             let isLast = record.number == imported.lastNumber
+            let checkpoint = isLast ? imported.final.droppingDeliveries()
+                : spacing.countInput() ? imported.checkpoints[record.number] : nil
             let bytes = try storage.append(
                 JournalEntry(
                     session: id, number: record.number, input: record.input,

@@ -135,7 +135,7 @@ extension SessionRegistry {
     /// Two requests may load the same session at once: only the copy the store keeps starts.
     /// - Parameter prepare: Runs on the loaded copy before it is adopted (and before it may be dropped for a copy
     ///   another request loaded first).
-    private func adopt(_ stored: StoredSession, prepare: ((Session) -> Void)? = nil) -> Session {
+    func adopt(_ stored: StoredSession, prepare: ((Session) -> Void)? = nil) -> Session {
         let restored = Session(
             id: stored.id, token: stored.token, createdAt: stored.createdAt, lastAccess: stored.lastAccess,
             core: stored.core, journalNumber: stored.journalNumber, copy: stored.copy, isStored: true,

@@ -23,6 +23,8 @@ final class SessionRegistry: Sendable {
         var historyInputs = 0
         /// The durable store's size past which new sessions are refused (`store.maxMegabytes`); nil: no limit.
         var maxStoreBytes: Int?
+        /// Contacts and deliveries between sessions.
+        var contacts = AppConfiguration.Contacts()
     }
 
     /// A session just made, with the secret its client gets once.
@@ -50,6 +52,10 @@ final class SessionRegistry: Sendable {
     /// Stored sessions loaded because a timer of theirs fell due (``loadSessionsDue()``), since start.
     let dueLoads = Atomic<Int>(0)
     private let initialFeatures = InitialFeatureCache()
+    /// The invitations and contact addresses: the durable store's, or the process's with the memory store.
+    let contacts: any ContactDirectory
+    /// Takes the sessions' deliveries to their receivers.
+    let courier: SessionCourier
 
     init(
         settings: Settings, scheduler: any TimerScheduling, features: HostedFeatures,
@@ -69,6 +75,9 @@ final class SessionRegistry: Sendable {
         self.scheduler = scheduler
         self.features = features
         self.storage = storage
+        contacts = (storage as? any ContactDirectory) ?? MemoryContactDirectory()
+        let courier = SessionCourier(scheduler: scheduler, logger: logger, maxBacklog: settings.contacts.maxBacklog)
+        self.courier = courier
         // A session whose input could not be stored closed itself; dropping it makes the next request load its
         // durable value.
         environment = SessionEnvironment(
@@ -83,7 +92,7 @@ final class SessionRegistry: Sendable {
                         "session-id": "\(id)", "feature": "\(value.feature)", "field": "\(value.field)",
                         "reason": "\(value.reason)",
                     ])
-            })
+            }, courier: courier, maxPendingDeliveries: settings.contacts.maxPending)
         // Another node took sessions over (a shared store): their copies here are stale, so they go, and their
         // streams end without a final event, so clients reconnect (through the balancer, to the new owner).
         storage?.onOwnershipLoss { loss in
@@ -92,6 +101,7 @@ final class SessionRegistry: Sendable {
                 if store.drop(session) { session.close(.unavailable) }
             }
         }
+        courier.attach(self)
         startSweeping()
         if storage != nil { startFlushingAccess() }
         if storage != nil { startLoadingDueSessions() }
@@ -189,7 +199,10 @@ final class SessionRegistry: Sendable {
     /// - Returns: Resolved once the removal is durable (nil with the memory store).
     func delete(_ session: Session) throws(AppError) -> CommitTicket? {
         guard store.remove(session) else { throw .sessionNotFound }
-        guard let storage else { return nil }
+        guard let storage else {
+            (contacts as? MemoryContactDirectory)?.forget(session.id)
+            return nil
+        }
         let ticket = CommitTicket()
         storage.remove(session.id, expiredAt: nil) { removed in
             ticket.resolve(removed ? .success(()) : .failure(.unavailable))
@@ -264,7 +277,10 @@ final class SessionRegistry: Sendable {
     private func sweep() {
         let now = scheduler.now
         let expired = store.expireIdle(now: now)
-        guard let storage else { return }
+        guard let storage else {
+            for session in expired { (contacts as? MemoryContactDirectory)?.forget(session.id) }
+            return
+        }
         for session in expired { storage.remove(session.id, expiredAt: now) { _ in } }
         flushAccess()
         let store = store

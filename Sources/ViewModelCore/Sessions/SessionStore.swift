@@ -199,6 +199,12 @@ public final class SessionStore: Sendable {
         return evicted
     }
 
+    /// Session `id`, if it is in memory and open: for the host's own work on it (a delivery from another session),
+    /// which needs no token and counts as no use.
+    public func session(_ id: SessionID) -> Session? {
+        shard(for: id).state.withLock { $0.sessions[id] }.flatMap { $0.isClosed ? nil : $0 }
+    }
+
     /// Whether session `id` is in memory.
     public func isLive(_ id: SessionID) -> Bool {
         shard(for: id).state.withLock { $0.sessions[id] != nil }

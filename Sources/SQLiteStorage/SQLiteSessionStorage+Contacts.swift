@@ -1,0 +1,136 @@
+import Foundation
+import GRDB
+import ViewModelCore
+
+/// The SQLite store's invitations and contact addresses (tables `invitations` and `contacts`, since schema v8). Each
+/// call is one transaction of its own, off the journal's writer (SQLite takes one writer at a time, and waits its
+/// turn): these are written when a session invites or redeems, never per event.
+extension SQLiteSessionStorage: ContactDirectory {
+    public func addInvitation(_ invitation: Invitation, openLimit: Int, now: Date) throws(StorageError) -> Bool {
+        try contactsWrite("keeping an invitation") { db in
+            let open = try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM invitations WHERE session_id = ?1 AND \(Self.isOpen(at: 2))",
+                arguments: [invitation.session.rawValue, now.timeIntervalSince1970]) ?? 0
+            guard open < openLimit else { return false }
+            try db.execute(
+                sql: """
+                    INSERT INTO invitations (id, session_id, feature, name, digest, created_at, expires_at, uses)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    invitation.id, invitation.session.rawValue, invitation.feature, invitation.name, Data(invitation.digest),
+                    invitation.createdAt.timeIntervalSince1970, invitation.expiresAt.timeIntervalSince1970, invitation.uses,
+                ])
+            return true
+        }
+    }
+
+    public func invitations(of session: SessionID, now: Date) throws(StorageError) -> [Invitation] {
+        do {
+            return try pool.read { db in
+                try Row.fetchAll(
+                    db,
+                    sql: "SELECT * FROM invitations WHERE session_id = ?1 AND \(Self.isOpen(at: 2)) ORDER BY created_at, id",
+                    arguments: [session.rawValue, now.timeIntervalSince1970]
+                ).map(Self.invitation)
+            }
+        } catch {
+            throw .failed(reason: "reading invitations: \(Self.describe(error))")
+        }
+    }
+
+    public func withdrawInvitation(_ id: String, of session: SessionID, now: Date) throws(StorageError) -> Bool {
+        try contactsWrite("withdrawing an invitation") { db in
+            try db.execute(
+                sql: "UPDATE invitations SET withdrawn = 1 WHERE id = ?1 AND session_id = ?2 AND \(Self.isOpen(at: 3))",
+                arguments: [id, session.rawValue, now.timeIntervalSince1970])
+            return db.changesCount == 1
+        }
+    }
+
+    public func redeem(_ redemption: Redemption, now: Date) throws(StorageError) -> Redeemed {
+        try contactsWrite("redeeming an invitation") { db -> Redeemed in
+            guard let row = try Row.fetchOne(
+                db, sql: "SELECT * FROM invitations WHERE digest = ?", arguments: [Data(redemption.digest)])
+            else { return .unknown }
+            let invitation = Self.invitation(row)
+            guard invitation.session != redemption.session else { return .own }
+            if let existing = try Row.fetchOne(
+                db, sql: "SELECT address, name FROM contacts WHERE session_id = ? AND peer_id = ? AND feature = ?",
+                arguments: [redemption.session.rawValue, invitation.session.rawValue, invitation.feature])
+            {
+                return .existing(
+                    ContactPair(
+                        feature: invitation.feature, inviter: invitation.session, inviterName: existing["name"],
+                        redeemerAddress: ContactAddress(existing["address"])))
+            }
+            guard invitation.uses > 0, invitation.expiresAt > now, !(row["withdrawn"] as Bool) else { return .gone }
+            for session in [invitation.session, redemption.session] {
+                let count = try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM contacts WHERE session_id = ?", arguments: [session.rawValue]) ?? 0
+                guard count < redemption.maxContacts else { return .tooManyContacts(limit: redemption.maxContacts) }
+            }
+            try db.execute(sql: "UPDATE invitations SET uses = uses - 1 WHERE id = ?", arguments: [invitation.id])
+            let insert = """
+                INSERT INTO contacts (address, session_id, feature, peer_id, peer_address, name, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """
+            try db.execute(
+                sql: insert,
+                arguments: [
+                    redemption.forInviter.rawValue, invitation.session.rawValue, invitation.feature,
+                    redemption.session.rawValue, redemption.forRedeemer.rawValue, redemption.name,
+                    now.timeIntervalSince1970,
+                ])
+            try db.execute(
+                sql: insert,
+                arguments: [
+                    redemption.forRedeemer.rawValue, redemption.session.rawValue, invitation.feature,
+                    invitation.session.rawValue, redemption.forInviter.rawValue, invitation.name, now.timeIntervalSince1970,
+                ])
+            return .made(
+                ContactPair(
+                    feature: invitation.feature, inviter: invitation.session, inviterName: invitation.name,
+                    redeemerAddress: redemption.forRedeemer))
+        }
+    }
+
+    public func route(of address: ContactAddress) throws(StorageError) -> ContactRoute? {
+        do {
+            return try pool.read { db in
+                try Row.fetchOne(
+                    db, sql: "SELECT session_id, feature, peer_id, peer_address FROM contacts WHERE address = ?",
+                    arguments: [address.rawValue]
+                ).map { row in
+                    ContactRoute(
+                        owner: SessionID(row["session_id"]), feature: row["feature"], peer: SessionID(row["peer_id"]),
+                        peerAddress: ContactAddress(row["peer_address"]))
+                }
+            }
+        } catch {
+            throw .failed(reason: "reading a contact address: \(Self.describe(error))")
+        }
+    }
+
+    /// An invitation that may still be redeemed at parameter `instant` (seconds since 1970).
+    private static func isOpen(at instant: Int) -> String { "uses > 0 AND withdrawn = 0 AND expires_at > ?\(instant)" }
+
+    private static func invitation(_ row: Row) -> Invitation {
+        Invitation(
+            id: row["id"], session: SessionID(row["session_id"]), feature: row["feature"], name: row["name"],
+            digest: [UInt8](row["digest"] as Data), createdAt: Date(timeIntervalSince1970: row["created_at"]),
+            expiresAt: Date(timeIntervalSince1970: row["expires_at"]), uses: row["uses"])
+    }
+
+    /// Runs `body` in a write transaction of its own, unless the store is closed or broken.
+    private func contactsWrite<Result>(_ what: String, _ body: (Database) throws -> Result) throws(StorageError) -> Result {
+        guard !writer.isStopped, writer.mayWrite() else {
+            throw .failed(reason: "\(what): the store takes no writes (\(health))")
+        }
+        do {
+            return try pool.write(body)
+        } catch {
+            throw .failed(reason: "\(what) in \(path): \(Self.describe(error))")
+        }
+    }
+}
