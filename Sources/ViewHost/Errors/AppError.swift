@@ -275,6 +275,11 @@ enum AppError: HTTPResponseError, Sendable {
                 detail: "The event field '\(field)' is not known for this type"
                     + (allowed.isEmpty ? "; it takes no fields." : "; its fields: \(allowed.joined(separator: ", ")))."),
                 errors: [.init(field: field, message: "is not a field of this event")], lists: ["allowed": allowed])
+        case .notAllowed(let field, let value, let allowed):
+            return ProblemDetails(
+                status: status,
+                detail: "The event field '\(field)' must be one of \(allowed.joined(separator: ", ")), not '\(value)'.",
+                errors: [.init(field: field, message: "must be one of the allowed values")], lists: ["allowed": allowed])
         case .emptyBatch:
             return ProblemDetails(
                 status: status, detail: "The array of events is empty.",

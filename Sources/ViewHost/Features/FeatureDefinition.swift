@@ -60,8 +60,7 @@ struct FeatureDefinition: Sendable {
                             object.path("type"), type: EventDescription.shortened(type, maxBytes: 64),
                             allowed: eventTypes)
                     }
-                    if let allowed = fieldsByType[type] { try object.onlyFields(allowed) }
-                    let intent = try IntentDecoder.decode(F.Intent.self, members: object.members, prefix: object.pathPrefix)
+                    let intent = try object.decode(F.Intent.self, fields: fieldsByType[type])
                     do throws(IntentRejection) {
                         events.append(try F.event(for: intent))
                     } catch {
