@@ -225,6 +225,11 @@ run_check todo-schemathesis timeout -k 5 300 python3 Tests/Contract/schemathesis
     --binary "$todo_bin/todo-server" --schemathesis "$tools/bin/schemathesis" --max-examples 100 --cwd "$todo_cwd"
 rm -rf "$todo_cwd"
 run_check todo-browser timeout -k 5 300 python3 Tests/Browser/browser_test.py --binary "$todo_bin/todo-server" --todo
+# The page at a phone's width (414 px) and a desktop's (1280 px): the to-do list and a sample retrospective board
+# drawn generically (compact cards, forms on demand, columns side by side, local times), and the seed app; its
+# screenshots go to artifacts/screenshots/ (docs/screenshots/ holds copies, updated by hand). About 5 s here.
+run_check page-layout timeout -k 5 120 python3 Tests/Browser/layout_test.py --binary "$bin_dir/viewhost" \
+    --todo-binary "$todo_bin/todo-server"
 # Its TypeScript types, committed in Clients/TypeScript/types/todo.ts, against a fresh `todo-server typescript`.
 run_check todo-types timeout -k 5 60 Clients/TypeScript/types.sh --check todo "$todo_bin/todo-server"
 

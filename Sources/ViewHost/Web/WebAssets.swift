@@ -24,9 +24,12 @@ enum WebAssets {
         "/client/session.mjs": PackageResources.session_mjs,
         "/client/sse.mjs": PackageResources.sse_mjs,
         "/client/transport.mjs": PackageResources.transport_mjs,
+        "/page/actions.mjs": PackageResources.actions_mjs,
         "/page/dom.mjs": PackageResources.dom_mjs,
+        "/page/generic.mjs": PackageResources.generic_mjs,
         "/page/history.mjs": PackageResources.history_mjs,
         "/page/sessions.mjs": PackageResources.sessions_mjs,
         "/page/ui.mjs": PackageResources.ui_mjs,
+        "/page/values.mjs": PackageResources.values_mjs,
     ]
 }
