@@ -224,7 +224,13 @@ final class CommitLedger: Sendable {
         while offset + 8 <= bytes.count {
             let length = Int(integer(bytes, at: offset, as: UInt32.self))
             let sum = integer(bytes, at: offset + 4, as: UInt32.self)
-            guard offset + 8 + length <= bytes.count else { return contents }
+            guard offset + 8 + length <= bytes.count else {
+                // A record that runs past the end is the tail a crash cut short, unless a whole record follows
+                // it: then its length was damaged (it read as "cut short" and hid the damage, and the records
+                // after it, from the start's check).
+                if hasRecord(bytes, after: offset) { contents.damagedAt = offset }
+                return contents
+            }
             let payload = Array(bytes[(offset + 8)..<(offset + 8 + length)])
             guard checksum(payload) == sum, let entries = entries(payload) else {
                 contents.damagedAt = offset
@@ -234,6 +240,25 @@ final class CommitLedger: Sendable {
             offset += 8 + length
         }
         return contents
+    }
+
+    /// Whether a whole record with at least one entry, its checksum right, begins anywhere after `offset`: what a
+    /// tail cut short (a prefix of one record) cannot hold, short of a 32-bit checksum matching by chance.
+    static func hasRecord(_ bytes: [UInt8], after offset: Int) -> Bool {
+        var candidate = offset + 1
+        while candidate + 8 <= bytes.count {
+            let length = Int(integer(bytes, at: candidate, as: UInt32.self))
+            if length > 0, length <= bytes.count - candidate - 8 {
+                let payload = Array(bytes[(candidate + 8)..<(candidate + 8 + length)])
+                if checksum(payload) == integer(bytes, at: candidate + 4, as: UInt32.self),
+                    let entries = entries(payload), !entries.isEmpty
+                {
+                    return true
+                }
+            }
+            candidate += 1
+        }
+        return false
     }
 
     private static func entries(_ payload: [UInt8]) -> [(SessionID, Int)]? {
