@@ -182,20 +182,7 @@ extension Connection {
         switch result {
         case .response(let response):
             write(response, for: context)
-        case .deferred(let work):
-            activity = .awaitingResponse
-            let bound = LoopBound(self, loop: loop)
-            let loop = loop
-            Task {
-                let response: HTTPResponse
-                do {
-                    response = try await work()
-                } catch {
-                    response = server.response(for: error, requestID: requestID)
-                }
-                loop.execute { bound.value.finishDeferred(response) }
-            }
-        case .callback(let start):
+        case .later(let start):
             activity = .awaitingResponse
             let bound = LoopBound(self, loop: loop)
             let loop = loop
