@@ -35,7 +35,7 @@ enum EventRoutes {
                 }
                 // Answered from the commit's callback: no task per event (a task, and the hops to the cooperative
                 // pool and back, were a tenth of a durable event's CPU).
-                return .callback { answer in
+                return .later { answer in
                     durable.whenResolved { result in
                         switch result {
                         case .success: answer(.success(accepted(outcome, events: count, feature: feature, metrics: metrics)))

@@ -51,7 +51,7 @@ enum WebRoutes {
             Asset(OpenAPIDocument.json(features: features), contentType: "application/json", cacheControl: "public, max-age=300")
         }
         router.on(.get, "/openapi.json") { request, _ in
-            .callback { answer in openAPI.whenReady { answer(.success(response($0, request))) } }
+            .later { answer in openAPI.whenReady { answer(.success(response($0, request))) } }
         }
         router.get("/") { request, _ in response(page, request) }
         router.get("/app.js") { request, _ in response(script, request) }
