@@ -16,7 +16,12 @@ extension HTTPResponseError {
     public var headers: HTTPHeaders { HTTPHeaders() }
 
     public var problem: ProblemDetails {
-        ProblemDetails(status: status, detail: (self as? any CustomStringConvertible)?.description)
+        ProblemDetails(status: status, detail: Self.description(of: self))
+    }
+
+    /// The error's own text, when it has one (taken as `Any`: a cast from `Self` is said to always succeed).
+    private static func description(of error: Any) -> String? {
+        (error as? any CustomStringConvertible)?.description
     }
 
     /// The response this error answers with.

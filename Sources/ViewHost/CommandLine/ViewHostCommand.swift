@@ -44,8 +44,8 @@ extension ViewHostCommand {
     public static func run(features: [FeatureRegistration], name: String? = nil, version: String? = nil) async -> Never {
         let name = name ?? executableName
         let version = version.map { "\(name) \($0)" } ?? "\(name) (ViewHost \(ViewHostVersion.current))"
-        await CommandFeatures.$name.withValue(name) {
-            await CommandFeatures.$version.withValue(version) {
+        await CommandFeatures.$name.withValue(name) { () async -> Never in
+            await CommandFeatures.$version.withValue(version) { () async -> Never in
                 await run(features)
             }
         }
