@@ -44,11 +44,14 @@ extension ViewHostCommand {
     public static func run(features: [FeatureRegistration], name: String? = nil, version: String? = nil) async -> Never {
         let name = name ?? executableName
         let version = version.map { "\(name) \($0)" } ?? "\(name) (ViewHost \(ViewHostVersion.current))"
-        await CommandFeatures.$name.withValue(name) { () async -> Never in
-            await CommandFeatures.$version.withValue(version) { () async -> Never in
+        // The status comes out of the task-locals and the process exits here: an async call that never returns
+        // was warned about ("will never be executed") at each closure that made it.
+        let status = await CommandFeatures.$name.withValue(name) {
+            await CommandFeatures.$version.withValue(version) {
                 await run(features)
             }
         }
+        Foundation.exit(status)
     }
 
     /// The executable's name, as the process was started (`viewhost` when it cannot be told).
@@ -57,7 +60,8 @@ extension ViewHostCommand {
         return name.isEmpty ? "viewhost" : name
     }
 
-    private static func run(_ features: [FeatureRegistration]) async -> Never {
+    /// Runs the command the arguments name; returns the exit status, having said what there is to say.
+    private static func run(_ features: [FeatureRegistration]) async -> Int32 {
         do {
             var command = try parseAsRoot()
             try await CommandFeatures.$registrations.withValue(features) {
@@ -69,15 +73,18 @@ extension ViewHostCommand {
                     try command.run()
                 }
             }
-            exit(withError: nil)
+            return ExitCode.success.rawValue
         } catch {
-            // `serve --help`: the feature's options (`--weather-provider`) are the app's, so they are listed here.
             let message = fullMessage(for: error)
-            if exitCode(for: error) == .success, message.contains("USAGE: \(CommandFeatures.name) serve") {
-                print(message + Serve.featureOptionsHelp(features))
-                Foundation.exit(0)
+            let code = exitCode(for: error)
+            if code == .success {
+                // `serve --help`: the feature's options (`--weather-provider`) are the app's, so they are listed here.
+                let help = message.contains("USAGE: \(CommandFeatures.name) serve") ? Serve.featureOptionsHelp(features) : ""
+                if !message.isEmpty { print(message + help) }
+            } else if !message.isEmpty {
+                FileHandle.standardError.write(Data((message + "\n").utf8))
             }
-            exit(withError: error)
+            return code.rawValue
         }
     }
 }
