@@ -121,6 +121,7 @@ let package = Package(
                 "ViewHostClient",
                 "ViewHostCrypto",
                 "ViewHostJSON",
+                "ViewHostLocking",
                 "ViewModelCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -194,18 +195,22 @@ let package = Package(
         // Test helpers shared by the test targets (not a product).
         .target(
             name: "TestSupport",
-            dependencies: ["CSystemShim", "ViewModelCore", "ViewHostCrypto", "ViewHostLocking"],
+            dependencies: ["CSystemShim", "ViewHostAPI", "ViewModelCore", "ViewHostCrypto", "ViewHostLocking"],
             swiftSettings: swiftSettings
         ),
 
         .testTarget(
             name: "HTTPCoreTests",
-            dependencies: ["HTTPCore", "TestSupport", "ViewHostLocking"],
+            dependencies: [
+                "HTTPCore", "TestSupport", "ViewHostLocking", "CZlib", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "HTTPTLSTests",
-            dependencies: ["HTTPTLS", "HTTPCore", "COpenSSL", "CSystemShim", "TestSupport"],
+            dependencies: [
+                "HTTPTLS", "HTTPCore", "COpenSSL", "CSystemShim", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -224,7 +229,7 @@ let package = Package(
             name: "WeatherFeatureTests",
             dependencies: [
                 "ViewHostAPI", "WeatherAPI", "WeatherFeature", "ViewModelCore", "TestSupport", "HTTPCore",
-                "ViewHostLocking", "ViewHostTesting",
+                "ViewHostLocking", "ViewHostTesting", .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Fixtures/JSON")], swiftSettings: swiftSettings),
         .testTarget(name: "ViewHostCryptoTests", dependencies: ["ViewHostCrypto"], swiftSettings: swiftSettings),
@@ -270,6 +275,7 @@ let package = Package(
             dependencies: [
                 "ViewHostAPI", "ViewHost", "HTTPCore", "ViewHostJSON", "ViewModelCore", "TestSupport", "ChatAPI", "ChatFeature",
                 "LoginAPI", "LoginFeature", "PersonAPI", "PersonFeature", "WeatherAPI", "WeatherFeature", "ViewHostLocking",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

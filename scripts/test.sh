@@ -182,6 +182,10 @@ run_check schemathesis timeout -k 5 300 python3 Tests/Contract/schemathesis_run.
 # The set-up this command began with (scripts/setup.sh) waits for another apt-get's package locks within a bound,
 # and names what holds one past it: copies of the locks held by flock and fcntl, apt-get a stub (about 8 s).
 run_check setup-locks timeout -k 5 120 bash Tests/Scripts/setup_lock_test.sh
+# Every module a file imports is declared in Package.swift (here and in Examples/Todo; SwiftPM's
+# --explicit-target-dependency-import-check reports nothing on this toolchain, scripts/import_check.py says why).
+run_check imports timeout -k 5 120 python3 scripts/import_check.py
+run_check import-check-test timeout -k 5 120 bash Tests/Scripts/import_check_test.sh
 
 phase "TypeScript"
 # Clients/TypeScript: the committed JavaScript (the client, the page's script, the seed renderers) against a fresh

@@ -26,7 +26,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TodoFeatureTests",
-            dependencies: ["TodoFeature", "TodoAPI", .product(name: "ViewHostTesting", package: "ViewHost")],
+            dependencies: [
+                "TodoFeature", "TodoAPI", .product(name: "ViewHost", package: "ViewHost"),
+                .product(name: "ViewHostTesting", package: "ViewHost"),
+            ],
             swiftSettings: swiftSettings),
     ]
 )
