@@ -19,8 +19,15 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .executable(name: "viewhost", targets: ["Server"]),
-        // What an app author imports to write features (ViewModelCore, ViewHostAPI) and serve them (ViewHost).
+        // What an app author imports to write features (ViewModelCore, ViewHostAPI) and serve them (ViewHost), on
+        // the memory store or SQLite.
         .library(name: "ViewHost", targets: ["ViewHost", "ViewModelCore", "ViewHostAPI"]),
+        // The command an app's main runs (`serve`, `check`, `backup`, `repair`, `replay`, `client`, `typescript`):
+        // ViewHostCommand.run(features:). An app with a main of its own serves through ViewHost alone.
+        .library(name: "ViewHostCommandLine", targets: ["ViewHostCommandLine"]),
+        // PostgreSQL for several nodes (libpq): PostgresSessionStorage, and `.postgres` for ViewHostCommand.run's
+        // stores. A SQLite-only app does not link it.
+        .library(name: "ViewHostPostgres", targets: ["PostgresStorage"]),
         // TestHost: a feature or a whole session in process, without sockets, on a manual clock.
         .library(name: "ViewHostTesting", targets: ["ViewHostTesting"]),
         // The Swift client, with the generic wire types it speaks.
@@ -115,7 +122,6 @@ let package = Package(
             dependencies: [
                 "HTTPCore",
                 "HTTPTLS",
-                "PostgresStorage",
                 "SQLiteStorage",
                 "ViewHostAPI",
                 "ViewHostClient",
@@ -123,7 +129,6 @@ let package = Package(
                 "ViewHostJSON",
                 "ViewHostLocking",
                 "ViewModelCore",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -136,13 +141,38 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The command-line front end an app's main reuses: `serve`, `check`, `backup`, `repair`, `replay`, `client`
+        // and `typescript`, with the app's features and the stores it brings (PostgreSQL only when it passes it).
+        .target(
+            name: "ViewHostCommandLine",
+            dependencies: [
+                "HTTPCore",
+                "HTTPTLS",
+                "SQLiteStorage",
+                "ViewHost",
+                "ViewHostAPI",
+                "ViewHostClient",
+                "ViewHostJSON",
+                "ViewHostLocking",
+                "ViewModelCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // TestHost: a feature or a whole session in process on a manual clock (no sockets, no threads).
         .target(name: "ViewHostTesting", dependencies: ["ViewModelCore", "ViewHostAPI"], swiftSettings: swiftSettings),
 
         // The `viewhost` executable: the four seed features, served through the library like any app.
         .executableTarget(
             name: "Server",
-            dependencies: ["ViewHost", "ChatFeature", "LoginFeature", "PersonFeature", "WeatherFeature"],
+            dependencies: [
+                "ViewHost", "ViewHostCommandLine", "PostgresStorage", "ChatFeature", "LoginFeature", "PersonFeature",
+                "WeatherFeature",
+            ],
             swiftSettings: swiftSettings
         ),
 

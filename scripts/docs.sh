@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the DocC documentation of the library products (run by scripts/test.sh): ViewHost, ViewModelCore and
-# ViewHostAPI (the `ViewHost` product) and ViewHostTesting, merged into one archive.
+# ViewHostAPI (the `ViewHost` product), ViewHostCommandLine and ViewHostTesting, merged into one archive.
 #
 #   scripts/docs.sh                    # -> .build/docs/ViewHost.doccarchive (.build-*/docs with SWIFT_SCRATCH)
 #   docc preview docs/ViewHost.docc --additional-symbol-graph-dir .build/docs/symbols/ViewHost   # to read one
@@ -33,7 +33,7 @@ graphs="$(sed -n 's/^Files written to //p' "$out/dump.log" | tail -1)"
 [ -d "$graphs" ] || { echo "docs.sh: swift package dump-symbol-graph wrote no symbol graphs" >&2; exit 1; }
 
 archives=()
-for module in ViewHost ViewModelCore ViewHostAPI ViewHostTesting; do
+for module in ViewHost ViewHostCommandLine ViewModelCore ViewHostAPI ViewHostTesting; do
     mkdir -p "$out/symbols/$module"
     cp "$graphs/$module.symbols.json" "$out/symbols/$module/"
     # Extensions this module makes to others' types (ViewHost@ViewModelCore…).

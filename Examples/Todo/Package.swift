@@ -19,10 +19,10 @@ let package = Package(
             name: "TodoFeature",
             dependencies: ["TodoAPI", .product(name: "ViewHost", package: "ViewHost")],
             swiftSettings: swiftSettings),
-        // The server: ViewHost serving the to-do list and nothing else.
+        // The server: ViewHost's command serving the to-do list and nothing else (SQLite or memory: no libpq).
         .executableTarget(
             name: "todo-server",
-            dependencies: ["TodoFeature", .product(name: "ViewHost", package: "ViewHost")],
+            dependencies: ["TodoFeature", .product(name: "ViewHostCommandLine", package: "ViewHost")],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TodoFeatureTests",

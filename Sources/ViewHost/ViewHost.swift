@@ -5,7 +5,6 @@ import Foundation
 public import HTTPCore
 public import HTTPTLS
 public import Logging
-import PostgresStorage
 import SQLiteStorage
 public import ViewModelCore
 
@@ -163,15 +162,16 @@ private func log(_ health: StorageHealth, to logger: Logger) {
 }
 
 /// The durable store `store` names, reading stored sessions with `features`' types: SQLite in its data directory
-/// (made when missing), PostgreSQL at its URL (its schema brought up to date), or nil for the memory store.
+/// (made when missing), PostgreSQL at its URL through `database` (its schema brought up to date), or nil for the
+/// memory store.
 /// - Throws: `StorageError`: `cannotCreate` (exit 73) when the directory cannot be made or written, `unusable`
 ///   (exit 65) when the file is corrupt, not a ViewHost store, or written by a newer version; `unreachable`
-///   (exit 69) when the database cannot be reached.
+///   (exit 69) when the database cannot be reached; `failed` when PostgreSQL is asked for and `database` is nil.
 /// `historyInputs` is how many of each session's latest inputs the store keeps for its past versions
-/// (`sessions.historyVersions`).
-public func makeStorage(_ store: AppConfiguration.Store, features: FeatureTypes, historyInputs: Int = 0) throws(StorageError)
-    -> (any SessionStorage)?
-{
+/// (`sessions.historyVersions`); `database` opens PostgreSQL (`.postgres`, from the ViewHostPostgres product).
+public func makeStorage(
+    _ store: AppConfiguration.Store, features: FeatureTypes, historyInputs: Int = 0, database: DatabaseStorage? = nil
+) throws(StorageError) -> (any SessionStorage)? {
     switch store.kind {
     case .memory:
         return nil
@@ -180,7 +180,10 @@ public func makeStorage(_ store: AppConfiguration.Store, features: FeatureTypes,
             directory: store.dataDirectory, sync: SQLiteSessionStorage.Sync(rawValue: store.sync) ?? .full,
             features: features, historyInputs: historyInputs)
     case .postgres:
-        return try PostgresSessionStorage(
+        guard let database else {
+            throw .failed(reason: "this app is built without PostgreSQL support (the ViewHostPostgres product)")
+        }
+        return try database.open(
             url: store.databaseURL ?? "", node: store.nodeName, features: features, historyInputs: historyInputs)
     }
 }

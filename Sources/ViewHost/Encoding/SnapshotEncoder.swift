@@ -7,7 +7,7 @@ import ViewModelCore
 /// `version`, keys sorted (so equal versions are equal bytes), and each action's `href` pointing at this
 /// session's events URL. Runs once per version, with ``SortedJSONEncoder`` (the bytes JSONEncoder would write, for a
 /// fraction of its tens of microseconds per chat snapshot: every change of every session pays it once).
-enum SnapshotEncoder {
+package enum SnapshotEncoder {
     private struct Envelope: Encodable {
         let feature: String
         let version: Int
@@ -23,6 +23,11 @@ enum SnapshotEncoder {
             try container.encode(feature, forKey: .feature)
             try container.encode(version, forKey: .version)
         }
+    }
+
+    /// The JSON of one snapshot, as the server serves it (for `viewhost replay`, which prints each version).
+    package static func body(feature: String, version: Int, viewModel: any ViewModel, sessionID: SessionID) -> [UInt8] {
+        encode(feature: feature, version: version, viewModel: viewModel, sessionID: sessionID).body
     }
 
     static func encode(feature: String, version: Int, viewModel: any ViewModel, sessionID: SessionID) -> EncodedSnapshot {

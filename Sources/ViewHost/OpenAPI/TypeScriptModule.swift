@@ -9,9 +9,9 @@ import Foundation
 /// `string | null`, `const` and `enum` as literal types, maps as index signatures. An object open to more members
 /// (`additionalProperties: true`) lists the members it has and no index signature, so a misspelt member is a
 /// compile error. Members come in the document's order (sorted by name); descriptions become doc comments.
-enum TypeScriptModule {
+package enum TypeScriptModule {
     /// The module for `features`.
-    static func source(features: HostedFeatures) -> String {
+    package static func source(features: HostedFeatures) -> String {
         source(document: OpenAPIDocument.json(features: features), features: features.names)
     }
 

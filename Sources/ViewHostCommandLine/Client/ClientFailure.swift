@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ViewHost
 import ViewHostClient
 
 /// How `viewhost client` fails: one line on stderr and a sysexits(3) status.

@@ -1,4 +1,5 @@
 import Foundation
+import ViewHost
 
 /// Any JSON value, decoded without losing which is which (a `Bool` is not a number), for printing snapshots
 /// of any feature.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ViewHost
 import ViewModelCore
 
 /// `viewhost`: the command-line front end an app's `main` hands over to, with the features it serves. `serve` is
@@ -41,14 +42,20 @@ extension ViewHostCommand {
     ///     (`todo-server`; `viewhost` for the `viewhost` binary).
     ///   - version: The app's version, which `--version` prints after the name; without one it prints the name
     ///     and the ViewHost release it is built on (`todo-server (ViewHost 0.2.0)`).
-    public static func run(features: [FeatureRegistration], name: String? = nil, version: String? = nil) async -> Never {
+    ///   - database: The database store the app offers as `--store postgres`: `.postgres` from the
+    ///     ViewHostPostgres product; without one, `--store postgres` is refused (exit 78) and libpq is not linked.
+    public static func run(
+        features: [FeatureRegistration], name: String? = nil, version: String? = nil, database: DatabaseStorage? = nil
+    ) async -> Never {
         let name = name ?? executableName
         let version = version.map { "\(name) \($0)" } ?? "\(name) (ViewHost \(ViewHostVersion.current))"
         // The status comes out of the task-locals and the process exits here: an async call that never returns
         // was warned about ("will never be executed") at each closure that made it.
         let status = await CommandFeatures.$name.withValue(name) {
             await CommandFeatures.$version.withValue(version) {
-                await run(features)
+                await CommandFeatures.$database.withValue(database) {
+                    await run(features)
+                }
             }
         }
         Foundation.exit(status)

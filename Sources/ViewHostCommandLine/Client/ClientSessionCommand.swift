@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ViewHost
 
 /// `viewhost client session …`: sessions themselves.
 struct ClientSessionCommand: AsyncParsableCommand {

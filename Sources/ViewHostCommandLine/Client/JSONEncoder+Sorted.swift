@@ -1,4 +1,5 @@
 import Foundation
+import ViewHost
 
 extension JSONEncoder {
     /// Sorted keys, slashes as they are: stable output for scripts.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ViewHost
 import ViewHostClient
 
 /// `viewhost client watch [FEATURE …]`: prints each change as it arrives (like `kubectl get -w`), reconnecting

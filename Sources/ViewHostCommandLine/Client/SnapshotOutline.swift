@@ -1,3 +1,4 @@
+import ViewHost
 /// A snapshot as indented `key: value` lines for people: keys sorted, arrays as `- ` items, and without its
 /// `actions` (`viewhost client actions` lists those).
 enum SnapshotOutline {

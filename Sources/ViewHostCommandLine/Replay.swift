@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ViewHost
 import ViewModelCore
 
 /// `viewhost replay FILE [--feature F] [--version N]`: reads a journal export (`GET /v1/sessions/{id}/journal`),
@@ -49,8 +50,8 @@ struct Replay: AsyncParsableCommand, FeatureHostingCommand {
             imported = try JournalImport.read(bytes, types: types, now: now)
             _ = try JournalImport.read(bytes, types: types, now: now) { _, name, made, viewModel in
                 guard wanted == nil || wanted == name, version == nil || version == made else { return }
-                let encoded = SnapshotEncoder.encode(feature: name, version: made, viewModel: viewModel, sessionID: session)
-                if version == nil { output.write(Data(encoded.body + [0x0A])) } else { found = encoded.body }
+                let body = SnapshotEncoder.body(feature: name, version: made, viewModel: viewModel, sessionID: session)
+                if version == nil { output.write(Data(body + [0x0A])) } else { found = body }
             }
         } catch {
             Self.fail("\(CommandFeatures.name): \(file): \(error)", code: 65)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ViewHost
 import ViewHostClient
 
 /// `viewhost client get FEATURE`: prints a feature's snapshot.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ViewHost
 
 /// `viewhost client …`: a command-line client of a running server, built on the ViewHostClient library.
 struct ClientCommand: AsyncParsableCommand {

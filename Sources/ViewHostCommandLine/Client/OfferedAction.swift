@@ -1,4 +1,5 @@
 import Foundation
+import ViewHost
 import ViewHostAPI
 
 /// An action a snapshot offers, found by walking its JSON, named by where it sits (`chatList.chats[0].itemTapped`).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ViewHost
 import ViewModelCore
 
 /// `viewhost repair --data-dir DIR`: ends the sessions `check` finds damaged (acknowledged records lost, a gap in a

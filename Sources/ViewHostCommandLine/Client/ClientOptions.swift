@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ViewHost
 import ViewHostClient
 
 /// The options every `viewhost client` command shares: where the server is, which session, how to print.

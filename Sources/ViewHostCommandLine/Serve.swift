@@ -5,6 +5,7 @@ import HTTPTLS
 import Logging
 import ServiceLifecycle
 import UnixSignals
+import ViewHost
 import ViewModelCore
 
 /// `viewhost serve`: load configuration, start listening, print the readiness line (`viewhost listening on …`, the
@@ -96,6 +97,12 @@ struct Serve: AsyncParsableCommand, FeatureHostingCommand {
         } catch {
             Self.fail("\(CommandFeatures.name): \(error)", code: error.exitCode)
         }
+        if configuration.store.kind == .postgres, CommandFeatures.database == nil {
+            // Said before anything opens: an app that passes no database store links no libpq (EX_CONFIG).
+            Self.fail(
+                "\(CommandFeatures.name): --store postgres: this app is built without PostgreSQL support (add the "
+                    + "ViewHostPostgres product and pass database: .postgres to ViewHostCommand.run)", code: 78)
+        }
         let level = configuration.logLevel
         let format = configuration.log.format
         // The app's name labels its log and starts its readiness line (read here: the writer's thread has no task).
@@ -128,7 +135,7 @@ struct Serve: AsyncParsableCommand, FeatureHostingCommand {
         do {
             storage = try makeStorage(
                 configuration.store, features: configuration.features.types,
-                historyInputs: configuration.sessions.historyVersions)
+                historyInputs: configuration.sessions.historyVersions, database: CommandFeatures.database)
         } catch {
             Self.fail("\(CommandFeatures.name): \(error)", code: error.exitCode, after: writer)
         }

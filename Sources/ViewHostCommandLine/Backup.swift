@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ViewHost
 import ViewModelCore
 
 /// `viewhost backup --data-dir DIR --output FILE`: a consistent copy of the store while the server runs (SQLite's

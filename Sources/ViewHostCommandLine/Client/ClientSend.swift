@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ViewHost
 import ViewHostClient
 
 /// `viewhost client send FEATURE EVENT [key=value …]`: posts one event.

@@ -1,4 +1,5 @@
 import Foundation
+import ViewHost
 import ViewHostClient
 import ViewModelCore
 
@@ -36,4 +37,6 @@ enum CommandFeatures {
     @TaskLocal static var name = "viewhost"
     /// What `--version` prints.
     @TaskLocal static var version = "viewhost \(ViewHostVersion.current)"
+    /// The database store the app brings (`--store postgres`), if any.
+    @TaskLocal static var database: DatabaseStorage?
 }

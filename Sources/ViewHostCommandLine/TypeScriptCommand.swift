@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ViewHost
 import ViewModelCore
 
 /// `viewhost typescript`: prints the TypeScript types of the app's features (snapshots, intents as a union

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ViewHost
 import ViewHostClient
 
 /// `viewhost client session new`: creates a session and prints its id and token.

@@ -1,4 +1,5 @@
 import Foundation
+import ViewHost
 import ViewHostClient
 import ViewHostLocking
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SQLiteStorage
+import ViewHost
 import ViewModelCore
 
 /// `viewhost check --data-dir DIR`: reads the store (never writes beside it) and says whether it is sound; exit 0
