@@ -68,7 +68,7 @@ public struct ViewHostApp: Sendable {
 ///   - logger: Where errors are logged.
 ///   - scheduler: Runs the features' timers; the default runs in real time.
 ///   - security: TLS for every connection; nil for plain HTTP.
-///   - storage: Where sessions are kept beyond the process (see ``makeStorage(_:features:historyInputs:)``); nil keeps them in memory.
+///   - storage: Where sessions are kept beyond the process (see ``makeStorage(_:features:historyInputs:database:)``); nil keeps them in memory.
 /// - Returns: The app, its server not yet started.
 public func makeApp(
     configuration: AppConfiguration, logger: Logger, scheduler: (any TimerScheduling)? = nil,

@@ -16,7 +16,7 @@ import ViewModelCore
 /// await ViewHostCommand.run(features: [.notes])
 /// ```
 public struct ViewHostCommand: AsyncParsableCommand {
-    /// The command, named for the app that runs it (``run(features:name:version:)``).
+    /// The command, named for the app that runs it (``run(features:name:version:database:)``).
     public static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: CommandFeatures.name,

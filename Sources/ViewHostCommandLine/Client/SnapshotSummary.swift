@@ -29,7 +29,7 @@ enum SnapshotSummary {
 }
 
 /// The app whose command line runs, for the command's texts and the client's summaries: its features (its `main`'s
-/// registrations), its name and its version line, set by ``ViewHostCommand/run(features:name:version:)`` for the
+/// registrations), its name and its version line, set by ``ViewHostCommand/run(features:name:version:database:)`` for the
 /// command it runs.
 enum CommandFeatures {
     @TaskLocal static var registrations: [FeatureRegistration] = []

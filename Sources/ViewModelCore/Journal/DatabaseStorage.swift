@@ -1,5 +1,5 @@
 /// How a store kept in a database server is opened, handed to an app by the product that brings it: the
-/// `ViewHostPostgres` product offers ``postgres`` (in its module, PostgresStorage), and an app passes it to its
+/// `ViewHostPostgres` product offers `DatabaseStorage.postgres` (in its module, PostgresStorage), and an app passes it to its
 /// command (`ViewHostCommand.run(features:database:)`) or to `makeStorage`. So the database's client library is
 /// linked only into an app that asks for it: an app that keeps its sessions on SQLite needs no libpq.
 public struct DatabaseStorage: Sendable {
