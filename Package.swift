@@ -305,7 +305,7 @@ let package = Package(
             dependencies: [
                 "ViewHostAPI", "ViewHost", "HTTPCore", "ViewHostJSON", "ViewModelCore", "TestSupport", "ChatAPI", "ChatFeature",
                 "LoginAPI", "LoginFeature", "PersonAPI", "PersonFeature", "WeatherAPI", "WeatherFeature", "ViewHostLocking",
-                .product(name: "Logging", package: "swift-log"),
+                "PostgresStorage", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
