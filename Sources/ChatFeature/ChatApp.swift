@@ -1,5 +1,5 @@
-import Foundation
 import ChatAPI
+import Foundation
 import ViewHostAPI
 import ViewModelCore
 
@@ -80,7 +80,8 @@ public enum ChatApp: Feature {
         return ChatSnapshot(
             badge: state.model.unreadMessageCount(),
             navigation: screens,
-            chatList: ChatListViewModelBuilder.build(inputs: state.chatList, model: state.model, dateRenderer: renderer),
+            chatList: ChatListViewModelBuilder.build(
+                inputs: state.chatList, model: state.model, dateRenderer: renderer),
             createChat: ChatNavigator.makeCreateChatViewModel(state: state),
             conversations: ChatNavigator.makeChatViewModels(state: state, dateRenderer: renderer),
             notifications: PushNotificationController.makeViewModels(state: state),

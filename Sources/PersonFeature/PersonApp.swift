@@ -53,7 +53,8 @@ public enum PersonApp: Feature {
                     field: "birthdate",
                     reason: "must be an ISO 8601 date (1970-01-01) or date-time (1970-01-01T00:00:00Z)")
             }
-            return .personChanged(Person(salutation: salutation, firstName: firstName, lastName: lastName, birthdate: date))
+            return .personChanged(
+                Person(salutation: salutation, firstName: firstName, lastName: lastName, birthdate: date))
         }
     }
 

@@ -70,7 +70,9 @@ public final class PostgresSessionStorage: SharedSessionStorage {
             case .newer(let version):
                 throw .unusable(
                     path: redactedURL,
-                    reason: "written by a newer ViewHost (schema version \(version), this one knows \(PostgresSchema.currentVersion))")
+                    reason:
+                        "written by a newer ViewHost (schema version \(version), this one knows \(PostgresSchema.currentVersion))"
+                )
             case .failed(let error):
                 throw .unusable(path: redactedURL, reason: "cannot migrate: \(Self.redact(error))")
             }
@@ -174,7 +176,8 @@ public final class PostgresSessionStorage: SharedSessionStorage {
             [id.rawValue, String(snapshotNumber)])
         var number = snapshotNumber
         for input in inputs.rows {
-            guard let next = input[0].flatMap({ Int($0) }), next == number + 1, let record = Self.record(input[1], input[2])
+            guard let next = input[0].flatMap({ Int($0) }), next == number + 1,
+                let record = Self.record(input[1], input[2])
             else {
                 throw .server(state: "ViewHost", message: "session \(id)'s journal has a gap at \(number + 1)")
             }
@@ -182,7 +185,8 @@ public final class PostgresSessionStorage: SharedSessionStorage {
                 try core.replay(JournalRecordFormat.decode(record))
             } catch {
                 if case .undecodable(let error)? = error as? ReplayError { undecodable.withLock { $0 = error } }
-                throw .server(state: "ViewHost", message: "session \(id)'s journal record \(next) cannot be replayed: \(error)")
+                throw .server(
+                    state: "ViewHost", message: "session \(id)'s journal record \(next) cannot be replayed: \(error)")
             }
             number = next
         }
@@ -194,11 +198,12 @@ public final class PostgresSessionStorage: SharedSessionStorage {
                 [PostgresReleaseListener.channel, "\(id.rawValue) \(epoch) \(node)"])
         }
         leases.own(id, epoch: epoch)
-        return .loaded(.found(
-            StoredSession(
-                id: id, token: token, createdAt: Date(timeIntervalSince1970: Double(lease[1] ?? "") ?? 0),
-                lastAccess: Date(timeIntervalSince1970: Double(lease[2] ?? "") ?? 0), core: core,
-                journalNumber: number, copy: copies.wrappingAdd(1, ordering: .relaxed).newValue)))
+        return .loaded(
+            .found(
+                StoredSession(
+                    id: id, token: token, createdAt: Date(timeIntervalSince1970: Double(lease[1] ?? "") ?? 0),
+                    lastAccess: Date(timeIntervalSince1970: Double(lease[2] ?? "") ?? 0), core: core,
+                    journalNumber: number, copy: copies.wrappingAdd(1, ordering: .relaxed).newValue)))
     }
 
     /// Sessions whose next timer falls due before `instant` that this node owns (by name: give a node a stable

@@ -19,7 +19,9 @@ extension SQLiteSessionStorage {
                     arguments: [id.rawValue]
                 ).map { row in
                     let number: Int = row["number"]
-                    if let text = row["versions"] as String?, let checkpoint = HistoryCheckpoint(number: number, versionsJSON: text) {
+                    if let text = row["versions"] as String?,
+                        let checkpoint = HistoryCheckpoint(number: number, versionsJSON: text)
+                    {
                         return checkpoint
                     }
                     // A snapshot written before versions were kept with it: read off its value.
@@ -28,7 +30,9 @@ extension SQLiteSessionStorage {
                         arguments: [id.rawValue, number])
                     return HistoryCheckpoint(
                         number: number,
-                        versions: try features.jsonDecoder().decode(SessionCore.self, from: StoredValueFormat.json(core ?? Data())).versions)
+                        versions: try features.jsonDecoder().decode(
+                            SessionCore.self, from: StoredValueFormat.json(core ?? Data())
+                        ).versions)
                 }
             }
         } catch {
@@ -41,7 +45,8 @@ extension SQLiteSessionStorage {
         do {
             return try pool.read { db in
                 try Data.fetchOne(
-                    db, sql: "SELECT core FROM snapshots WHERE session_id = ? AND number = ?", arguments: [id.rawValue, number]
+                    db, sql: "SELECT core FROM snapshots WHERE session_id = ? AND number = ?",
+                    arguments: [id.rawValue, number]
                 ).map { try features.jsonDecoder().decode(SessionCore.self, from: StoredValueFormat.json($0)) }
             }
         } catch {
@@ -54,7 +59,9 @@ extension SQLiteSessionStorage {
         do {
             return try pool.read { db in
                 try Row.fetchAll(
-                    db, sql: "SELECT number, input FROM journal WHERE session_id = ? AND number > ? ORDER BY number LIMIT ?",
+                    db,
+                    sql:
+                        "SELECT number, input FROM journal WHERE session_id = ? AND number > ? ORDER BY number LIMIT ?",
                     arguments: [id.rawValue, number, max(0, limit)]
                 ).map { row in
                     JournalRecord(number: row["number"], input: try JournalRecordFormat.decode(row["input"] as Data))

@@ -80,9 +80,10 @@ public final class SQLiteSessionStorage: SessionStorage {
             if startFailure == nil { try Self.recordFeatureSchemas(schemas, features: features, in: pool) }
         } catch let error as StorageError {
             throw error
-        } catch where StoreAudit.isDamage(error) {
+        } catch  where StoreAudit.isDamage(error) {
             throw .unusable(
-                path: path, reason: "it is damaged: " + StoreAudit.damage(of: path, error: error)
+                path: path,
+                reason: "it is damaged: " + StoreAudit.damage(of: path, error: error)
                     + "; viewhost check says what is lost; restore a backup (docs/OPERATIONS.md)")
         } catch {
             throw .unusable(path: path, reason: Self.describe(error))
@@ -106,15 +107,16 @@ public final class SQLiteSessionStorage: SessionStorage {
     public func load(_ id: SessionID) throws(StorageError) -> StoredLookup {
         do {
             return try pool.read { db -> StoredLookup in
-                guard let row = try Row.fetchOne(
-                    db,
-                    sql: """
-                        SELECT token_digest, created_at, last_access, expired_at, ended_by_repair,
-                            snapshots.core AS snapshot, snapshots.number AS snapshot_number
-                        FROM sessions LEFT JOIN snapshots ON snapshots.session_id = sessions.id
-                            AND snapshots.number = (SELECT max(number) FROM snapshots WHERE session_id = sessions.id)
-                        WHERE id = ?
-                        """, arguments: [id.rawValue])
+                guard
+                    let row = try Row.fetchOne(
+                        db,
+                        sql: """
+                            SELECT token_digest, created_at, last_access, expired_at, ended_by_repair,
+                                snapshots.core AS snapshot, snapshots.number AS snapshot_number
+                            FROM sessions LEFT JOIN snapshots ON snapshots.session_id = sessions.id
+                                AND snapshots.number = (SELECT max(number) FROM snapshots WHERE session_id = sessions.id)
+                            WHERE id = ?
+                            """, arguments: [id.rawValue])
                 else { return .none }
                 let token = SessionToken(digest: [UInt8](row["token_digest"] as Data))
                 if (row["expired_at"] as Double?) != nil {
@@ -173,7 +175,8 @@ public final class SQLiteSessionStorage: SessionStorage {
             return try pool.read { db in
                 try String.fetchAll(
                     db,
-                    sql: "SELECT id FROM sessions WHERE next_due_at < ? AND expired_at IS NULL ORDER BY next_due_at LIMIT ?",
+                    sql:
+                        "SELECT id FROM sessions WHERE next_due_at < ? AND expired_at IS NULL ORDER BY next_due_at LIMIT ?",
                     arguments: [instant.timeIntervalSince1970, limit])
             }.map(SessionID.init)
         } catch {
@@ -267,7 +270,8 @@ public final class SQLiteSessionStorage: SessionStorage {
     static func health(after error: any Error, path: String) -> StorageHealth {
         if StoreAudit.isDamage(error) {
             return .broken(
-                "\(path) is damaged: \(StoreAudit.damage(of: path, error: error)); run viewhost check, then restore a backup")
+                "\(path) is damaged: \(StoreAudit.damage(of: path, error: error)); run viewhost check, then restore a backup"
+            )
         }
         return .failing("\(path): \(describe(error))")
     }

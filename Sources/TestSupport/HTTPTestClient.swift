@@ -26,7 +26,8 @@ public final class HTTPTestClient: @unchecked Sendable {
             case .connectFailed(let code): "connect failed (errno \(code))"
             case .sendFailed(let code): "send failed (errno \(code))"
             case .timedOut: "timed out waiting for the server"
-            case .closedBeforeResponse(let received): "the server closed after \(received) bytes, before a full response"
+            case .closedBeforeResponse(let received):
+                "the server closed after \(received) bytes, before a full response"
             case .malformedResponse(let reason): "malformed response: \(reason)"
             }
         }
@@ -203,7 +204,8 @@ public final class HTTPTestClient: @unchecked Sendable {
         let remaining = ContinuousClock.now.duration(to: deadline)
         guard remaining > .zero else { throw ClientError.timedOut }
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
+        let milliseconds = Int32(
+            remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
         let ready = poll(&poller, 1, milliseconds)
         guard ready > 0 else {
             if ready < 0, errno == EINTR { return }

@@ -45,7 +45,9 @@ public final class ManualScheduler: TimerScheduling {
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledTimer {
         let id = state.withLock { state -> Int in
             state.nextID += 1
-            Self.push(Entry(deadline: state.elapsed + max(delay, .zero), id: state.nextID, action: action), into: &state.entries)
+            Self.push(
+                Entry(deadline: state.elapsed + max(delay, .zero), id: state.nextID, action: action),
+                into: &state.entries)
             return state.nextID
         }
         return ScheduledTimer { [weak self] in

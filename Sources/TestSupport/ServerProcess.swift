@@ -28,7 +28,8 @@ public final class ServerProcess: @unchecked Sendable {
         public var description: String {
             switch self {
             case .binaryNotFound(let places): "viewhost binary not found in \(places)"
-            case .spawnFailed(let program, let code): "could not start \(program): \(String(cString: strerror(code))) (\(code))"
+            case .spawnFailed(let program, let code):
+                "could not start \(program): \(String(cString: strerror(code))) (\(code))"
             case .noReadinessLine(let output): "no readiness line; output: \(output)"
             case .didNotExit: "the process did not exit in time"
             }
@@ -75,7 +76,9 @@ public final class ServerProcess: @unchecked Sendable {
             directory.deleteLastPathComponent()
         }
         candidates.append(
-            URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/debug/viewhost").path)
+            URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(
+                ".build/debug/viewhost"
+            ).path)
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw ProcessError.binaryNotFound(candidates)
         }
@@ -103,7 +106,9 @@ public final class ServerProcess: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: temporary) }
         let result = try await run(arguments, environment: ["TMPDIR": temporary])
-        return (result.status, result.stdout, result.stderr, try FileManager.default.contentsOfDirectory(atPath: temporary))
+        return (
+            result.status, result.stdout, result.stderr, try FileManager.default.contentsOfDirectory(atPath: temporary)
+        )
     }
 
     /// Runs another program (`openssl`, `curl`, `gzip`; found on PATH when `executable` has no slash) with
@@ -113,7 +118,8 @@ public final class ServerProcess: @unchecked Sendable {
         timeout: Duration = .seconds(20)
     ) async throws -> (status: Int32, stdout: String, stderr: String) {
         try await commands.acquire()
-        let child = try ServerProcess(executable: executable, spawning: arguments, environment: environment, slot: commands)
+        let child = try ServerProcess(
+            executable: executable, spawning: arguments, environment: environment, slot: commands)
         let status = try await child.waitForExit(timeout: timeout)
         return (status, String(decoding: child.collectedOutput, as: UTF8.self), child.standardErrorText())
     }
@@ -259,7 +265,10 @@ public final class ServerProcess: @unchecked Sendable {
 
     /// Reads what the pipes hold; returns whether anything was read.
     private func pump(timeoutMilliseconds: Int32) -> Bool {
-        var fds = [pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0), pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)]
+        var fds = [
+            pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0),
+        ]
         guard poll(&fds, 2, timeoutMilliseconds) > 0 else { return false }
         var readAny = false
         var buffer = [UInt8](repeating: 0, count: 4096)

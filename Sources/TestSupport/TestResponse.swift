@@ -28,7 +28,8 @@ public struct TestResponse: Sendable, CustomStringConvertible {
     ///   - complete: Whether the connection ended (a close-delimited body is then complete).
     ///   - headRequest: Whether no body follows whatever the headers say.
     /// - Returns: The response and the bytes it used.
-    public static func parse(_ bytes: [UInt8], complete: Bool, headRequest: Bool = false) throws -> (TestResponse, Int)? {
+    public static func parse(_ bytes: [UInt8], complete: Bool, headRequest: Bool = false) throws -> (TestResponse, Int)?
+    {
         guard let headEnd = find([13, 10, 13, 10], in: bytes, from: 0) else { return nil }
         let head = String(decoding: bytes[0..<headEnd], as: UTF8.self)
         var lines = head.components(separatedBy: "\r\n")

@@ -143,7 +143,8 @@ private func clusterHop(_ store: AppConfiguration.Store, storage: (any SessionSt
 private func internalConfiguration(_ configuration: AppConfiguration) -> HTTPServerConfiguration {
     var http = configuration.http
     // Checked when the configuration was read.
-    let address = configuration.store.internalAddress.flatMap(HostAndPort.init) ?? HostAndPort(host: "127.0.0.1", port: 0)
+    let address =
+        configuration.store.internalAddress.flatMap(HostAndPort.init) ?? HostAndPort(host: "127.0.0.1", port: 0)
     http.host = address.host
     http.port = address.port
     http.trustedProxies = TrustedProxies([IPAddressRange("0.0.0.0/0"), IPAddressRange("::/0")].compactMap { $0 })
@@ -156,9 +157,13 @@ private func log(_ health: StorageHealth, to logger: Logger) {
     case .healthy:
         logger.notice("the session store takes writes again")
     case .failing(let reason):
-        logger.error("the session store takes no writes; events get 503 until a write succeeds (retried every few seconds)", metadata: ["reason": "\(reason)"])
+        logger.error(
+            "the session store takes no writes; events get 503 until a write succeeds (retried every few seconds)",
+            metadata: ["reason": "\(reason)"])
     case .broken(let reason):
-        logger.critical("the session store cannot be used safely; writes are refused until it is repaired and the server restarted", metadata: ["reason": "\(reason)"])
+        logger.critical(
+            "the session store cannot be used safely; writes are refused until it is repaired and the server restarted",
+            metadata: ["reason": "\(reason)"])
     }
 }
 
@@ -169,7 +174,8 @@ private func log(_ health: StorageHealth, to logger: Logger) {
 ///   (exit 69) when the database cannot be reached.
 /// `historyInputs` is how many of each session's latest inputs the store keeps for its past versions
 /// (`sessions.historyVersions`).
-public func makeStorage(_ store: AppConfiguration.Store, features: FeatureTypes, historyInputs: Int = 0) throws(StorageError)
+public func makeStorage(_ store: AppConfiguration.Store, features: FeatureTypes, historyInputs: Int = 0)
+    throws(StorageError)
     -> (any SessionStorage)?
 {
     switch store.kind {

@@ -47,7 +47,9 @@ extension KeyedDecodingContainer where Key == IntentCodingKeys {
     ///   - pattern: What every value the feature takes matches, for documents (not checked here).
     ///   - summary: What the field holds, for documents.
     /// - Throws: `DecodingError.dataCorrupted` saying how long the value may be when it is longer.
-    public func string(_ name: String, limit: TextLimit, pattern: String? = nil, summary: String? = nil) throws -> String {
+    public func string(_ name: String, limit: TextLimit, pattern: String? = nil, summary: String? = nil) throws
+        -> String
+    {
         let key = IntentCodingKeys(name, limit: limit, pattern: pattern, summary: summary)
         return try checked(try decode(String.self, forKey: key), key: key)
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// Every failure of the client, as one type: a problem answer of the server (RFC 9457, with its status, title,
@@ -115,7 +115,9 @@ extension ViewHostError {
         let detail =
             switch error.code {
             case .timedOut:
-                request.map { "timed out after \(Int($0.timeoutInterval.rounded())) s without an answer from \(server)" }
+                request.map {
+                    "timed out after \(Int($0.timeoutInterval.rounded())) s without an answer from \(server)"
+                }
                     ?? "timed out waiting for \(server)"
             case .cannotConnectToHost: "cannot connect to \(server) (is it running?)"
             case .cannotFindHost, .dnsLookupFailed: "cannot find the host of \(server)"

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// The order objects' members are written in (sorted by their names' UTF-8 bytes), worked out once per coding-keys

@@ -1,6 +1,6 @@
-import WeatherAPI
 import ViewHostAPI
 import ViewModelCore
+import WeatherAPI
 
 /// WeatherFeature hosts the raywenderlich "Grados" weather screen (seed 004) per session: a view model that
 /// shows a place's current weather and changes place on request. It knows no HTTP: events come in through

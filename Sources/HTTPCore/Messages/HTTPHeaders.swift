@@ -115,7 +115,9 @@ public struct HTTPHeaders: Sendable {
         forEachField { fieldName, value in
             guard name.matches(fieldName), value.count >= length else { return true }
             for offset in 0...(value.count - length)
-            where ByteClass.equalsIgnoringCase(UnsafeRawBufferPointer(rebasing: value[offset..<(offset + length)]), needle) {
+            where ByteClass.equalsIgnoringCase(
+                UnsafeRawBufferPointer(rebasing: value[offset..<(offset + length)]), needle)
+            {
                 found = true
                 return false
             }

@@ -22,7 +22,8 @@ public struct ViewHostCommand: AsyncParsableCommand {
             abstract: "Hosts per-session MVVM view models over HTTP/1.1 and serves their snapshots as JSON.",
             version: CommandFeatures.version,
             subcommands: [
-                Serve.self, Backup.self, Check.self, Repair.self, Replay.self, ClientCommand.self, TypeScriptCommand.self,
+                Serve.self, Backup.self, Check.self, Repair.self, Replay.self, ClientCommand.self,
+                TypeScriptCommand.self,
             ],
             defaultSubcommand: Serve.self
         )
@@ -41,7 +42,8 @@ extension ViewHostCommand {
     ///     (`todo-server`; `viewhost` for the `viewhost` binary).
     ///   - version: The app's version, which `--version` prints after the name; without one it prints the name
     ///     and the ViewHost release it is built on (`todo-server (ViewHost 0.2.0)`).
-    public static func run(features: [FeatureRegistration], name: String? = nil, version: String? = nil) async -> Never {
+    public static func run(features: [FeatureRegistration], name: String? = nil, version: String? = nil) async -> Never
+    {
         let name = name ?? executableName
         let version = version.map { "\(name) \($0)" } ?? "\(name) (ViewHost \(ViewHostVersion.current))"
         // The status comes out of the task-locals and the process exits here: an async call that never returns
@@ -79,7 +81,8 @@ extension ViewHostCommand {
             let code = exitCode(for: error)
             if code == .success {
                 // `serve --help`: the feature's options (`--weather-provider`) are the app's, so they are listed here.
-                let help = message.contains("USAGE: \(CommandFeatures.name) serve") ? Serve.featureOptionsHelp(features) : ""
+                let help =
+                    message.contains("USAGE: \(CommandFeatures.name) serve") ? Serve.featureOptionsHelp(features) : ""
                 if !message.isEmpty { print(message + help) }
             } else if !message.isEmpty {
                 FileHandle.standardError.write(Data((message + "\n").utf8))

@@ -25,7 +25,8 @@ enum SnapshotEncoder {
         }
     }
 
-    static func encode(feature: String, version: Int, viewModel: any ViewModel, sessionID: SessionID) -> EncodedSnapshot {
+    static func encode(feature: String, version: Int, viewModel: any ViewModel, sessionID: SessionID) -> EncodedSnapshot
+    {
         let envelope = Envelope(feature: feature, version: version, viewModel: viewModel)
         let href = "/v1/sessions/\(sessionID.rawValue)/\(feature)/events"
         var encoder = SortedJSONEncoder()
@@ -52,7 +53,9 @@ enum SnapshotEncoder {
     }
 
     /// The snapshot of `viewModel` as Foundation's JSONEncoder writes it (for tests that compare the two).
-    static func foundationEncode(feature: String, version: Int, viewModel: any ViewModel, sessionID: SessionID) -> [UInt8] {
+    static func foundationEncode(feature: String, version: Int, viewModel: any ViewModel, sessionID: SessionID)
+        -> [UInt8]
+    {
         foundationEncode(
             Envelope(feature: feature, version: version, viewModel: viewModel),
             href: "/v1/sessions/\(sessionID.rawValue)/\(feature)/events")

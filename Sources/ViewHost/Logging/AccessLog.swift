@@ -44,7 +44,8 @@ struct AccessLog: Sendable {
             }
             if Self.limitStatuses.contains(status) {
                 refusals.record(
-                    status: status, reason: "\(response.status.reasonPhrase) from \(route)", requestID: context.requestID,
+                    status: status, reason: "\(response.status.reasonPhrase) from \(route)",
+                    requestID: context.requestID,
                     peer: context.clientAddress?.description)
             }
         case .failure(let error):

@@ -17,7 +17,8 @@ extension SessionRegistry {
             Self.loading.async {
                 do {
                     continuation.resume(
-                        returning: try self.load(load.id, token: load.token, now: load.now, mode: load.mode, prepare: load.prepare))
+                        returning: try self.load(
+                            load.id, token: load.token, now: load.now, mode: load.mode, prepare: load.prepare))
                 } catch {
                     continuation.resume(throwing: error)
                 }
@@ -71,9 +72,11 @@ extension SessionRegistry {
             // Data this build does not read: no retry helps (500), and the client and the log say where.
             logger.error(
                 "a stored session does not decode with this build",
-                metadata: ["session-id": "\(id)", "feature": "\(error.feature)", "field": "\(error.field)",
+                metadata: [
+                    "session-id": "\(id)", "feature": "\(error.feature)", "field": "\(error.field)",
                     "stored-version": "\(error.storedVersion)", "schema-version": "\(error.currentVersion)",
-                    "reason": "\(error.reason)"])
+                    "reason": "\(error.reason)",
+                ])
             throw AppError.sessionUndecodable(error)
         } catch let error as StorageError {
             // The client is told 503 and nothing more; the operator is told why, naming the file.
@@ -198,7 +201,9 @@ extension SessionRegistry {
     }
 
     /// Session `id` as stored, claimed for this node in a cluster (left alone when another live node owns it).
-    private func loadStoredForTimers(_ id: SessionID, from storage: any SessionStorage) throws(StorageError) -> StoredLookup? {
+    private func loadStoredForTimers(_ id: SessionID, from storage: any SessionStorage) throws(StorageError)
+        -> StoredLookup?
+    {
         guard let shared else { return try storage.load(id) }
         guard case .loaded(let lookup) = try shared.claim(id) else { return nil }
         return lookup

@@ -56,7 +56,8 @@ extension SessionCore {
                 _ = try StoredJSON.encode(EncodedSlot(slot: slot))
             } catch let error as EncodingError {
                 guard case .invalidValue(_, let context) = error else { continue }
-                return UnstorableValue(feature: slot.name, field: joined(context.codingPath), reason: context.debugDescription)
+                return UnstorableValue(
+                    feature: slot.name, field: joined(context.codingPath), reason: context.debugDescription)
             } catch {
                 continue
             }

@@ -77,7 +77,9 @@ public struct HeldHistory: Sendable, SessionHistoryReading {
 
     public func records(of id: SessionID, after number: Int, limit: Int) -> [JournalRecord] {
         let start = inputs.firstIndex { $0.number > number } ?? inputs.endIndex
-        return inputs[start..<min(inputs.endIndex, start + max(0, limit))].map { JournalRecord(number: $0.number, input: $0.input.make()) }
+        return inputs[start..<min(inputs.endIndex, start + max(0, limit))].map {
+            JournalRecord(number: $0.number, input: $0.input.make())
+        }
     }
 }
 

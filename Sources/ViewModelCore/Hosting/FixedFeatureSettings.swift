@@ -23,10 +23,11 @@ public struct FixedFeatureSettings: FeatureSettings {
     }
 
     public func integer(_ key: ConfigurationKey, in range: ClosedRange<Int>) throws(SettingError) -> Int {
-        let value = try values[key.path].map { text throws(SettingError) in
-            guard let value = Int(text) else { throw SettingError(key: key.path, reason: "expected an integer") }
-            return value
-        } ?? key.defaultValue(as: Int.self) ?? range.lowerBound
+        let value =
+            try values[key.path].map { text throws(SettingError) in
+                guard let value = Int(text) else { throw SettingError(key: key.path, reason: "expected an integer") }
+                return value
+            } ?? key.defaultValue(as: Int.self) ?? range.lowerBound
         guard range.contains(value) else {
             throw SettingError(key: key.path, reason: "\(value) is outside \(range.lowerBound)...\(range.upperBound)")
         }
@@ -34,10 +35,11 @@ public struct FixedFeatureSettings: FeatureSettings {
     }
 
     public func number(_ key: ConfigurationKey, in range: ClosedRange<Double>) throws(SettingError) -> Double {
-        let value = try values[key.path].map { text throws(SettingError) in
-            guard let value = Double(text) else { throw SettingError(key: key.path, reason: "expected a number") }
-            return value
-        } ?? key.defaultValue(as: Double.self) ?? range.lowerBound
+        let value =
+            try values[key.path].map { text throws(SettingError) in
+                guard let value = Double(text) else { throw SettingError(key: key.path, reason: "expected a number") }
+                return value
+            } ?? key.defaultValue(as: Double.self) ?? range.lowerBound
         guard range.contains(value) else {
             throw SettingError(key: key.path, reason: "\(value) is outside \(range.lowerBound)...\(range.upperBound)")
         }

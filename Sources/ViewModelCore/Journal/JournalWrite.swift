@@ -78,7 +78,8 @@ public enum JournalWrite: Sendable {
             Record(
                 session: entry.session, number: entry.number, bytes: JournalRecordFormat.encode(entry.input),
                 snapshot: stored,
-                versions: entry.snapshot.map { HistoryCheckpoint(number: entry.number, core: $0).versionsJSON }, nextDueAt: entry.dueChanged ? .some(entry.nextDueAt) : .none,
+                versions: entry.snapshot.map { HistoryCheckpoint(number: entry.number, core: $0).versionsJSON },
+                nextDueAt: entry.dueChanged ? .some(entry.nextDueAt) : .none,
                 copy: entry.copy, fence: fence))
     }
 

@@ -44,7 +44,8 @@ extension Session {
         if snapshot != nil { shell.snapshots.taken() }
         // The next due instant moves only when a timer starts, is cancelled or fires: most inputs leave it, and the
         // store its row.
-        let dueChanged = firedTimer || !(step?.timersStarted.isEmpty ?? true) || !(step?.timersCancelled.isEmpty ?? true)
+        let dueChanged =
+            firedTimer || !(step?.timersStarted.isEmpty ?? true) || !(step?.timersCancelled.isEmpty ?? true)
         let nextDueAt = dueChanged ? shell.core.nextTimerDue : nil
         let lastAccess = lastAccess
         // A step changes one feature, by one version per change: readers see the version before the first until
@@ -87,7 +88,8 @@ extension Session {
                 let number = unmade.number
                 let entry = JournalEntry(
                     session: id, number: number, input: unmade.input.make(), snapshot: unmade.snapshot,
-                    nextDueAt: unmade.nextDueAt, dueChanged: unmade.dueChanged, lastAccess: unmade.lastAccess, copy: copy)
+                    nextDueAt: unmade.nextDueAt, dueChanged: unmade.dueChanged, lastAccess: unmade.lastAccess,
+                    copy: copy)
                 // The completion holds the session until the journal answers: a session dropped from memory
                 // meanwhile (taken over, or every copy dropped when the node lost the store) still answers the
                 // requests that wait on this write. Held weakly, it answered none of them: they waited for ever.
@@ -122,7 +124,9 @@ extension Session {
     private func committed(upTo number: Int, durable: Bool) {
         let outcome = shell.withLock { shell -> CommitPipeline.Outcome in
             let core = shell.core
-            let outcome = shell.pipeline.committed(upTo: number, durable: durable && !shell.closed) { core.version(of: $0) }
+            let outcome = shell.pipeline.committed(upTo: number, durable: durable && !shell.closed) {
+                core.version(of: $0)
+            }
             guard case .failed = outcome else { return outcome }
             if shell.end == nil { shell.end = .unavailable }
             closedFlag.store(true, ordering: .releasing)

@@ -68,7 +68,8 @@ public struct FeatureTypes: Sendable {
         { StoredShape(of: F.self) }
     }
 
-    private static func decoder<F: Feature>(for feature: F.Type) -> @Sendable (any Decoder) throws -> any AnyFeatureSlot {
+    private static func decoder<F: Feature>(for feature: F.Type) -> @Sendable (any Decoder) throws -> any AnyFeatureSlot
+    {
         { decoder in try FeatureSlot<F>(from: decoder) }
     }
 }
@@ -94,7 +95,8 @@ extension SessionCore: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         guard let types = decoder.userInfo[.featureTypes] as? FeatureTypes else {
             throw DecodingError.dataCorrupted(
-                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "no feature types to decode with"))
+                DecodingError.Context(
+                    codingPath: decoder.codingPath, debugDescription: "no feature types to decode with"))
         }
         sharedSettings = SharedSettings(try container.decode(SessionSettings.self, forKey: .settings))
         counters = try container.decode(SessionCounters.self, forKey: .counters)

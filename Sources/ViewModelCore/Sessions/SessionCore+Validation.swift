@@ -29,7 +29,8 @@ extension SessionCore {
             return ValueRejection(field: "features", reason: "must name each feature once")
         }
         guard log.capacity == settings.logCapacity else {
-            return ValueRejection(field: "log.capacity", reason: "must be the session's settings.logCapacity (\(settings.logCapacity))")
+            return ValueRejection(
+                field: "log.capacity", reason: "must be the session's settings.logCapacity (\(settings.logCapacity))")
         }
         if let problem = log.problem(sequence: counters.sequence, features: featureNames, times: times) {
             return problem.inside("log")

@@ -103,7 +103,8 @@ public struct SessionCore: Sendable {
         observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)? = nil
     ) throws(SessionRefusal) -> SessionStep {
         guard let index = slot(named: key.name) else { throw .noSuchFeature(key.name) }
-        return try applyEvents(events.map { $0 as any Sendable }, slot: index, source: source, at: now, observe: observe)
+        return try applyEvents(
+            events.map { $0 as any Sendable }, slot: index, source: source, at: now, observe: observe)
     }
 
     /// The erased form of ``apply(_:to:source:at:observe:)``.

@@ -192,7 +192,8 @@ public final class SessionStore: Sendable {
         var candidates: [Session] = []
         forEachSession { if !$0.isHeld && !$0.isClosed { candidates.append($0) } }
         let wanted = max(1, configuration.maxSessions / 64) + max(0, count - configuration.maxSessions)
-        let oldest = candidates.count <= wanted
+        let oldest =
+            candidates.count <= wanted
             ? candidates : Array(candidates.sorted { $0.lastAccess < $1.lastAccess }.prefix(wanted))
         var evicted = 0
         for session in oldest where session.closeIfIdle() && drop(session) { evicted += 1 }
@@ -234,7 +235,8 @@ public final class SessionStore: Sendable {
                     expired.append(session)
                 }
                 while let oldest = shard.tombstoneOrder.first,
-                    let tombstone = shard.tombstones[oldest], tombstone.expiredAt.addingTimeInterval(tombstoneTTL) <= now
+                    let tombstone = shard.tombstones[oldest],
+                    tombstone.expiredAt.addingTimeInterval(tombstoneTTL) <= now
                 {
                     shard.tombstones[oldest] = nil
                     shard.tombstoneOrder.removeFirst()

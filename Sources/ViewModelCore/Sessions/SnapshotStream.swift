@@ -63,7 +63,8 @@ public final class SnapshotStream: Sendable {
     /// Wakes the waiters of the features that changed and tells every observer.
     func publish(_ change: SessionChange) {
         guard let state = stateIfMade else { return }
-        let (woken, observers) = state.withLock { state -> ([(CheckedContinuation<Int?, Never>, Int)], [@Sendable (SessionChange) -> Void]) in
+        let (woken, observers) = state.withLock {
+            state -> ([(CheckedContinuation<Int?, Never>, Int)], [@Sendable (SessionChange) -> Void]) in
             var woken: [(CheckedContinuation<Int?, Never>, Int)] = []
             state.waiters.removeAll { waiter in
                 guard let version = change.versions[waiter.feature], version > waiter.afterVersion else { return false }
