@@ -19,9 +19,13 @@ import ViewModelCore
 /// try session.send([.intent(.openChat(contact: "John")), .intent(.send(text: "Hi"))], to: ChatApp.key)
 /// ```
 public enum ChatApp: Feature {
+    /// A session's chats, screens, banners and bot, as stored.
     public typealias State = ChatState
+    /// A client's intent, or an event the feature schedules or routes for itself (round trips, the bot), never posted.
     public typealias Event = ChatAppEvent
+    /// What a client may post (`ChatIntent.types`).
     public typealias Intent = ChatIntent
+    /// What a client reads: the badge, the navigation stack and each screen's view model.
     public typealias Snapshot = ChatSnapshot
 
     /// A client's intent is applied as it is (the routers then do what the original's closures did).

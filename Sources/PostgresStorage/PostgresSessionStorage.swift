@@ -126,10 +126,12 @@ public final class PostgresSessionStorage: SharedSessionStorage {
         }
     }
 
+    /// Starts this node's lease under `internalAddress`, renewed by heartbeat until ``close()``.
     public func announce(_ internalAddress: String) {
         lease.start(address: internalAddress)
     }
 
+    /// How many sessions this node took over from another node since it started (a metric).
     public var takeovers: Int { takenOver.load(ordering: .relaxed) }
 
     private func take(
@@ -254,6 +256,7 @@ public final class PostgresSessionStorage: SharedSessionStorage {
 
     // MARK: - Writes (through the writer)
 
+    /// Leases session `session.id` to this node (epoch 1) and queues its row and first snapshot on the writer.
     public func create(
         _ session: StoredSession, completion: @escaping @Sendable (Bool) -> Void
     ) throws(UnstorableValue) {
@@ -287,16 +290,20 @@ public final class PostgresSessionStorage: SharedSessionStorage {
         return input.map { Array($0.utf8) }
     }
 
+    /// Gives up this node's lease on session `id` and queues its removal (a tombstone with `expiredAt`) on the writer.
     public func remove(_ id: SessionID, expiredAt: Date?, completion: @escaping @Sendable (Bool) -> Void) {
         leases.release(id)
         writer.enqueue(.remove(id, expiredAt: expiredAt), completion: completion)
     }
 
+    /// Queues the last-use times on the writer, which batches them with the journal writes.
     public func recordAccess(_ times: [(SessionID, Date)]) {
         guard !times.isEmpty else { return }
         writer.enqueue(.access(times)) { _ in }
     }
 
+    /// Expires, in one transaction, the sessions idle since before `cutoff` that are not live here, and forgets old
+    /// tombstones; a failure expires none (0) and the next sweep tries again.
     public func expire(idleBefore cutoff: Date, forgetBefore: Date, except live: @Sendable (SessionID) -> Bool) -> Int {
         do {
             return try pool.withConnection { connection throws(PostgresError) -> Int in
@@ -327,20 +334,25 @@ public final class PostgresSessionStorage: SharedSessionStorage {
         }
     }
 
+    /// The writer's transactions and the writes they carried since start.
     public var commitCounts: (commits: Int, writes: Int) {
         writer.counts.withLock { ($0.batches, $0.writes) }
     }
 
+    /// The writer's health: `failing` after a write failed, until one commits again.
     public var health: StorageHealth { writer.monitor.health }
 
+    /// Calls `handler` whenever the writer's health changes.
     public func onHealthChange(_ handler: @escaping @Sendable (StorageHealth) -> Void) {
         writer.monitor.onChange(handler)
     }
 
+    /// Calls `handler` when another node takes over sessions of this node (the database notifies this node).
     public func onOwnershipLoss(_ handler: @escaping @Sendable (OwnershipLoss) -> Void) {
         listener.onLoss(handler)
     }
 
+    /// Writes what is queued, then stops listening for takeovers and gives up this node's lease.
     public func close() {
         writer.drainAndStop()
         listener.stop()

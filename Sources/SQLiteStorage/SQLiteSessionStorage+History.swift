@@ -10,6 +10,7 @@ import ViewModelCore
 /// to serve (they served `?version=N`, `/versions` and export lines that the memory store answers `410` and leaves
 /// out); and what an earlier run with history kept stays unread until the session's next snapshot deletes it.
 extension SQLiteSessionStorage {
+    /// The checkpoints kept for session `id`, oldest first; none while no history is kept (``historyInputs`` 0).
     public func checkpoints(of id: SessionID) throws(StorageError) -> [HistoryCheckpoint] {
         guard historyInputs > 0 else { return [] }
         do {
@@ -40,6 +41,7 @@ extension SQLiteSessionStorage {
         }
     }
 
+    /// Session `id`'s value at checkpoint `number`, or nil when it is not kept (compacted away, or no history kept).
     public func checkpoint(of id: SessionID, at number: Int) throws(StorageError) -> SessionCore? {
         guard historyInputs > 0 else { return nil }
         do {
@@ -54,6 +56,7 @@ extension SQLiteSessionStorage {
         }
     }
 
+    /// At most `limit` of session `id`'s journal records after record `number`, in order; none with no history kept.
     public func records(of id: SessionID, after number: Int, limit: Int) throws(StorageError) -> [JournalRecord] {
         guard historyInputs > 0 else { return [] }
         do {

@@ -104,6 +104,8 @@ public final class SQLiteSessionStorage: SessionStorage {
 
     // MARK: - Reads
 
+    /// Reads session `id`'s newest snapshot and replays the journal records after it, in one read transaction on a
+    /// reader connection (never the writer's).
     public func load(_ id: SessionID) throws(StorageError) -> StoredLookup {
         do {
             return try pool.read { db -> StoredLookup in
@@ -170,6 +172,8 @@ public final class SQLiteSessionStorage: SessionStorage {
         return (core, number)
     }
 
+    /// At most `limit` sessions whose earliest timer falls due before `instant`, soonest first (the whole file is this
+    /// node's).
     public func sessionsDue(before instant: Date, limit: Int) throws(StorageError) -> [SessionID] {
         do {
             return try pool.read { db in
@@ -197,6 +201,7 @@ public final class SQLiteSessionStorage: SessionStorage {
 
     // MARK: - Writes (through the writer)
 
+    /// Encodes session `session`'s first snapshot here, on the caller's thread, and queues its row on the writer.
     public func create(
         _ session: StoredSession, completion: @escaping @Sendable (Bool) -> Void
     ) throws(UnstorableValue) {
@@ -213,10 +218,12 @@ public final class SQLiteSessionStorage: SessionStorage {
         return write.snapshotBytes
     }
 
+    /// Queues the removal of session `id` (a tombstone with `expiredAt`) on the writer, after its queued entries.
     public func remove(_ id: SessionID, expiredAt: Date?, completion: @escaping @Sendable (Bool) -> Void) {
         writer.enqueue(.remove(id, expiredAt: expiredAt), completion: completion)
     }
 
+    /// Queues the last-use times on the writer, which batches them with the journal writes.
     public func recordAccess(_ times: [(SessionID, Date)]) {
         guard !times.isEmpty else { return }
         writer.enqueue(.access(times)) { _ in }
@@ -228,14 +235,18 @@ public final class SQLiteSessionStorage: SessionStorage {
         return (try? statements.expire(idleBefore: cutoff, forgetBefore: forgetBefore, except: live).count) ?? 0
     }
 
+    /// The file's health: `failing` after a write failed, `broken` once a page check or write found it damaged.
     public var health: StorageHealth { monitor.health }
 
+    /// Calls `handler` whenever the file's health changes.
     public func onHealthChange(_ handler: @escaping @Sendable (StorageHealth) -> Void) {
         monitor.onChange(handler)
     }
 
+    /// The bytes the file's used pages take, as of the last commit (free pages not counted).
     public var usedBytes: Int? { statements.usedBytes.load(ordering: .relaxed) }
 
+    /// The writer's transactions and the writes they carried since start.
     public var commitCounts: (commits: Int, writes: Int) {
         writer.counts.withLock { ($0.batches, $0.writes) }
     }

@@ -21,6 +21,7 @@ public final class HTTPTestClient: @unchecked Sendable {
         case closedBeforeResponse(received: Int)
         case malformedResponse(String)
 
+        /// One line for a test's failure message, with the errno or what was received.
         public var description: String {
             switch self {
             case .connectFailed(let code): "connect failed (errno \(code))"
@@ -33,6 +34,7 @@ public final class HTTPTestClient: @unchecked Sendable {
         }
     }
 
+    /// The connected socket's file descriptor, for tests that shut down or half-close it themselves.
     public let fd: Int32
     private var buffer: [UInt8] = []
     private var sawEOF = false

@@ -13,6 +13,7 @@ import Glibc
 public final class NginxProxy: @unchecked Sendable {
     /// Why nginx could not be started.
     public struct StartError: Error, CustomStringConvertible {
+        /// What failed, with nginx's output when it printed some.
         public let description: String
     }
 

@@ -13,6 +13,7 @@ import Glibc
 public final class PostgresServer: @unchecked Sendable {
     /// Why the server could not be started.
     public struct StartError: Error, CustomStringConvertible {
+        /// What failed, with the command's output when it printed some.
         public let description: String
     }
 

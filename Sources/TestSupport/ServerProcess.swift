@@ -25,6 +25,7 @@ public final class ServerProcess: @unchecked Sendable {
         case noReadinessLine(output: String)
         case didNotExit
 
+        /// One line for a test's failure message, with the places looked in or the output seen.
         public var description: String {
             switch self {
             case .binaryNotFound(let places): "viewhost binary not found in \(places)"

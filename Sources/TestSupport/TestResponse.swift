@@ -2,9 +2,13 @@ import Foundation
 
 /// A response as a test client parsed it.
 public struct TestResponse: Sendable, CustomStringConvertible {
+    /// The status code.
     public var status: Int
+    /// The reason phrase of the status line.
     public var reason: String
+    /// The header fields in the order received, names as sent.
     public var headers: [(name: String, value: String)]
+    /// The content, de-chunked when it came chunked.
     public var body: [UInt8]
 
     /// The first value of header `name`, ignoring case.
@@ -20,6 +24,7 @@ public struct TestResponse: Sendable, CustomStringConvertible {
     /// The body as UTF-8 text.
     public var text: String { String(decoding: body, as: UTF8.self) }
 
+    /// The status line, the fields and the body as text, for a test's failure message.
     public var description: String { "\(status) \(reason) \(headers.map { "\($0.name): \($0.value)" }) \(text)" }
 
     /// Parses one response from the front of `bytes`; nil when more bytes are needed.

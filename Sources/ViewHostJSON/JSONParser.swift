@@ -10,6 +10,7 @@ public struct JSONParser {
         /// The byte offset where it was found.
         public let offset: Int
 
+        /// The reason and the byte offset, as the `400` detail says them.
         public var description: String { "\(reason) at byte \(offset)" }
     }
 

@@ -17,9 +17,12 @@ public enum JSONPatch {
 
     /// Why a patch could not be read or applied; `index` is the operation's place in the patch.
     public struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
+        /// The operation's place in the patch, from 0.
         public let index: Int
+        /// What is wrong with the operation.
         public let reason: String
 
+        /// The operation's index and the reason.
         public var description: String { "operation \(index): \(reason)" }
     }
 

@@ -172,6 +172,8 @@ public struct HTTPField: Sendable, Hashable {
 }
 
 extension HTTPHeaders: Sequence {
+    /// Iterates the fields in the order received, repeated names included, as copied strings (the slow path: for
+    /// tests and logs; lookups by name go through the byte-level accessors).
     public func makeIterator() -> IndexingIterator<[HTTPField]> {
         var fields: [HTTPField] = []
         forEachField { name, value in
@@ -184,12 +186,14 @@ extension HTTPHeaders: Sequence {
 }
 
 extension HTTPHeaders: ExpressibleByDictionaryLiteral {
+    /// Creates fields from a literal in the order written, such as `[.allow: "GET, HEAD"]`.
     public init(dictionaryLiteral elements: (HTTPHeaderName, String)...) {
         self.init(elements)
     }
 }
 
 extension HTTPHeaders: CustomStringConvertible {
+    /// The fields as `Name: value` lines, for logs and test failures.
     public var description: String {
         map { "\($0.name): \($0.value)" }.joined(separator: "\n")
     }

@@ -17,6 +17,7 @@ public struct RouteParameters: Sendable, Equatable {
         values.append((name, value))
     }
 
+    /// Parameters are equal when they hold the same names and values in the same order.
     public static func == (lhs: RouteParameters, rhs: RouteParameters) -> Bool {
         lhs.values.elementsEqual(rhs.values) { $0.name == $1.name && $0.value == $1.value }
     }

@@ -22,6 +22,7 @@ public enum SocketError: Error, Sendable, Equatable, CustomStringConvertible {
         return false
     }
 
+    /// One sentence for the log line and the exit message: the operation, the system's message and `errno`.
     public var description: String {
         switch self {
         case .failed(let operation, let code, let message): "\(operation) failed: \(message) (errno \(code))."

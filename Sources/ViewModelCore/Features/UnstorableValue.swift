@@ -33,6 +33,7 @@ public struct UnstorableValue: Error, Equatable, Sendable, CustomStringConvertib
         reason = context.debugDescription
     }
 
+    /// One line naming the feature, the field and the encoder's reason, for the log and the `500` detail.
     public var description: String {
         "feature '\(feature)' made a value that cannot be stored (\(field.isEmpty ? "its value" : field): \(reason))"
     }

@@ -16,6 +16,7 @@ public struct ValueRejection: Error, Equatable, Sendable, CustomStringConvertibl
         self.reason = reason
     }
 
+    /// The field, then the reason ("messages[2].text is longer than 500 characters"); the reason alone without a field.
     public var description: String { field.isEmpty ? reason : "\(field) \(reason)" }
 
     /// The same rejection one level further out: `prefix` before its field.

@@ -68,6 +68,7 @@ public enum HistoryError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Record `number` does not replay on the value before it.
     case unreadable(number: Int, reason: String)
 
+    /// One line naming the record, for the log and the `500` detail.
     public var description: String {
         switch self {
         case .gap(let expected, let found): "the history skips from record \(expected - 1) to \(found)"

@@ -64,6 +64,7 @@ public struct StoredSchemas: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Each feature with its schema version or range of versions, sorted by name, for a message about them.
     public var description: String {
         versions.sorted { $0.key < $1.key }
             .map {

@@ -185,6 +185,8 @@ extension EventLog: Codable {
         case entries, start, capacity
     }
 
+    /// Reads the stored shape, refusing a ring whose start, capacity and entries do not fit together or that names more
+    /// features than it can number (a log read from outside, such as an import, is untrusted).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let entries = try container.decode([LogEntry].self, forKey: .entries)
@@ -210,6 +212,7 @@ extension EventLog: Codable {
         self.start = start
     }
 
+    /// Writes the stored shape, entries in ring order.
     public func encode(to encoder: any Encoder) throws {
         // A snapshot's encoder takes the text written here: the same bytes, without a node, a container and a cast
         // per member (a log is most of a small session's value, and a snapshot is taken every 64 inputs). Non-finite

@@ -180,6 +180,7 @@ extension IdempotencyLedger {
 }
 
 extension IdempotencyLedger: Equatable {
+    /// Ledgers are equal when they hold the same entries and event ids in the same order.
     public static func == (lhs: IdempotencyLedger, rhs: IdempotencyLedger) -> Bool {
         lhs.entries == rhs.entries && lhs.eventIDs == rhs.eventIDs
     }
@@ -190,6 +191,7 @@ extension IdempotencyLedger: Codable {
         case entries, eventIDs
     }
 
+    /// Reads `{"entries":[…],"eventIDs":[…]}` and indexes both for lookups.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let entries = try container.decode([Entry].self, forKey: .entries)
@@ -202,6 +204,7 @@ extension IdempotencyLedger: Codable {
                 eventIDSet: Set(eventIDs)))
     }
 
+    /// Writes `{"entries":[…],"eventIDs":[…]}`, oldest first.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(entries, forKey: .entries)

@@ -166,6 +166,7 @@ extension Session {
 /// Resolved once an applied input is durable (or could not be kept); any number of tasks or callbacks may wait on
 /// it.
 public final class CommitTicket: Sendable {
+    /// A callback told once whether the input is durable (or ``SessionError/unavailable`` when it could not be kept).
     public typealias Waiter = @Sendable (Result<Void, SessionError>) -> Void
 
     private let result = OneShot<Result<Void, SessionError>>()

@@ -91,6 +91,8 @@ extension SessionCore: Codable {
         case name, slot
     }
 
+    /// Reads the whole value, each feature's slot with the ``FeatureTypes`` under ``CodingUserInfoKey/featureTypes``
+    /// (without them it throws); a feature name they do not know throws ``SchemaError/unknownFeature(_:)``.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         guard let types = decoder.userInfo[.featureTypes] as? FeatureTypes else {
@@ -114,6 +116,7 @@ extension SessionCore: Codable {
         log.share(names: featureNames)
     }
 
+    /// Writes the whole value, the features in the session's order.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(settings, forKey: .settings)

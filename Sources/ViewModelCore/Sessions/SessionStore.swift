@@ -65,6 +65,7 @@ public final class SessionStore: Sendable {
     }
 
     private static let shardCount = 16
+    /// The limits and lifetimes the store was made with.
     public let configuration: Configuration
     private let shards: [ShardBox]
     private let liveCount = Atomic<Int>(0)
