@@ -41,8 +41,12 @@ public final class PostgresSessionStorage: SharedSessionStorage {
     ///   ``StorageError/unusable(path:reason:)`` when its schema is newer than this version's, or when its sessions
     ///   hold feature data `features` cannot read (a feature not registered, or a schema version it does not
     ///   migrate from).
-    /// - Parameter historyInputs: How many of each session's latest inputs are kept, with the snapshots they need,
-    ///   so its past versions can be rebuilt (0: only what a load needs).
+    /// - Parameters:
+    ///   - url: The database's `postgres://` URL (its password is never logged).
+    ///   - node: This node's name, which its leases and log lines carry.
+    ///   - features: The features whose stored data it reads.
+    ///   - historyInputs: How many of each session's latest inputs are kept, with the snapshots they need, so its
+    ///     past versions can be rebuilt (0: only what a load needs).
     public init(url: String, node: String, features: FeatureTypes, historyInputs: Int = 0) throws(StorageError) {
         self.node = node
         self.features = features

@@ -50,8 +50,12 @@ public final class SQLiteSessionStorage: SessionStorage {
     ///   ``StorageError/unusable(path:reason:)`` when the file is corrupt, not a ViewHost store, or newer, or when
     ///   its sessions hold feature data `features` cannot read (a feature not registered, a schema version it
     ///   does not migrate from, or a stored shape changed without a new schema version).
-    /// - Parameter historyInputs: How many of each session's latest inputs are kept, with the snapshots they need,
-    ///   so its past versions can be rebuilt (0: only what a restart needs).
+    /// - Parameters:
+    ///   - directory: The data directory; the store is `viewhost.sqlite` in it.
+    ///   - sync: How far a commit waits for the disk.
+    ///   - features: The features whose stored data it reads.
+    ///   - historyInputs: How many of each session's latest inputs are kept, with the snapshots they need, so its
+    ///     past versions can be rebuilt (0: only what a restart needs).
     public init(directory: String, sync: Sync, features: FeatureTypes, historyInputs: Int = 0) throws(StorageError) {
         // A file-size limit (RLIMIT_FSIZE) must make a write fail, not kill the server: then the write's event gets
         // 503 and reads go on, as for a full disk.

@@ -40,8 +40,12 @@ public final class HTTPTestClient: @unchecked Sendable {
     private var sawEOF = false
 
     /// Connects to `host:port` (blocking connect, then reads with deadlines).
-    /// - Parameter source: The local address to connect from, such as `127.0.0.2` (any of 127.0.0.0/8 works on
-    ///   Linux), so one test can be two clients; nil lets the kernel choose.
+    /// - Parameters:
+    ///   - port: The server's port.
+    ///   - host: The server's address.
+    ///   - source: The local address to connect from, such as `127.0.0.2` (any of 127.0.0.0/8 works on Linux), so
+    ///     one test can be two clients; nil lets the kernel choose.
+    /// - Throws: ``ClientError/connectFailed(_:)`` with the errno.
     public init(port: Int, host: String = "127.0.0.1", source: String? = nil) throws {
         fd = try Self.connectedSocket(port: port, host: host, source: source)
     }
@@ -133,6 +137,8 @@ public final class HTTPTestClient: @unchecked Sendable {
     /// - Parameters:
     ///   - timeout: How long to wait for all of it.
     ///   - headRequest: Whether it answers a HEAD request (no body follows).
+    /// - Returns: The response.
+    /// - Throws: ``ClientError`` when the deadline passes, the server closes first, or the answer is malformed.
     public func readResponse(timeout: Duration = .seconds(60), headRequest: Bool = false) async throws -> TestResponse {
         try await offThread { try self.readResponseBlocking(timeout: timeout, headRequest: headRequest) }
     }

@@ -135,6 +135,7 @@ public final class ServerProcess: @unchecked Sendable {
     ///   - binary: The app to start instead of the built `viewhost` (another app on the library, or `viewhost`
     ///     under another name).
     ///   - name: The app's name, which starts its readiness line (`NAME listening on http://…`).
+    /// - Throws: ``ProcessError`` when the binary is missing, cannot be started, or prints no readiness line in time.
     public convenience init(
         arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(20),
         launcher: [String] = [], binary: String? = nil, name: String = "viewhost"

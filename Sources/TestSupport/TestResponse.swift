@@ -33,6 +33,7 @@ public struct TestResponse: Sendable, CustomStringConvertible {
     ///   - complete: Whether the connection ended (a close-delimited body is then complete).
     ///   - headRequest: Whether no body follows whatever the headers say.
     /// - Returns: The response and the bytes it used.
+    /// - Throws: ``HTTPTestClient/ClientError/malformedResponse(_:)`` for bytes that are not a response.
     public static func parse(_ bytes: [UInt8], complete: Bool, headRequest: Bool = false) throws -> (TestResponse, Int)?
     {
         guard let headEnd = find([13, 10, 13, 10], in: bytes, from: 0) else { return nil }

@@ -50,6 +50,7 @@ extension KeyedDecodingContainer where Key == IntentCodingKeys {
     ///   - limit: How long the value may be.
     ///   - pattern: What every value the feature takes matches, for documents (not checked here).
     ///   - summary: What the field holds, for documents.
+    /// - Returns: The value.
     /// - Throws: `DecodingError.dataCorrupted` saying how long the value may be when it is longer.
     public func string(_ name: String, limit: TextLimit, pattern: String? = nil, summary: String? = nil) throws
         -> String

@@ -100,7 +100,11 @@ extension ViewHostError {
 
     /// The error for a failure below HTTP (`URLError` and the like), or for cancellation, in words: Linux's
     /// Foundation describes a `URLError` only as "NSURLErrorDomain error -1001".
-    /// - Parameter request: The request that failed: its timeout is named when it ran out, its server always.
+    /// - Parameters:
+    ///   - error: What failed below HTTP.
+    ///   - request: The request that failed: its timeout is named when it ran out, its server always.
+    /// - Returns: ``cancelled`` for a cancellation, the error itself when it is a ``ViewHostError``, else a transport
+    ///   error in words.
     static func transport(_ error: any Error, request: URLRequest? = nil) -> ViewHostError {
         if error is CancellationError || (error as? URLError)?.code == .cancelled {
             return .cancelled

@@ -27,6 +27,8 @@ public struct JSONParser {
     /// - Parameters:
     ///   - bytes: UTF-8 bytes.
     ///   - maxDepth: The deepest nesting of arrays and objects accepted.
+    /// - Returns: The value.
+    /// - Throws: ``Failure`` saying what is wrong and at which byte.
     public static func parse(_ bytes: [UInt8], maxDepth: Int = 32) throws(Failure) -> JSONValue {
         let result = bytes.withUnsafeBytes { raw -> Result<JSONValue, Failure> in
             var parser = JSONParser(bytes: raw, maxDepth: maxDepth)

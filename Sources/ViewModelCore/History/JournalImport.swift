@@ -33,6 +33,7 @@ public enum JournalImport {
     ///   - observe: Told of every version of each feature, as it is made: the record's number, the feature, its
     ///     version and its view model (nil: nobody asks); first of each feature's version in the header's value
     ///     (with the header's record number).
+    /// - Returns: The export read back and replayed.
     /// - Throws: ``JournalImportError`` naming the line.
     public static func read(
         _ bytes: [UInt8], types: FeatureTypes, now: Date, checkpointEvery: Int = Session.snapshotInterval,

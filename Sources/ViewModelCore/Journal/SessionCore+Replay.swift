@@ -96,6 +96,7 @@ extension SessionCore {
     ///   - data: The events as a journal records them.
     ///   - parsed: `data` as `JSONParser` reads it, when the caller has read it already (nil: read here).
     ///   - feature: The feature whose events they are.
+    /// - Returns: The decoded events, or why they do not decode.
     public func decodedAhead(_ data: Data, parsed: JSONValue? = nil, of feature: String) -> DecodedEvents {
         DecodedEvents(
             feature: feature, data: data,

@@ -27,7 +27,14 @@ extension Session {
     /// next journal entry of the session's ``CommitPipeline``, and its effects wait for the commit. Timers start at
     /// once either way. `input` is made only when a journal keeps it, and outside the lock (``complete(_:)``); a
     /// history kept in memory keeps it unmade, until the record is read.
-    /// - Parameter firedTimer: Whether the input is a timer that fired (the session's next due instant may move).
+    /// - Parameters:
+    ///   - input: The input applied, made later if a journal keeps it.
+    ///   - step: What applying it did (timers started and cancelled), nil when it did nothing.
+    ///   - key: The request's idempotency key, if it had one (held in flight until the commit).
+    ///   - waited: Whether the caller waits for the commit (a ticket is made).
+    ///   - firedTimer: Whether the input is a timer that fired (the session's next due instant may move).
+    ///   - shell: The session's state under the lock.
+    /// - Returns: The input's effects, whether it was journaled, and the ticket the caller waits on, if any.
     func record(
         _ input: UnmadeInput, step: SessionStep?, key: String?, waited: Bool,
         firedTimer: Bool = false, in shell: inout Shell

@@ -97,6 +97,8 @@ public struct SessionCore: Sendable {
     ///   - source: Who sent them (`client`, `view`…).
     ///   - now: The instant they are applied at.
     ///   - observe: Told of each new version with a way to build its snapshot (nil: nobody asks).
+    /// - Returns: What the events did: the version and sequence after them, the changes, and the timers started and
+    ///   cancelled.
     /// - Throws: ``SessionRefusal/refused(_:index:)`` for the first event the state cannot apply, with its index.
     public mutating func apply<F: Feature>(
         _ events: [F.Event], to key: FeatureKey<F>, source: EventSource, at now: Date,

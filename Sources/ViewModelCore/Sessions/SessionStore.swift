@@ -96,6 +96,7 @@ public final class SessionStore: Sendable {
     ///   - id: The id from the URL.
     ///   - token: The bearer token or cookie value.
     ///   - now: The current time (for the TTL).
+    /// - Returns: The session, or that it expired, is not here (a wrong token reads the same), or is not loaded.
     public func lookup(_ id: SessionID, token: String, now: Date) -> Lookup {
         let ttl = configuration.idleTTL
         let (result, expired, dropped) = shard(for: id).state.withLock { shard -> (Lookup, Session?, Bool) in

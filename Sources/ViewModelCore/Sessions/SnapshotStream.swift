@@ -78,8 +78,12 @@ public final class SnapshotStream: Sendable {
     }
 
     /// Waits until `feature` has a version newer than `version`, or `timeout` passes.
-    /// - Parameter current: Reads the feature's version now (nil: no such feature), once the waiter is in place, so
-    ///   a change between the caller's read and the wait is not missed.
+    /// - Parameters:
+    ///   - feature: The feature watched.
+    ///   - version: The version the caller has.
+    ///   - timeout: The longest wait.
+    ///   - current: Reads the feature's version now (nil: no such feature), once the waiter is in place, so a change
+    ///     between the caller's read and the wait is not missed.
     /// - Returns: The newer version, or nil on timeout, cancellation or the session's end.
     func wait(
         for feature: String, after version: Int, timeout: Duration, current: @escaping @Sendable () -> Int?
