@@ -172,8 +172,8 @@ public struct HTTPField: Sendable, Hashable {
 }
 
 extension HTTPHeaders: Sequence {
-    /// Iterates the fields in the order received, repeated names included, as copied strings (the slow path: for
-    /// tests and logs; lookups by name go through the byte-level accessors).
+    /// Iterates the fields in the order received, repeated names included, each name and value copied into a
+    /// string (a lookup by name does not need these copies).
     public func makeIterator() -> IndexingIterator<[HTTPField]> {
         var fields: [HTTPField] = []
         forEachField { name, value in

@@ -80,7 +80,7 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Addresses are equal when their text (`host:port`) is, whatever bytes of the storage the length leaves unused.
+    /// Addresses are equal when their text (`host:port`) is.
     public static func == (lhs: SocketAddress, rhs: SocketAddress) -> Bool {
         lhs.description == rhs.description
     }

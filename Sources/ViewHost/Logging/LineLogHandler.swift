@@ -20,7 +20,8 @@ public struct LineLogHandler: LogHandler {
     public var logLevel: Logger.Level = .info
     /// Metadata written with every line of this logger, under the entry's own.
     public var metadata: Logger.Metadata = [:]
-    /// Metadata taken at each log call (a task-local request id), over the handler's and under the entry's own.
+    /// Metadata taken at each log call (swift-log's provider, such as a task-local trace id), over the handler's
+    /// and under the entry's own.
     public var metadataProvider: Logger.MetadataProvider?
     /// The logger's label.
     public let label: String
