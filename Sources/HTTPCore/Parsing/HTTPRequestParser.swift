@@ -34,6 +34,7 @@ package struct HTTPRequestParser {
         var fieldCount = 0
     }
 
+    /// The bounds the parser enforces: the request line, the header section and its field count, the body.
     package let limits: HTTPLimits
     private var state = State.head(HeadScan())
 

@@ -13,6 +13,7 @@ public struct RouteParameters: Sendable, Equatable {
     /// Whether nothing was captured.
     public var isEmpty: Bool { values.isEmpty }
 
+    /// Adds the value captured for `name` (the router, as a pattern matches).
     package mutating func append(name: String, value: String) {
         values.append((name, value))
     }
