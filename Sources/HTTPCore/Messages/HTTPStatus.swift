@@ -15,7 +15,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
         self.reasonPhrase = reasonPhrase.filter { $0 != "\r" && $0 != "\n" }
     }
 
-    /// "404 Not Found": the code and the reason phrase, as on the status line.
+    /// The code and the reason phrase as on the status line, such as `404 Not Found`.
     public var description: String { "\(code) \(reasonPhrase)" }
 
     /// Whether a response with this status may carry content (RFC 9110 §6.4.1: 1xx, 204 and 304 never do).
