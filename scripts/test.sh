@@ -2,9 +2,10 @@
 # Build and run every test: the README's second command, and the one CI runs (`.ci/run` execs this file).
 #
 #   scripts/test.sh                     # install what is missing, build, swift test, the whole suite again under
-#                                       # TSan, the fuzzer, the contract checks, the TypeScript checks and the
-#                                       # client's tests, the browser tests, the example outside the package
-#                                       # (Examples/Todo), the DocC build, the cluster failover test
+#                                       # TSan, the fuzzer, the contract checks, the swift-format lint, the
+#                                       # TypeScript checks and the client's tests, the browser tests, the example
+#                                       # outside the package (Examples/Todo), the DocC build, the cluster failover
+#                                       # test
 #   SWIFT_SCRATCH=.build-mine scripts/test.sh    # build in another folder (name it .build-*, which git ignores)
 #
 # Works from any directory. Exits non-zero if anything failed; the last line is `summary: N passed, N failed`.
@@ -186,6 +187,11 @@ run_check setup-locks timeout -k 5 120 bash Tests/Scripts/setup_lock_test.sh
 # --explicit-target-dependency-import-check reports nothing on this toolchain, scripts/import_check.py says why).
 run_check imports timeout -k 5 120 python3 scripts/import_check.py
 run_check import-check-test timeout -k 5 120 bash Tests/Scripts/import_check_test.sh
+# Sources/ against .swift-format with the toolchain's swift-format (nothing to install): every public declaration
+# documented, imports ordered, doc comments' parameter lists true, and the pretty printer's layout (lines of at most
+# 120, its indentation and line breaks). Each finding is printed as file:line:column and fails the check (about 2 s).
+run_check swift-format timeout -k 5 120 swift format lint --strict --recursive --parallel \
+    --configuration .swift-format Sources
 
 phase "TypeScript"
 # Clients/TypeScript: the committed JavaScript (the client, the page's script, the seed renderers) against a fresh

@@ -43,6 +43,7 @@ public enum ChatIntent: FeatureIntent {
         "notificationTap",
     ]
 
+    /// The intent's wire name, one of ``types``.
     public var type: String {
         switch self {
         case .appear: "appear"
@@ -58,6 +59,8 @@ public enum ChatIntent: FeatureIntent {
         }
     }
 
+    /// Reads `{"type":…}` and the fields of that type, each within its limit; an unknown type is refused with the list
+    /// of ``types``.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: IntentCodingKeys.self)
         switch try container.intentType() {
@@ -79,6 +82,7 @@ public enum ChatIntent: FeatureIntent {
         }
     }
 
+    /// Writes `type` and the intent's fields, as a client posts them.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: IntentCodingKeys.self)
         switch self {

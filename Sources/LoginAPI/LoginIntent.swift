@@ -23,6 +23,7 @@ public enum LoginIntent: FeatureIntent {
     /// Every event type.
     public static let types = ["setUsername", "setPassword", "login"]
 
+    /// The intent's wire name, one of ``types``.
     public var type: String {
         switch self {
         case .setUsername: "setUsername"
@@ -31,6 +32,8 @@ public enum LoginIntent: FeatureIntent {
         }
     }
 
+    /// Reads `{"type":…}` and, for the setters, `value` within ``valueLimit``; an unknown type is refused with the
+    /// list of ``types``.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: IntentCodingKeys.self)
         switch try container.intentType() {
@@ -41,6 +44,7 @@ public enum LoginIntent: FeatureIntent {
         }
     }
 
+    /// Writes `type`, and `value` for the setters, as a client posts them.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: IntentCodingKeys.self)
         switch self {

@@ -25,8 +25,11 @@ public enum PersonIntent: FeatureIntent {
     /// Every event type.
     public static let types = ["setPerson"]
 
+    /// `setPerson`, the one type.
     public var type: String { "setPerson" }
 
+    /// Reads `{"type":"setPerson",…}` with each field within its limit (the birthdate also by ``birthdatePattern``,
+    /// for documents); any other type is refused.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: IntentCodingKeys.self)
         let type = try container.intentType()
@@ -42,6 +45,7 @@ public enum PersonIntent: FeatureIntent {
             ))
     }
 
+    /// Writes `type` and the person's fields, as a client posts them.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: IntentCodingKeys.self)
         switch self {

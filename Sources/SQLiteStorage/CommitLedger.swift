@@ -137,7 +137,8 @@ final class CommitLedger: Sendable {
         if !Self.isInPlace(path, state.descriptor) {
             let descriptor = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else {
-                state.broken = "it was deleted or replaced, and cannot be made again: " + String(cString: strerror(errno))
+                state.broken =
+                    "it was deleted or replaced, and cannot be made again: " + String(cString: strerror(errno))
                 return
             }
             close(state.descriptor)
@@ -150,7 +151,9 @@ final class CommitLedger: Sendable {
             _ = ftruncate(state.descriptor, 0)
             let written = Self.start.withUnsafeBytes { write(state.descriptor, $0.baseAddress, $0.count) }
             state.started = written == Self.start.count
-            if !state.started { state.broken = "its first record cannot be written: " + String(cString: strerror(errno)) }
+            if !state.started {
+                state.broken = "its first record cannot be written: " + String(cString: strerror(errno))
+            }
             persist(state.descriptor)
         }
     }

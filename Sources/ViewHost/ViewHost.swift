@@ -142,7 +142,8 @@ private func clusterHop(_ store: AppConfiguration.Store, storage: (any SessionSt
 private func internalConfiguration(_ configuration: AppConfiguration) -> HTTPServerConfiguration {
     var http = configuration.http
     // Checked when the configuration was read.
-    let address = configuration.store.internalAddress.flatMap(HostAndPort.init) ?? HostAndPort(host: "127.0.0.1", port: 0)
+    let address =
+        configuration.store.internalAddress.flatMap(HostAndPort.init) ?? HostAndPort(host: "127.0.0.1", port: 0)
     http.host = address.host
     http.port = address.port
     http.trustedProxies = TrustedProxies([IPAddressRange("0.0.0.0/0"), IPAddressRange("::/0")].compactMap { $0 })
@@ -155,9 +156,13 @@ private func log(_ health: StorageHealth, to logger: Logger) {
     case .healthy:
         logger.notice("the session store takes writes again")
     case .failing(let reason):
-        logger.error("the session store takes no writes; events get 503 until a write succeeds (retried every few seconds)", metadata: ["reason": "\(reason)"])
+        logger.error(
+            "the session store takes no writes; events get 503 until a write succeeds (retried every few seconds)",
+            metadata: ["reason": "\(reason)"])
     case .broken(let reason):
-        logger.critical("the session store cannot be used safely; writes are refused until it is repaired and the server restarted", metadata: ["reason": "\(reason)"])
+        logger.critical(
+            "the session store cannot be used safely; writes are refused until it is repaired and the server restarted",
+            metadata: ["reason": "\(reason)"])
     }
 }
 

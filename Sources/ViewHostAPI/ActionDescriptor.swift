@@ -66,6 +66,7 @@ public struct ActionDescriptor: Codable, Equatable, Sendable {
         case method, href, body, enabled, prompt
     }
 
+    /// Reads an action as served: `body.type` is the event, the other body members its fields, and `href` is kept.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         var body = try container.decode([String: String].self, forKey: .body)
@@ -80,6 +81,8 @@ public struct ActionDescriptor: Codable, Equatable, Sendable {
         href = try container.decodeIfPresent(String.self, forKey: .href)
     }
 
+    /// Writes `"method":"POST"`, the `href` under `CodingUserInfoKey.actionHref` (or the one decoded), and `body`
+    /// with `type` beside the fields.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("POST", forKey: .method)

@@ -3,6 +3,7 @@
 /// decoder that reads an intent's fields (the server's, or the one that writes its OpenAPI schema) sees them where
 /// they are declared.
 public struct IntentCodingKeys: CodingKey, Sendable, Hashable {
+    /// The member's name.
     public let stringValue: String
     /// The limit of a string field, if it has one.
     public let limit: TextLimit?
@@ -12,6 +13,7 @@ public struct IntentCodingKeys: CodingKey, Sendable, Hashable {
     /// One sentence on what the field holds, for documents.
     public let summary: String?
 
+    /// None: an intent is an object, never an array.
     public var intValue: Int? { nil }
 
     /// The member `name`, with the limit of its value, if any, and what documents say of it.
@@ -22,10 +24,12 @@ public struct IntentCodingKeys: CodingKey, Sendable, Hashable {
         self.summary = summary
     }
 
+    /// The member `stringValue`, with no limit, pattern or summary (a member a decoder met).
     public init(stringValue: String) {
         self.init(stringValue)
     }
 
+    /// None: an intent has no integer keys.
     public init?(intValue: Int) {
         nil
     }
@@ -46,8 +50,11 @@ extension KeyedDecodingContainer where Key == IntentCodingKeys {
     ///   - limit: How long the value may be.
     ///   - pattern: What every value the feature takes matches, for documents (not checked here).
     ///   - summary: What the field holds, for documents.
+    /// - Returns: The value.
     /// - Throws: `DecodingError.dataCorrupted` saying how long the value may be when it is longer.
-    public func string(_ name: String, limit: TextLimit, pattern: String? = nil, summary: String? = nil) throws -> String {
+    public func string(_ name: String, limit: TextLimit, pattern: String? = nil, summary: String? = nil) throws
+        -> String
+    {
         let key = IntentCodingKeys(name, limit: limit, pattern: pattern, summary: summary)
         return try checked(try decode(String.self, forKey: key), key: key)
     }

@@ -63,15 +63,18 @@ public enum NoIntent: FeatureIntent {
     public static var feature: String { "" }
     /// None.
     public static var types: [String] { [] }
+    /// Never read: there is no value.
     public var type: String {
         switch self {}
     }
 
+    /// Refuses every event: the feature takes none.
     public init(from decoder: any Decoder) throws {
         throw DecodingError.dataCorrupted(
             DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "this feature takes no events"))
     }
 
+    /// Never called: there is no value.
     public func encode(to encoder: any Encoder) throws {
         switch self {}
     }

@@ -3,7 +3,7 @@ import ViewHostAPI
 import ViewHostLocking
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// One session on the server: read its snapshots, send its features' intents, invoke the actions its snapshots

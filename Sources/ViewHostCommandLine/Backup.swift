@@ -19,7 +19,9 @@ struct Backup: ParsableCommand {
     func run() throws {
         do {
             let count = try StoreMaintenance.backup(dataDirectory: dataDir, to: output)
-            print("\(CommandFeatures.name): backed up \(count) session\(count == 1 ? "" : "s") from \(dataDir) to \(output)")
+            print(
+                "\(CommandFeatures.name): backed up \(count) session\(count == 1 ? "" : "s") from \(dataDir) to \(output)"
+            )
         } catch {
             FileHandle.standardError.write(Data("\(CommandFeatures.name): \(error)\n".utf8))
             throw ExitCode(error.exitCode)

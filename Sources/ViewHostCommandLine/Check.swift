@@ -34,7 +34,9 @@ struct Check: ParsableCommand, FeatureHostingCommand {
             print("\(CommandFeatures.name): \(dataDir) is sound\(sessions)")
             return
         }
-        let lines = ["\(CommandFeatures.name): \(dataDir) is damaged\(sessions); see docs/OPERATIONS.md:"] + report.problems.map { "  - \($0)" }
+        let lines =
+            ["\(CommandFeatures.name): \(dataDir) is damaged\(sessions); see docs/OPERATIONS.md:"]
+            + report.problems.map { "  - \($0)" }
         FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
         throw ExitCode(65)
     }

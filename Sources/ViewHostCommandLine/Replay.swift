@@ -34,7 +34,9 @@ struct Replay: AsyncParsableCommand, FeatureHostingCommand {
 
     func run(features: [FeatureRegistration]) async throws {
         let bytes = file == "-" ? Array(FileHandle.standardInput.readDataToEndOfFile()) : Self.contents(of: file)
-        guard !bytes.isEmpty else { Self.fail("\(CommandFeatures.name): \(file) is empty, not a journal export", code: 65) }
+        guard !bytes.isEmpty else {
+            Self.fail("\(CommandFeatures.name): \(file) is empty, not a journal export", code: 65)
+        }
         let types = FeatureTypes(merging: features.map(\.types))
         let wanted = feature
         let version = version
@@ -58,13 +60,16 @@ struct Replay: AsyncParsableCommand, FeatureHostingCommand {
         }
         if let wanted, !imported.final.featureNames.contains(wanted) {
             Self.fail(
-                "\(CommandFeatures.name): \(file) has no feature '\(wanted)' (it has \(imported.final.featureNames.joined(separator: ", ")))", code: 65)
+                "\(CommandFeatures.name): \(file) has no feature '\(wanted)' (it has \(imported.final.featureNames.joined(separator: ", ")))",
+                code: 65)
         }
         if let wanted, let version {
             guard let snapshot = found else {
                 let oldest = imported.base.version(of: wanted) ?? 0
                 let latest = imported.final.version(of: wanted) ?? 0
-                Self.fail("\(CommandFeatures.name): \(file) holds \(wanted) versions \(oldest) to \(latest), not \(version)", code: 65)
+                Self.fail(
+                    "\(CommandFeatures.name): \(file) holds \(wanted) versions \(oldest) to \(latest), not \(version)",
+                    code: 65)
             }
             output.write(Data(snapshot + [0x0A]))
         }
@@ -76,8 +81,11 @@ struct Replay: AsyncParsableCommand, FeatureHostingCommand {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             fail("\(CommandFeatures.name): cannot read \(path): no such file", code: 66)
         }
-        if isDirectory.boolValue { fail("\(CommandFeatures.name): cannot read \(path): it is a directory, not a journal export", code: 66) }
-        guard FileManager.default.isReadableFile(atPath: path), let data = FileManager.default.contents(atPath: path) else {
+        if isDirectory.boolValue {
+            fail("\(CommandFeatures.name): cannot read \(path): it is a directory, not a journal export", code: 66)
+        }
+        guard FileManager.default.isReadableFile(atPath: path), let data = FileManager.default.contents(atPath: path)
+        else {
             fail("\(CommandFeatures.name): cannot read \(path): permission denied", code: 66)
         }
         return Array(data)

@@ -45,18 +45,21 @@ struct Serve: AsyncParsableCommand, FeatureHostingCommand {
     @Option(help: "Directory of the SQLite store, made when missing (config key store.dataDir; default data).")
     var dataDir: String?
 
-    @Option(help: "full (acknowledged events survive power loss, the default) or normal (a process crash) (store.sync).")
+    @Option(
+        help: "full (acknowledged events survive power loss, the default) or normal (a process crash) (store.sync).")
     var sync: String?
 
     @Option(help: "PostgreSQL URI for --store postgres, postgres://user:password@host:port/db (store.databaseURL).")
     var databaseURL: String?
 
-    @Option(name: .customLong("node-id"), help: "This node's name in leases and logs (cluster.nodeId; default host-pid).")
+    @Option(
+        name: .customLong("node-id"), help: "This node's name in leases and logs (cluster.nodeId; default host-pid).")
     var nodeID: String?
 
     @Option(
         name: .customLong("internal-address"),
-        help: "HOST:PORT for requests other nodes forward here (cluster.internalAddress; needs VIEWHOST_CLUSTER_SECRET).")
+        help:
+            "HOST:PORT for requests other nodes forward here (cluster.internalAddress; needs VIEWHOST_CLUSTER_SECRET).")
     var internalAddress: String?
 
     /// The features' own flags (`--weather-provider offline`), read against the app's registrations.
@@ -144,7 +147,8 @@ struct Serve: AsyncParsableCommand, FeatureHostingCommand {
         do {
             try server.start()
         } catch {
-            Self.fail("\(CommandFeatures.name): cannot listen: \(error)", code: error.isAddressInUse ? 69 : 71, after: writer)
+            Self.fail(
+                "\(CommandFeatures.name): cannot listen: \(error)", code: error.isAddressInUse ? 69 : 71, after: writer)
         }
         if let internalServer = app.internalServer {
             do {
@@ -156,7 +160,8 @@ struct Serve: AsyncParsableCommand, FeatureHostingCommand {
             }
             app.announce()
             logger.notice(
-                "taking forwarded requests", metadata: ["address": "\(internalServer.localAddress.map { "\($0)" } ?? "")"])
+                "taking forwarded requests",
+                metadata: ["address": "\(internalServer.localAddress.map { "\($0)" } ?? "")"])
         }
         // The readiness line (API.md, Process): scripts and tests wait for it and read the real port from it.
         let scheme = server.isSecure ? "https" : "http"
@@ -164,7 +169,8 @@ struct Serve: AsyncParsableCommand, FeatureHostingCommand {
         // Sessions whose timers are due (a bot reply that fell due while the server was down) load now, in order.
         Task.detached { app.restoreSessionsWithTimers() }
         let group = ServiceGroup(
-            services: [HTTPServerService(server: server)] + (app.internalServer.map { [HTTPServerService(server: $0)] } ?? []),
+            services: [HTTPServerService(server: server)]
+                + (app.internalServer.map { [HTTPServerService(server: $0)] } ?? []),
             logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
@@ -218,7 +224,8 @@ struct Serve: AsyncParsableCommand, FeatureHostingCommand {
         var index = options.startIndex
         while index < options.endIndex {
             let option = options[index]
-            let (name, inline) = option.firstIndex(of: "=").map { (String(option[..<$0]), String(option[option.index(after: $0)...])) }
+            let (name, inline) =
+                option.firstIndex(of: "=").map { (String(option[..<$0]), String(option[option.index(after: $0)...])) }
                 ?? (option, nil)
             guard let path = keys[name] else {
                 throw ValidationError(
@@ -241,7 +248,10 @@ struct Serve: AsyncParsableCommand, FeatureHostingCommand {
         let lines = features.flatMap(\.settings).compactMap { key -> String? in
             guard let flag = key.flag else { return nil }
             let option = "--\(flag) <\(flag)>"
-            let padded = option.count < 24 ? option.padding(toLength: 24, withPad: " ", startingAt: 0) : option + "\n" + String(repeating: " ", count: 26)
+            let padded =
+                option.count < 24
+                ? option.padding(toLength: 24, withPad: " ", startingAt: 0)
+                : option + "\n" + String(repeating: " ", count: 26)
             return "  \(padded)\(key.summary) (config key \(key.path))"
         }
         return lines.isEmpty ? "" : "\nFEATURE OPTIONS:\n" + lines.joined(separator: "\n") + "\n"

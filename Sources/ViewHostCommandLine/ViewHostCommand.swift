@@ -23,7 +23,8 @@ public struct ViewHostCommand: AsyncParsableCommand {
             abstract: "Hosts per-session MVVM view models over HTTP/1.1 and serves their snapshots as JSON.",
             version: CommandFeatures.version,
             subcommands: [
-                Serve.self, Backup.self, Check.self, Repair.self, Replay.self, ClientCommand.self, TypeScriptCommand.self,
+                Serve.self, Backup.self, Check.self, Repair.self, Replay.self, ClientCommand.self,
+                TypeScriptCommand.self,
             ],
             defaultSubcommand: Serve.self
         )
@@ -86,7 +87,8 @@ extension ViewHostCommand {
             let code = exitCode(for: error)
             if code == .success {
                 // `serve --help`: the feature's options (`--weather-provider`) are the app's, so they are listed here.
-                let help = message.contains("USAGE: \(CommandFeatures.name) serve") ? Serve.featureOptionsHelp(features) : ""
+                let help =
+                    message.contains("USAGE: \(CommandFeatures.name) serve") ? Serve.featureOptionsHelp(features) : ""
                 if !message.isEmpty { print(message + help) }
             } else if !message.isEmpty {
                 FileHandle.standardError.write(Data((message + "\n").utf8))

@@ -17,7 +17,10 @@ struct JSONValueKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private func required(_ key: Key) throws -> JSONValue {
         guard let value = member(key) else {
             throw DecodingError.keyNotFound(
-                key, .init(codingPath: codingPath, debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
+                key,
+                .init(
+                    codingPath: codingPath,
+                    debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
         }
         return value
     }
@@ -77,7 +80,8 @@ struct JSONValueUnkeyedContainer: UnkeyedDecodingContainer {
 
     private func next(_ type: Any.Type) throws -> JSONValue {
         guard !isAtEnd else {
-            throw DecodingError.valueNotFound(type, .init(codingPath: path, debugDescription: "Unkeyed container is at end."))
+            throw DecodingError.valueNotFound(
+                type, .init(codingPath: path, debugDescription: "Unkeyed container is at end."))
         }
         return elements[currentIndex]
     }

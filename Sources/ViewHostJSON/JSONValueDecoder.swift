@@ -18,6 +18,7 @@ import Foundation
 public struct JSONValueDecoder {
     /// Why a text is left to `JSONDecoder`.
     public struct Unsupported: Error, CustomStringConvertible {
+        /// What the text holds that is left to `JSONDecoder`.
         public let description: String
     }
 
@@ -34,6 +35,7 @@ public struct JSONValueDecoder {
             self.fields = fields
         }
 
+        /// The member and the members its type reads.
         public var description: String { "unexpected member '\(name)'; the members read: \(fields)" }
     }
 
@@ -55,6 +57,7 @@ public struct JSONValueDecoder {
     /// Whose JSON this decoder reads: ``Source/encoded`` unless set.
     public var source = Source.encoded
 
+    /// A decoder of encoded JSON (``Source/encoded``) with no `userInfo`.
     public init() {}
 
     /// The value of type `type` in the JSON text `bytes`.

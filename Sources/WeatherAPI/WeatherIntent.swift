@@ -18,8 +18,11 @@ public enum WeatherIntent: FeatureIntent {
     /// Every event type.
     public static let types = ["changeLocation"]
 
+    /// `changeLocation`, the one type.
     public var type: String { "changeLocation" }
 
+    /// Reads `{"type":"changeLocation","location":…}` with the location within ``locationLimit``; any other type is
+    /// refused.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: IntentCodingKeys.self)
         let type = try container.intentType()
@@ -27,6 +30,7 @@ public enum WeatherIntent: FeatureIntent {
         self = .changeLocation(location: try container.string("location", limit: Self.locationLimit))
     }
 
+    /// Writes `type` and `location`, as a client posts them.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: IntentCodingKeys.self)
         switch self {

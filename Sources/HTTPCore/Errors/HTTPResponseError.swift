@@ -13,8 +13,10 @@ public protocol HTTPResponseError: Error {
 }
 
 extension HTTPResponseError {
+    /// No extra fields, unless the error gives its own.
     public var headers: HTTPHeaders { HTTPHeaders() }
 
+    /// A problem with the status and the error's own text (its `description`) as detail, unless it makes its own.
     public var problem: ProblemDetails {
         ProblemDetails(status: status, detail: Self.description(of: self))
     }

@@ -113,7 +113,8 @@ extension Connection {
         stream = state
         let bound = LoopBound(self, loop: loop)
         let boundState = LoopBound(state, loop: loop)
-        let writer = HTTPBodyWriter(sink: ConnectionBodySink(connection: bound, state: boundState, closed: state.closedFlag))
+        let writer = HTTPBodyWriter(
+            sink: ConnectionBodySink(connection: bound, state: boundState, closed: state.closedFlag))
         let loop = loop
         let logger = loop.server.logger
         state.task = Task {

@@ -184,7 +184,8 @@ final class Connection {
         let requestID = loop.requestIDs.next()  // a request that failed has no id of its own yet
         // Every refusal the connection itself makes (a limit: 408, 413, 414, 431; or a malformed request: 400).
         loop.server.refusals.record(
-            status: error.status.code, reason: (error as? HTTPParserError).map { "\($0)" } ?? error.problem.detail ?? "\(error.status.code)",
+            status: error.status.code,
+            reason: (error as? HTTPParserError).map { "\($0)" } ?? error.problem.detail ?? "\(error.status.code)",
             requestID: requestID, peer: peer.host)
         guard case .answerError = machine.failed() else {
             close()  // a response is already under way: nothing well-framed can follow it

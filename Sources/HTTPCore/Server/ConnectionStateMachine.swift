@@ -116,6 +116,7 @@ package struct ConnectionStateMachine: Equatable, Sendable {
 
     /// Where the connection is; changed only by the transitions (in ConnectionStateMachine+Transitions.swift).
     package internal(set) var state: State
+    /// The bounds on the connection's buffered input and queued answers.
     package let limits: Limits
     /// Whether the connection is over the limit: it is told `503` and closed, and none of its requests is read.
     package let rejecting: Bool
@@ -134,10 +135,13 @@ package struct ConnectionStateMachine: Equatable, Sendable {
 // MARK: - What the connection asks
 
 extension ConnectionStateMachine {
+    /// Whether the descriptor is closed: nothing more is read or written.
     package var isClosed: Bool { state == .closed }
 
+    /// Whether the sending side is shut and input is only read and discarded.
     package var isLingering: Bool { state == .lingering }
 
+    /// Whether the TLS handshake is not finished yet.
     package var isHandshaking: Bool {
         if case .handshaking = state { return true }
         return false

@@ -31,7 +31,9 @@ package struct ConnectionTimeouts<Instant: InstantProtocol>: Sendable where Inst
         case abort
     }
 
+    /// The bounds each phase is held to.
     package let timeouts: HTTPTimeouts
+    /// What the connection is waiting for now, and since when.
     package private(set) var phase: Phase
     /// Since when unsent response bytes have made no progress.
     package private(set) var writeStalledSince: Instant?

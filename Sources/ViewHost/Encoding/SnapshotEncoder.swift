@@ -30,7 +30,8 @@ package enum SnapshotEncoder {
         encode(feature: feature, version: version, viewModel: viewModel, sessionID: sessionID).body
     }
 
-    static func encode(feature: String, version: Int, viewModel: any ViewModel, sessionID: SessionID) -> EncodedSnapshot {
+    static func encode(feature: String, version: Int, viewModel: any ViewModel, sessionID: SessionID) -> EncodedSnapshot
+    {
         let envelope = Envelope(feature: feature, version: version, viewModel: viewModel)
         let href = "/v1/sessions/\(sessionID.rawValue)/\(feature)/events"
         var encoder = SortedJSONEncoder()
@@ -57,7 +58,9 @@ package enum SnapshotEncoder {
     }
 
     /// The snapshot of `viewModel` as Foundation's JSONEncoder writes it (for tests that compare the two).
-    static func foundationEncode(feature: String, version: Int, viewModel: any ViewModel, sessionID: SessionID) -> [UInt8] {
+    static func foundationEncode(feature: String, version: Int, viewModel: any ViewModel, sessionID: SessionID)
+        -> [UInt8]
+    {
         foundationEncode(
             Envelope(feature: feature, version: version, viewModel: viewModel),
             href: "/v1/sessions/\(sessionID.rawValue)/\(feature)/events")

@@ -20,8 +20,9 @@ struct FeatureDefinition: Sendable {
     /// Sends the start events (as `view` events) right after the session is made.
     let start: @Sendable (Session) -> Void
     /// Decodes every event first (so a bad one rejects the whole batch), then submits them.
-    let submit: @Sendable (Session, [EventFields], _ idempotency: (key: String, fingerprint: String)?) throws(AppError)
-        -> (outcome: SubmitOutcome, durable: CommitTicket?)
+    let submit:
+        @Sendable (Session, [EventFields], _ idempotency: (key: String, fingerprint: String)?) throws(AppError)
+            -> (outcome: SubmitOutcome, durable: CommitTicket?)
     /// Decodes event objects as ``submit`` does, applying nothing: the number of events (the fuzzers' entry).
     let decode: @Sendable ([EventFields]) throws(AppError) -> Int
     /// How the page draws it; nil draws it generically.

@@ -105,7 +105,9 @@ struct SchemaProbe {
         }
     }
 
-    private func element<E: Decodable>(_ type: E.Type, node: SchemaNode, example: JSONValue?, path: [any CodingKey]) throws {
+    private func element<E: Decodable>(_ type: E.Type, node: SchemaNode, example: JSONValue?, path: [any CodingKey])
+        throws
+    {
         _ = try value(E.self, node: node, example: example, path: path)
     }
 
@@ -162,7 +164,8 @@ private struct ProbeDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         node.kind = .object
-        return KeyedDecodingContainer(ProbeKeyed<Key>(probe: probe, node: node, example: example, codingPath: codingPath))
+        return KeyedDecodingContainer(
+            ProbeKeyed<Key>(probe: probe, node: node, example: example, codingPath: codingPath))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {

@@ -108,17 +108,18 @@ package enum TypeScriptModule {
             if schema["not"] != nil { return "never" }
             let kinds = (schema["type"] as? [String]) ?? (schema["type"] as? String).map { [$0] } ?? []
             guard !kinds.isEmpty else { return schema["properties"] != nil ? object(schema, indent, depth) : "unknown" }
-            return Self.union(kinds.map { kind in
-                switch kind {
-                case "string": "string"
-                case "integer", "number": "number"
-                case "boolean": "boolean"
-                case "null": "null"
-                case "array": Self.array(type(schema["items"] ?? [:], indent: indent, depth: depth + 1))
-                case "object": object(schema, indent, depth)
-                default: "unknown"
-                }
-            })
+            return Self.union(
+                kinds.map { kind in
+                    switch kind {
+                    case "string": "string"
+                    case "integer", "number": "number"
+                    case "boolean": "boolean"
+                    case "null": "null"
+                    case "array": Self.array(type(schema["items"] ?? [:], indent: indent, depth: depth + 1))
+                    case "object": object(schema, indent, depth)
+                    default: "unknown"
+                    }
+                })
         }
 
         /// An object: its members, and an index signature for a map (`additionalProperties` a schema).

@@ -26,7 +26,9 @@ extension SessionRegistry {
         var durable: CommitTicket?
         if let storage {
             let ticket = CommitTicket()
-            let resolve: @Sendable (Bool) -> Void = { stored in ticket.resolve(stored ? .success(()) : .failure(.unavailable)) }
+            let resolve: @Sendable (Bool) -> Void = { stored in
+                ticket.resolve(stored ? .success(()) : .failure(.unavailable))
+            }
             let ignore: @Sendable (Bool) -> Void = { _ in }
             let nextDue = imported.final.nextTimerDue
             do throws(UnstorableValue) {

@@ -72,7 +72,8 @@ final class SessionRegistry: Sendable {
         // A session whose input could not be stored closed itself; dropping it makes the next request load its
         // durable value.
         environment = SessionEnvironment(
-            scheduler: scheduler, requests: requests ?? FeatureRequestRunners(features.definitions.compactMap(\.requestRunner)),
+            scheduler: scheduler,
+            requests: requests ?? FeatureRequestRunners(features.definitions.compactMap(\.requestRunner)),
             journal: storage, historyInputs: storage == nil ? settings.historyInputs : 0,
             onStorageFailure: { id in store.drop(id: id) },
             onUnstorable: { id, value in
@@ -102,7 +103,8 @@ final class SessionRegistry: Sendable {
     ///   store's quota.
     func create(features names: [String]?, timeZone: TimeZone, locale: String) throws(AppError) -> Created {
         try checkStoreRoom()
-        let wanted = names.map { names in self.features.definitions.filter { names.contains($0.name) } }
+        let wanted =
+            names.map { names in self.features.definitions.filter { names.contains($0.name) } }
             ?? self.features.definitions
         let number = ordinal.wrappingAdd(1, ordering: .relaxed).newValue
         let random: RandomSource =

@@ -21,7 +21,9 @@ struct ClientOptions: ParsableArguments {
     var timeout: Double = 60
 
     func validate() throws {
-        guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be more than 0 and at most 86400 seconds") }
+        guard timeout > 0, timeout <= 86_400 else {
+            throw ValidationError("--timeout must be more than 0 and at most 86400 seconds")
+        }
     }
 
     private static var environment: [String: String] { ProcessInfo.processInfo.environment }
@@ -44,7 +46,8 @@ struct ClientOptions: ParsableArguments {
             throw ClientFailure.usage(
                 "no session: give --session ID or set VIEWHOST_SESSION (see 'viewhost client session new')")
         }
-        guard id.utf8.count == 26, id.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }) else {
+        guard id.utf8.count == 26, id.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) })
+        else {
             throw ClientFailure.usage("'\(id)' is not a session id (26 lowercase letters and digits)")
         }
         guard let token = token ?? Self.environment["VIEWHOST_TOKEN"], !token.isEmpty else {

@@ -55,7 +55,10 @@ final class WatchFailures: Sendable {
             return (false, state.giveUp)
         }
         let seconds = Int(giveUpAfter.components.seconds)
-        if print { ClientFailure.printError("\(CommandFeatures.name): \(error); retrying (giving up after \(seconds) s of this)") }
+        if print {
+            ClientFailure.printError(
+                "\(CommandFeatures.name): \(error); retrying (giving up after \(seconds) s of this)")
+        }
         if let giveUp {
             ClientFailure.printError("\(CommandFeatures.name): gave up after \(seconds) s of failures")
             giveUp()

@@ -103,24 +103,32 @@ public protocol Feature: SendableMetatype {
 }
 
 extension Feature {
+    /// Named by ``Snapshot``'s `feature`, so the wire name is written once.
     public static var key: FeatureKey<Self> { FeatureKey(Snapshot.feature) }
 
+    /// 1: a feature's first stored shape.
     public static var schemaVersion: Int { 1 }
 
+    /// ``schemaVersion``: nothing older is migrated unless the feature says so.
     public static var oldestMigratableVersion: Int { schemaVersion }
 
+    /// Migrates nothing: throws ``SchemaError/cannotMigrate(feature:from:to:)``, and the server refuses to start.
     public static func migrate(state decoder: any Decoder, from version: Int) throws -> State {
         throw SchemaError.cannotMigrate(feature: key.name, from: version, to: schemaVersion)
     }
 
+    /// Migrates nothing: throws ``SchemaError/cannotMigrate(feature:from:to:)``, and the server refuses to start.
     public static func migrate(event decoder: any Decoder, from version: Int) throws -> Event {
         throw SchemaError.cannotMigrate(feature: key.name, from: version, to: schemaVersion)
     }
 
+    /// Accepts every state: a feature whose state has bounds or invariants checks them itself.
     public static func validate(state: State) throws(ValueRejection) {}
 
+    /// Accepts every event: a feature whose events have bounds checks them itself.
     public static func validate(event: Event) throws(ValueRejection) {}
 
+    /// Accepts every request.
     public static func validate(request: Request) throws(ValueRejection) {}
 }
 
@@ -150,6 +158,7 @@ public struct IntentRejection: Error, Equatable, Sendable, CustomStringConvertib
         self.reason = reason
     }
 
+    /// The field and the reason in a sentence, such as "text is longer than 500 characters".
     public var description: String { "\(field) \(reason)" }
 }
 
@@ -165,6 +174,7 @@ public enum SchemaError: Error, Equatable, Sendable, CustomStringConvertible {
     /// where, such as "state.items[].priority is new and required".
     case shapeChanged(feature: String, version: Int, change: String)
 
+    /// One line naming the feature, the versions or the change, for the log and the exit message.
     public var description: String {
         switch self {
         case .cannotMigrate(let feature, let from, let to):
@@ -205,6 +215,7 @@ public struct EventRefusal: Error, Equatable, Sendable, CustomStringConvertible 
         self.allowed = allowed
     }
 
+    /// The reason, as the `422` detail says it.
     public var description: String { reason }
 }
 

@@ -151,7 +151,8 @@ extension FeatureSlot: Codable {
         requests = try container.decodeIfPresent([PendingWork<F.Request>].self, forKey: .requests) ?? []
         if schema == F.schemaVersion {
             state = try container.decode(F.State.self, forKey: .state)
-            timers = TimerTable(try container.decodeIfPresent([Int: PendingTimer<F.Event>].self, forKey: .timers) ?? [:])
+            timers = TimerTable(
+                try container.decodeIfPresent([Int: PendingTimer<F.Event>].self, forKey: .timers) ?? [:])
             return
         }
         try F.checkStored(schema: schema)
@@ -329,7 +330,9 @@ extension FeatureSlot: AnyFeatureSlot {
         // for the error a record that does not decode gets.
         if let value = parsed ?? (try? JSONParser.parse([UInt8](data), maxDepth: 512)) {
             // A bare array (schema version 1) as it is, without asking for the object form first.
-            if case .array = value, F.schemaVersion == 1, let events = try? JSONValueDecoder().decode(StoredEvents<F>.Bare.self, from: value) {
+            if case .array = value, F.schemaVersion == 1,
+                let events = try? JSONValueDecoder().decode(StoredEvents<F>.Bare.self, from: value)
+            {
                 return events.events
             }
             if let stored = try? JSONValueDecoder().decode(StoredEvents<F>.self, from: value) { return stored.events }

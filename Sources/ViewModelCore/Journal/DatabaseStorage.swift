@@ -5,9 +5,10 @@
 public struct DatabaseStorage: Sendable {
     /// Opens the store: the database's URL, this node's name, the features whose stored values it reads, and how
     /// many of each session's latest inputs it keeps for past versions.
-    public typealias Opener = @Sendable (
-        _ url: String, _ node: String, _ features: FeatureTypes, _ historyInputs: Int
-    ) throws(StorageError) -> any SessionStorage
+    public typealias Opener =
+        @Sendable (
+            _ url: String, _ node: String, _ features: FeatureTypes, _ historyInputs: Int
+        ) throws(StorageError) -> any SessionStorage
 
     /// The store's name on the command line (`--store postgres`).
     public let name: String

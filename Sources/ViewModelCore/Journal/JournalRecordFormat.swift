@@ -22,6 +22,7 @@ public enum JournalRecordFormat {
         /// The bytes end early, hold more than the record, or hold a value out of range.
         case malformed(String)
 
+        /// One line naming the format version or what is malformed.
         public var description: String {
             switch self {
             case .newerFormat(let version):

@@ -22,7 +22,8 @@ extension SessionCore {
 
     /// The erased form, for ``submit(_:to:at:observe:)`` and replays.
     mutating func submit(
-        _ events: [any Sendable], eventIDs: [String?], idempotency: (key: String, fingerprint: String)?, slot index: Int,
+        _ events: [any Sendable], eventIDs: [String?], idempotency: (key: String, fingerprint: String)?,
+        slot index: Int,
         at now: Date, observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)?
     ) throws(SessionError) -> (outcome: SubmitOutcome, step: SessionStep?, changed: Bool) {
         if let claim = idempotency {

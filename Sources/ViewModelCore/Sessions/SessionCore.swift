@@ -97,13 +97,16 @@ public struct SessionCore: Sendable {
     ///   - source: Who sent them (`client`, `view`…).
     ///   - now: The instant they are applied at.
     ///   - observe: Told of each new version with a way to build its snapshot (nil: nobody asks).
+    /// - Returns: What the events did: the version and sequence after them, the changes, and the timers started and
+    ///   cancelled.
     /// - Throws: ``SessionRefusal/refused(_:index:)`` for the first event the state cannot apply, with its index.
     public mutating func apply<F: Feature>(
         _ events: [F.Event], to key: FeatureKey<F>, source: EventSource, at now: Date,
         observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)? = nil
     ) throws(SessionRefusal) -> SessionStep {
         guard let index = slot(named: key.name) else { throw .noSuchFeature(key.name) }
-        return try applyEvents(events.map { $0 as any Sendable }, slot: index, source: source, at: now, observe: observe)
+        return try applyEvents(
+            events.map { $0 as any Sendable }, slot: index, source: source, at: now, observe: observe)
     }
 
     /// The erased form of ``apply(_:to:source:at:observe:)``.

@@ -31,7 +31,9 @@ enum ChatListViewModelBuilder {
     }
 
     /// The list the Chats screen was last told to show (`inputs`), over `model`.
-    static func build(inputs: ChatListViewModelInputs, model: ChatModel, dateRenderer: DateRenderer) -> ChatListViewModel {
+    static func build(inputs: ChatListViewModelInputs, model: ChatModel, dateRenderer: DateRenderer)
+        -> ChatListViewModel
+    {
         switch inputs {
         case .notStarted, .loading:
             buildLoading()
