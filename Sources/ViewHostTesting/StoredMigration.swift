@@ -115,33 +115,3 @@ public enum StoredMigration {
         }
     }
 }
-
-/// A journal export as this build reads it, for one feature (``StoredMigration/journal(of:export:otherFeatures:importedAt:)``).
-public struct MigratedJournal<F: Feature> {
-    /// The feature's state in the export's header, migrated: where the export starts.
-    public let base: F.State
-    /// The feature's state after the last record was replayed: what an import of the export holds.
-    public let state: F.State
-    /// The events of the feature's records (a client's, the app's, a provider's answers; not the timers', which
-    /// the states hold), migrated, in order.
-    public let events: [F.Event]
-}
-
-/// Why ``StoredMigration`` could not read what it was given, before the feature's types were asked.
-public enum StoredMigrationError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// `what` (the stored state, the stored events) is not JSON of the kind it must be: `reason` says why and where.
-    case notJSON(what: String, reason: String)
-    /// The version is not a schema version: they start at 1.
-    case notASchemaVersion(Int)
-    /// The export holds no state of the feature: `features` are the ones it holds.
-    case featureNotInExport(feature: String, features: [String])
-
-    public var description: String {
-        switch self {
-        case .notJSON(let what, let reason): "\(what) is not JSON of the kind stored: \(reason)"
-        case .notASchemaVersion(let version): "\(version) is not a schema version: they start at 1"
-        case .featureNotInExport(let feature, let features):
-            "the export holds no feature '\(feature)' (it holds \(features.isEmpty ? "none" : features.joined(separator: ", ")))"
-        }
-    }
-}
