@@ -164,7 +164,8 @@ let package = Package(
         ),
 
         // TestHost: a feature or a whole session in process on a manual clock (no sockets, no threads).
-        .target(name: "ViewHostTesting", dependencies: ["ViewModelCore", "ViewHostAPI"], swiftSettings: swiftSettings),
+        .target(
+            name: "ViewHostTesting", dependencies: ["ViewModelCore", "ViewHostAPI", "ViewHostJSON"], swiftSettings: swiftSettings),
 
         // The `viewhost` executable: the four seed features, served through the library like any app.
         .executableTarget(
@@ -250,6 +251,11 @@ let package = Package(
             exclude: ["Journals"], swiftSettings: swiftSettings),
         .testTarget(
             name: "LoginFeatureTests", dependencies: ["ViewHostAPI", "LoginAPI", "LoginFeature", "ViewModelCore", "TestSupport"],
+            swiftSettings: swiftSettings),
+        // ViewHostTesting's own helpers, on a seed feature with a schema migration (login's version 2).
+        .testTarget(
+            name: "ViewHostTestingTests",
+            dependencies: ["ViewHostTesting", "ViewModelCore", "ViewHostAPI", "ViewHostJSON", "LoginFeature", "LoginAPI"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "PersonFeatureTests",

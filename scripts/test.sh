@@ -247,6 +247,9 @@ phase "docs"
 # The DocC documentation of the library products, links checked (warnings are errors), with the walk-through's
 # quotes of Examples/Todo checked against its files.
 run_check docs timeout -k 5 600 scripts/docs.sh
+# That check itself: it fails, naming the block, when a quoted file or a quote drifts (a line edited, added or
+# removed, a `// …` gap, a quote cut inside a declaration). Under a second.
+run_check tutorial-check timeout -k 5 60 python3 Tests/Scripts/check_tutorial_test.py
 checks_summary="checks ${checks[*]:-ok}"
 
 phase "cluster"

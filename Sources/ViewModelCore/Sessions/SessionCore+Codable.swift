@@ -91,7 +91,7 @@ extension SessionCore: Codable {
         case name, slot
     }
 
-    /// Reads the whole value, each feature's slot with the ``FeatureTypes`` under ``CodingUserInfoKey/featureTypes``
+    /// Reads the whole value, each feature's slot with the ``FeatureTypes`` under `CodingUserInfoKey.featureTypes`
     /// (without them it throws); a feature name they do not know throws ``SchemaError/unknownFeature(_:)``.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
