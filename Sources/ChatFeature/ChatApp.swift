@@ -89,6 +89,6 @@ public enum ChatApp: Feature {
             createChat: ChatNavigator.makeCreateChatViewModel(state: state),
             conversations: ChatNavigator.makeChatViewModels(state: state, dateRenderer: renderer),
             notifications: PushNotificationController.makeViewModels(state: state),
-            actions: ChatSnapshot.Actions(back: ActionDescriptor(event: "back", enabled: screens.count > 1)))
+            actions: ChatSnapshot.Actions(back: ActionDescriptor(ChatIntent.back, enabled: screens.count > 1)))
     }
 }

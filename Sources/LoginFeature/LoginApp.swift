@@ -76,7 +76,7 @@ public enum LoginApp: Feature {
     }
 
     /// The intents the screen accepts now: the two fields always, the button while it is enabled.
-    static func allowedIntents(in model: LoginModel) -> [String] {
-        model.loginEnabled ? LoginIntent.types : ["setUsername", "setPassword"]
+    static func allowedIntents(in model: LoginModel) -> [LoginIntent.Kind] {
+        model.loginEnabled ? LoginIntent.Kind.allCases : [.setUsername, .setPassword]
     }
 }

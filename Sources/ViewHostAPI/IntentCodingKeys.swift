@@ -39,7 +39,23 @@ public struct IntentCodingKeys: CodingKey, Sendable, Hashable {
 }
 
 extension KeyedDecodingContainer where Key == IntentCodingKeys {
-    /// The intent's `type`.
+    /// The intent's `type`, as one of its kinds.
+    /// - Throws: `DecodingError.dataCorrupted` listing the kinds (``IntentKind``'s cases) when `type` names none.
+    public func kind<Kind: IntentKind>(_ kind: Kind.Type) throws -> Kind {
+        let type = try decode(String.self, forKey: .type)
+        guard let kind = Kind(rawValue: type) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: self,
+                debugDescription: "'\(type)' is not an event type; the event types: "
+                    + Kind.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return kind
+    }
+
+    /// The intent's `type`, as a string.
+    @available(
+        *, deprecated, message: "give the intent an enum Kind: String, IntentKind and read container.kind(Kind.self)"
+    )
     public func intentType() throws -> String {
         try decode(String.self, forKey: .type)
     }
@@ -69,6 +85,7 @@ extension KeyedDecodingContainer where Key == IntentCodingKeys {
     }
 
     /// The error for a `type` the intent does not know.
+    @available(*, deprecated, message: "container.kind(Kind.self) refuses an unknown type itself, listing the kinds")
     public func unknownType(_ type: String, of intent: String) -> DecodingError {
         DecodingError.dataCorruptedError(
             forKey: .type, in: self, debugDescription: "'\(type)' is not a \(intent) event type")
@@ -81,7 +98,19 @@ extension KeyedDecodingContainer where Key == IntentCodingKeys {
 }
 
 extension KeyedEncodingContainer where Key == IntentCodingKeys {
+    /// Writes `type`, `kind`'s wire name, and the given fields (nil ones are left out): strings, numbers, booleans
+    /// or enums with raw values, as an action's body holds them.
+    public mutating func encode<Kind: IntentKind>(kind: Kind, _ fields: KeyValuePairs<String, (any Encodable)?> = [:])
+        throws
+    {
+        try encode(kind.rawValue, forKey: .type)
+        for (name, value) in fields {
+            if let value { try encode(value, forKey: IntentCodingKeys(name)) }
+        }
+    }
+
     /// Writes `type` and the given string fields (nil ones are left out).
+    @available(*, deprecated, message: "write encode(kind: kind, fields), the type named by the intent's Kind")
     public mutating func encode(type: String, _ fields: KeyValuePairs<String, String?> = [:]) throws {
         try encode(type, forKey: .type)
         for (name, value) in fields {

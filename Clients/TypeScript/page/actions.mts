@@ -1,4 +1,5 @@
 import type { Action } from "../client/types.mjs";
+import { inputOf as takes } from "../client/action.mjs";
 import { el, placeholders, words, type Child } from "./dom.mjs";
 import { isScalar } from "./values.mjs";
 
@@ -130,9 +131,17 @@ export class ActionControls {
     // labels above them.
     const single = params.length === 1;
     const fields: Child = params.map((param, i) => {
+      // A typed placeholder (the action's `inputs`): a number field, or the values it takes offered as a list (the
+      // client converts and checks what was typed before it posts).
+      const type = takes(action, param);
+      const values = type.enum ?? (type.type === "boolean" ? ["true", "false"] : undefined);
+      const numeric = type.type === "integer" || type.type === "number";
       const input = el("input", { id: ids[i], value: inputs[ids[i] ?? ""] ?? "", autocomplete: "off",
+        type: numeric ? "number" : null, step: type.type === "integer" ? "1" : numeric ? "any" : null,
+        list: values ? `${ids[i]}-values` : null,
         placeholder: single ? words(param) : null, "aria-label": single ? words(param) : null });
-      return single ? input : el("div", { class: "field" }, el("label", { for: ids[i] }, words(param)), input);
+      const list = values ? el("datalist", { id: `${ids[i]}-values` }, values.map((value) => el("option", { value }))) : null;
+      return single ? [input, list] : el("div", { class: "field" }, el("label", { for: ids[i] }, words(param)), input, list);
     });
     const buttons: Child = [
       el("button", { type: "submit", disabled: action.enabled === false }, action.prompt?.submit ?? title),

@@ -1,4 +1,5 @@
 import type { Action, Snapshot } from "../client/types.mjs";
+import { inputOf } from "../client/action.mjs";
 import { el, placeholders, words, type Child } from "./dom.mjs";
 import { GenericDrawing } from "./generic.mjs";
 
@@ -54,11 +55,20 @@ export function makeUI(post: PageUI["post"]): PageUI {
     };
     return el("fieldset", { class: "action" },
       el("legend", {}, action.prompt?.title ?? words(name)),
-      params.map((param, i) => [
-        el("label", { for: ids[i] }, words(param)),
-        el("input", { id: ids[i], value: inputs[ids[i] ?? ""] ?? "", autocomplete: "off",
-          onkeydown: (event: KeyboardEvent) => { if (event.key === "Enter") void submit(); } }),
-      ]),
+      params.map((param, i) => {
+        // A typed placeholder (the action's `inputs`): a number field, or the values it takes offered as a list.
+        const input = inputOf(action, param);
+        const values = input.enum ?? (input.type === "boolean" ? ["true", "false"] : undefined);
+        const numeric = input.type === "integer" || input.type === "number";
+        return [
+          el("label", { for: ids[i] }, words(param)),
+          el("input", { id: ids[i], value: inputs[ids[i] ?? ""] ?? "", autocomplete: "off",
+            type: numeric ? "number" : undefined, step: input.type === "integer" ? "1" : numeric ? "any" : undefined,
+            list: values ? `${ids[i]}-values` : undefined,
+            onkeydown: (event: KeyboardEvent) => { if (event.key === "Enter") void submit(); } }),
+          values ? el("datalist", { id: `${ids[i]}-values` }, values.map((value) => el("option", { value }))) : null,
+        ];
+      }),
       el("button", { disabled: action.enabled === false, onclick: submit }, action.prompt?.submit ?? words(name)));
   }
 

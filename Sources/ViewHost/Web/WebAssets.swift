@@ -12,6 +12,7 @@ enum WebAssets {
     /// The modules `app.js` imports (and any page of the server's origin may: `/client/index.mjs` is the
     /// TypeScript client), by their paths on the server, which are their paths under `Web/Resources`.
     static let modules: [String: [UInt8]] = [
+        "/client/action.mjs": PackageResources.action_mjs,
         "/client/backoff.mjs": PackageResources.backoff_mjs,
         "/client/changes.mjs": PackageResources.changes_mjs,
         "/client/client.mjs": PackageResources.client_mjs,

@@ -39,28 +39,51 @@ struct ClientActions: AsyncParsableCommand {
             let offered = try OfferedAction.all(in: json)
             if options.json {
                 let list = offered.map { offer -> [String: JSONDocument] in
-                    var body = offer.action.fields.mapValues(JSONDocument.string)
+                    var body = offer.action.fields.mapValues(JSONDocument.init)
                     body["type"] = .string(offer.action.event)
-                    return [
+                    var listed: [String: JSONDocument] = [
                         "path": .string(offer.path), "event": .string(offer.action.event),
                         "enabled": .bool(offer.action.isEnabled), "href": .string(offer.action.href ?? ""),
                         "body": .object(body),
                     ]
+                    // As the snapshot says it: only placeholders that take something other than any string, each
+                    // as JSON Schema states it ({"type":"integer"}).
+                    let typed = offer.action.placeholders.filter { $0.type != .string }
+                    if !typed.isEmpty {
+                        listed["inputs"] = .object(
+                            Dictionary(typed.map { ($0.name, JSONDocument($0.type)) }, uniquingKeysWith: { $1 }))
+                    }
+                    return listed
                 }
                 print(String(decoding: try JSONEncoder.sorted.encode(list), as: UTF8.self))
                 return
             }
             let width = offered.map(\.path.count).max() ?? 0
             for offer in offered {
-                let fields = offer.action.fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                let fields = offer.action.fields.sorted { $0.key < $1.key }.map { Self.argument($0.key, $0.value) }
+                // What a typed placeholder takes, so the line can be pasted with a value in its place.
+                let takes = offer.action.placeholders.filter { $0.type != .string }
+                    .map { "({\($0.name)}: \($0.type.phrase))" }
                 let line =
                     [
                         offer.path.padding(toLength: width, withPad: " ", startingAt: 0),
                         "send \(feature) \(offer.action.event)",
-                    ] + fields + (offer.action.isEnabled ? [] : ["(disabled)"])
+                    ] + fields + takes + (offer.action.isEnabled ? [] : ["(disabled)"])
                 print(line.joined(separator: "  "))
             }
         }
+    }
+
+    /// A field as `send` takes it: `key=text` for a string (and a string placeholder), `key:=JSON` for any other
+    /// value (`votes:=3`, `votes:={votes}` for an integer placeholder).
+    static func argument(_ key: String, _ value: ActionValue) -> String {
+        let isText =
+            switch value {
+            case .string: true
+            case .placeholder(let placeholder): placeholder.type.takesString
+            case .integer, .number, .bool, .null: false
+            }
+        return isText ? "\(key)=\(value)" : "\(key):=\(value)"
     }
 
     /// The first snapshot of `feature` (the current one, then each change) that offers the action at `path`: a

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ViewHost
+import ViewHostAPI
 import ViewHostClient
 
 /// `viewhost client send FEATURE EVENT [key=value …]`: posts one event.
@@ -16,21 +17,21 @@ struct ClientSend: AsyncParsableCommand {
     @Argument(help: "The event type, such as addChat (see 'viewhost client actions FEATURE').")
     var event: String
 
-    @Argument(help: "The event's fields, as key=value.")
+    @Argument(
+        help:
+            "The event's fields: key=text for a string, key:=JSON for another value (votes:=3, done:=true, note:=null)."
+    )
     var fields: [String] = []
 
     func run() async throws {
         try await ClientFailure.reporting {
-            var body = ["type": event]
+            var body: [String: ActionValue] = ["type": .string(event)]
             for field in fields {
-                guard let equals = field.firstIndex(of: "="), equals != field.startIndex else {
-                    throw ClientFailure.usage("'\(field)' is not key=value")
-                }
-                let key = String(field[..<equals])
+                let (key, value) = try Self.field(field)
                 guard key != "type" else {
                     throw ClientFailure.usage("the event type is the EVENT argument, not type=")
                 }
-                guard body.updateValue(String(field[field.index(after: equals)...]), forKey: key) == nil else {
+                guard body.updateValue(value, forKey: key) == nil else {
                     throw ClientFailure.usage("'\(key)' is given twice; an event has one value per field")
                 }
             }
@@ -43,5 +44,20 @@ struct ClientSend: AsyncParsableCommand {
                         + (receipt.replayed ? " (replayed)" : ""))
             }
         }
+    }
+
+    /// `key=text` as a string field, `key:=JSON` as a JSON scalar (a number, `true`, `false`, `null` or a quoted
+    /// string).
+    static func field(_ field: String) throws -> (String, ActionValue) {
+        guard let equals = field.firstIndex(of: "="), equals != field.startIndex else {
+            throw ClientFailure.usage("'\(field)' is not key=value")
+        }
+        let text = String(field[field.index(after: equals)...])
+        let key = field[..<equals]
+        guard key.hasSuffix(":") else { return (String(key), .string(text)) }
+        guard key.count > 1, let value = try? JSONDecoder().decode(ActionValue.self, from: Data(text.utf8)) else {
+            throw ClientFailure.usage("'\(field)' is not key:=JSON (a number, true, false, null or a \"string\")")
+        }
+        return (String(key.dropLast()), value)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ViewHost
+import ViewHostAPI
 
 /// Any JSON value, decoded without losing which is which (a `Bool` is not a number), for printing snapshots
 /// of any feature.
@@ -41,6 +42,31 @@ enum JSONDocument: Codable, Equatable {
         case .string(let value): try container.encode(value)
         case .array(let items): try container.encode(items)
         case .object(let members): try container.encode(members)
+        }
+    }
+
+    /// A field of an action's body as the JSON holds it: a placeholder as its `{name}` string.
+    init(_ value: ActionValue) {
+        switch value {
+        case .string(let text): self = .string(text)
+        case .integer(let number): self = .integer(number)
+        case .number(let number): self = .number(number)
+        case .bool(let flag): self = .bool(flag)
+        case .null: self = .null
+        case .placeholder(let placeholder): self = .string("{\(placeholder.name)}")
+        }
+    }
+
+    /// What a placeholder takes, as an action's `inputs` states it: `{"type":"integer"}`,
+    /// `{"type":"string","enum":[…]}`.
+    init(_ type: ActionInputType) {
+        switch type {
+        case .string: self = .object(["type": .string("string")])
+        case .integer: self = .object(["type": .string("integer")])
+        case .number: self = .object(["type": .string("number")])
+        case .boolean: self = .object(["type": .string("boolean")])
+        case .oneOf(let cases):
+            self = .object(["type": .string("string"), "enum": .array(cases.map(JSONDocument.string))])
         }
     }
 

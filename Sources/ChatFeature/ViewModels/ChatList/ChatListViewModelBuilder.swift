@@ -43,5 +43,5 @@ enum ChatListViewModelBuilder {
     }
 
     /// `addChat` pushes Create Chat.
-    private static let actions = ChatListViewModel.Actions(addChat: ActionDescriptor(event: "addChat"))
+    private static let actions = ChatListViewModel.Actions(addChat: ActionDescriptor(ChatIntent.addChat))
 }

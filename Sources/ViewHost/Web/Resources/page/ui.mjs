@@ -1,3 +1,4 @@
+import { inputOf } from "../client/action.mjs";
 import { el, placeholders, words } from "./dom.mjs";
 import { GenericDrawing } from "./generic.mjs";
 const $ = (id) => document.getElementById(id);
@@ -24,12 +25,21 @@ export function makeUI(post) {
                     input.value = ""; });
             }
         };
-        return el("fieldset", { class: "action" }, el("legend", {}, action.prompt?.title ?? words(name)), params.map((param, i) => [
-            el("label", { for: ids[i] }, words(param)),
-            el("input", { id: ids[i], value: inputs[ids[i] ?? ""] ?? "", autocomplete: "off",
-                onkeydown: (event) => { if (event.key === "Enter")
-                    void submit(); } }),
-        ]), el("button", { disabled: action.enabled === false, onclick: submit }, action.prompt?.submit ?? words(name)));
+        return el("fieldset", { class: "action" }, el("legend", {}, action.prompt?.title ?? words(name)), params.map((param, i) => {
+            // A typed placeholder (the action's `inputs`): a number field, or the values it takes offered as a list.
+            const input = inputOf(action, param);
+            const values = input.enum ?? (input.type === "boolean" ? ["true", "false"] : undefined);
+            const numeric = input.type === "integer" || input.type === "number";
+            return [
+                el("label", { for: ids[i] }, words(param)),
+                el("input", { id: ids[i], value: inputs[ids[i] ?? ""] ?? "", autocomplete: "off",
+                    type: numeric ? "number" : undefined, step: input.type === "integer" ? "1" : numeric ? "any" : undefined,
+                    list: values ? `${ids[i]}-values` : undefined,
+                    onkeydown: (event) => { if (event.key === "Enter")
+                        void submit(); } }),
+                values ? el("datalist", { id: `${ids[i]}-values` }, values.map((value) => el("option", { value }))) : null,
+            ];
+        }), el("button", { disabled: action.enabled === false, onclick: submit }, action.prompt?.submit ?? words(name)));
     }
     const drawing = new GenericDrawing(post);
     const generic = (snapshot, inputs = {}) => drawing.draw(snapshot, inputs);
