@@ -98,7 +98,8 @@ public struct ActionDescriptor: Codable, Equatable, Sendable {
         body(filling: parameters.mapValues(ActionValue.string))
     }
 
-    /// A placeholder of an action that ``body(filling:)-([String:ActionValue])`` got no value for, or a value it does not take.
+    /// A placeholder of an action that ``body(filling:)-([String:ActionValue])`` got no value for, or a value it does
+    /// not take.
     public struct ParameterError: Error, Equatable, Sendable, CustomStringConvertible {
         /// The placeholder's name, such as `text`.
         public let name: String
