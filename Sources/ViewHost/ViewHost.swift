@@ -53,7 +53,7 @@ public struct ViewHostApp: Sendable {
     /// Loads the stored sessions whose timers are due, so those fire without waiting for a request (call once the
     /// server listens; from then on the registry looks every half second, for sessions that left memory too).
     public func restoreSessionsWithTimers() {
-        registry.loadSessionsDue()
+        registry.backgroundWork.run { registry.loadSessionsDue() }
     }
 
     /// Ends the sessions in memory, writes what the store has queued, and closes it (after the server drained).

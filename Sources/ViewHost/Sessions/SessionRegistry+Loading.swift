@@ -170,13 +170,15 @@ extension SessionRegistry {
         Task.detached { [weak self] in
             var round = 0
             while true {
-                guard let self else { return }
+                guard let self, !self.backgroundWork.isClosed else { return }
                 let claiming = self.shared != nil && round % 4 == 0
                 round += 1
                 await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                     Self.loading.async {
-                        self.loadSessionsDue()
-                        if claiming { self.claimOrphanedTimers() }
+                        self.backgroundWork.run {
+                            self.loadSessionsDue()
+                            if claiming { self.claimOrphanedTimers() }
+                        }
                         done.resume()
                     }
                 }

@@ -50,6 +50,8 @@ final class SessionRegistry: Sendable {
     /// Stored sessions loaded because a timer of theirs fell due (``loadSessionsDue()``), since start.
     let dueLoads = Atomic<Int>(0)
     private let initialFeatures = InitialFeatureCache()
+    /// The loops' work on the store, shut by ``close()`` before the store closes.
+    let backgroundWork = BackgroundStoreWork()
 
     init(
         settings: Settings, scheduler: any TimerScheduling, features: HostedFeatures,
@@ -208,6 +210,7 @@ final class SessionRegistry: Sendable {
     /// Tells the store when each session was last used, then ends the sessions in memory, writes what is queued
     /// and closes the store (shutdown): a session used until the stop does not expire across the restart.
     func close() {
+        backgroundWork.close()
         flushAccess()
         store.removeAll()
         storage?.close()
@@ -257,8 +260,7 @@ final class SessionRegistry: Sendable {
         Task.detached { [weak self] in
             while true {
                 try? await Task.sleep(for: interval)
-                guard let self else { return }
-                self.sweep()
+                guard let self, self.backgroundWork.run({ self.sweep() }) else { return }
             }
         }
     }
@@ -281,8 +283,7 @@ final class SessionRegistry: Sendable {
         Task.detached { [weak self] in
             while true {
                 try? await Task.sleep(for: interval)
-                guard let self else { return }
-                self.flushAccess()
+                guard let self, self.backgroundWork.run({ self.flushAccess() }) else { return }
             }
         }
     }
