@@ -57,7 +57,7 @@ CASES = [
     ("a quote that leaves lines out", ARTICLE,
      "        case .undoExpired:\n            state.undo = nil\n", "// …\n", "leaves lines of"),
     ("a quote that stops inside a declaration", ARTICLE,
-     "        return types\n    }\n```", "        return types\n```", "its brackets do not close"),
+     "        return kinds\n    }\n```", "        return kinds\n```", "its brackets do not close"),
     ("a quote from the middle of a declaration", ARTICLE,
      "    public static func check(_ event: TodoEvent, in state: TodoState) throws(EventRefusal) {\n        switch event {",
      "        switch event {", "from the middle of a declaration"),
