@@ -19,8 +19,15 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .executable(name: "viewhost", targets: ["Server"]),
-        // What an app author imports to write features (ViewModelCore, ViewHostAPI) and serve them (ViewHost).
+        // What an app author imports to write features (ViewModelCore, ViewHostAPI) and serve them (ViewHost), on
+        // the memory store or SQLite.
         .library(name: "ViewHost", targets: ["ViewHost", "ViewModelCore", "ViewHostAPI"]),
+        // The command an app's main runs (`serve`, `check`, `backup`, `repair`, `replay`, `client`, `typescript`):
+        // ViewHostCommand.run(features:). An app with a main of its own serves through ViewHost alone.
+        .library(name: "ViewHostCommandLine", targets: ["ViewHostCommandLine"]),
+        // PostgreSQL for several nodes (libpq): PostgresSessionStorage, and `.postgres` for ViewHostCommand.run's
+        // stores. A SQLite-only app does not link it.
+        .library(name: "ViewHostPostgres", targets: ["PostgresStorage"]),
         // TestHost: a feature or a whole session in process, without sockets, on a manual clock.
         .library(name: "ViewHostTesting", targets: ["ViewHostTesting"]),
         // The Swift client, with the generic wire types it speaks.
@@ -115,14 +122,13 @@ let package = Package(
             dependencies: [
                 "HTTPCore",
                 "HTTPTLS",
-                "PostgresStorage",
                 "SQLiteStorage",
                 "ViewHostAPI",
                 "ViewHostClient",
                 "ViewHostCrypto",
                 "ViewHostJSON",
+                "ViewHostLocking",
                 "ViewModelCore",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -135,13 +141,39 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The command-line front end an app's main reuses: `serve`, `check`, `backup`, `repair`, `replay`, `client`
+        // and `typescript`, with the app's features and the stores it brings (PostgreSQL only when it passes it).
+        .target(
+            name: "ViewHostCommandLine",
+            dependencies: [
+                "HTTPCore",
+                "HTTPTLS",
+                "SQLiteStorage",
+                "ViewHost",
+                "ViewHostAPI",
+                "ViewHostClient",
+                "ViewHostJSON",
+                "ViewHostLocking",
+                "ViewModelCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // TestHost: a feature or a whole session in process on a manual clock (no sockets, no threads).
-        .target(name: "ViewHostTesting", dependencies: ["ViewModelCore", "ViewHostAPI"], swiftSettings: swiftSettings),
+        .target(
+            name: "ViewHostTesting", dependencies: ["ViewModelCore", "ViewHostAPI", "ViewHostJSON"], swiftSettings: swiftSettings),
 
         // The `viewhost` executable: the four seed features, served through the library like any app.
         .executableTarget(
             name: "Server",
-            dependencies: ["ViewHost", "ChatFeature", "LoginFeature", "PersonFeature", "WeatherFeature"],
+            dependencies: [
+                "ViewHost", "ViewHostCommandLine", "PostgresStorage", "ChatFeature", "LoginFeature", "PersonFeature",
+                "WeatherFeature",
+            ],
             swiftSettings: swiftSettings
         ),
 
@@ -200,12 +232,16 @@ let package = Package(
 
         .testTarget(
             name: "HTTPCoreTests",
-            dependencies: ["HTTPCore", "TestSupport", "ViewHostLocking"],
+            dependencies: [
+                "HTTPCore", "TestSupport", "ViewHostLocking", "CZlib", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "HTTPTLSTests",
-            dependencies: ["HTTPTLS", "HTTPCore", "COpenSSL", "CSystemShim", "TestSupport"],
+            dependencies: [
+                "HTTPTLS", "HTTPCore", "COpenSSL", "CSystemShim", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -216,6 +252,11 @@ let package = Package(
         .testTarget(
             name: "LoginFeatureTests", dependencies: ["ViewHostAPI", "LoginAPI", "LoginFeature", "ViewModelCore", "TestSupport"],
             swiftSettings: swiftSettings),
+        // ViewHostTesting's own helpers, on a seed feature with a schema migration (login's version 2).
+        .testTarget(
+            name: "ViewHostTestingTests",
+            dependencies: ["ViewHostTesting", "ViewModelCore", "ViewHostAPI", "ViewHostJSON", "LoginFeature", "LoginAPI"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "PersonFeatureTests",
             dependencies: ["ViewHostAPI", "PersonAPI", "PersonFeature", "ViewModelCore", "TestSupport", "ViewHostTesting"],
@@ -224,7 +265,7 @@ let package = Package(
             name: "WeatherFeatureTests",
             dependencies: [
                 "ViewHostAPI", "WeatherAPI", "WeatherFeature", "ViewModelCore", "TestSupport", "HTTPCore",
-                "ViewHostLocking", "ViewHostTesting",
+                "ViewHostLocking", "ViewHostTesting", .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Fixtures/JSON")], swiftSettings: swiftSettings),
         .testTarget(name: "ViewHostCryptoTests", dependencies: ["ViewHostCrypto"], swiftSettings: swiftSettings),
@@ -270,6 +311,7 @@ let package = Package(
             dependencies: [
                 "ViewHostAPI", "ViewHost", "HTTPCore", "ViewHostJSON", "ViewModelCore", "TestSupport", "ChatAPI", "ChatFeature",
                 "LoginAPI", "LoginFeature", "PersonAPI", "PersonFeature", "WeatherAPI", "WeatherFeature", "ViewHostLocking",
+                "PostgresStorage", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -2,9 +2,10 @@
 # Build and run every test: the README's second command, and the one CI runs (`.ci/run` execs this file).
 #
 #   scripts/test.sh                     # install what is missing, build, swift test, the whole suite again under
-#                                       # TSan, the fuzzer, the contract checks, the TypeScript checks and the
-#                                       # client's tests, the browser tests, the example outside the package
-#                                       # (Examples/Todo), the DocC build, the cluster failover test
+#                                       # TSan, the fuzzer, the contract checks, the swift-format lint, the
+#                                       # TypeScript checks and the client's tests, the browser tests, the example
+#                                       # outside the package (Examples/Todo), the DocC build, the cluster failover
+#                                       # test
 #   SWIFT_SCRATCH=.build-mine scripts/test.sh    # build in another folder (name it .build-*, which git ignores)
 #
 # Works from any directory. Exits non-zero if anything failed; the last line is `summary: N passed, N failed`.
@@ -182,6 +183,15 @@ run_check schemathesis timeout -k 5 300 python3 Tests/Contract/schemathesis_run.
 # The set-up this command began with (scripts/setup.sh) waits for another apt-get's package locks within a bound,
 # and names what holds one past it: copies of the locks held by flock and fcntl, apt-get a stub (about 8 s).
 run_check setup-locks timeout -k 5 120 bash Tests/Scripts/setup_lock_test.sh
+# Every module a file imports is declared in Package.swift (here and in Examples/Todo; SwiftPM's
+# --explicit-target-dependency-import-check reports nothing on this toolchain, scripts/import_check.py says why).
+run_check imports timeout -k 5 120 python3 scripts/import_check.py
+run_check import-check-test timeout -k 5 120 bash Tests/Scripts/import_check_test.sh
+# Sources/ against .swift-format with the toolchain's swift-format (nothing to install): every public declaration
+# documented, imports ordered, doc comments' parameter lists true, and the pretty printer's layout (lines of at most
+# 120, its indentation and line breaks). Each finding is printed as file:line:column and fails the check (about 2 s).
+run_check swift-format timeout -k 5 120 swift format lint --strict --recursive --parallel \
+    --configuration .swift-format Sources
 
 phase "TypeScript"
 # Clients/TypeScript: the committed JavaScript (the client, the page's script, the seed renderers) against a fresh
@@ -225,6 +235,11 @@ run_check todo-schemathesis timeout -k 5 300 python3 Tests/Contract/schemathesis
     --binary "$todo_bin/todo-server" --schemathesis "$tools/bin/schemathesis" --max-examples 100 --cwd "$todo_cwd"
 rm -rf "$todo_cwd"
 run_check todo-browser timeout -k 5 300 python3 Tests/Browser/browser_test.py --binary "$todo_bin/todo-server" --todo
+# The page at a phone's width (414 px) and a desktop's (1280 px): the to-do list and a sample retrospective board
+# drawn generically (compact cards, forms on demand, columns side by side, local times), and the seed app; its
+# screenshots go to artifacts/screenshots/ (docs/screenshots/ holds copies, updated by hand). About 5 s here.
+run_check page-layout timeout -k 5 120 python3 Tests/Browser/layout_test.py --binary "$bin_dir/viewhost" \
+    --todo-binary "$todo_bin/todo-server"
 # Its TypeScript types, committed in Clients/TypeScript/types/todo.ts, against a fresh `todo-server typescript`.
 run_check todo-types timeout -k 5 60 Clients/TypeScript/types.sh --check todo "$todo_bin/todo-server"
 
@@ -232,6 +247,9 @@ phase "docs"
 # The DocC documentation of the library products, links checked (warnings are errors), with the walk-through's
 # quotes of Examples/Todo checked against its files.
 run_check docs timeout -k 5 600 scripts/docs.sh
+# That check itself: it fails, naming the block, when a quoted file or a quote drifts (a line edited, added or
+# removed, a `// …` gap, a quote cut inside a declaration). Under a second.
+run_check tutorial-check timeout -k 5 60 python3 Tests/Scripts/check_tutorial_test.py
 checks_summary="checks ${checks[*]:-ok}"
 
 phase "cluster"

@@ -60,7 +60,8 @@ const ui = makeUI(async (action, params = {}) => {
     await session.perform(action, filled);
     return true;
   } catch (error) {
-    ui.status(error instanceof ViewHostError && error.kind === "problem"
+    // A refusal, or a value the action's input does not take (an integer placeholder given "three"): say why.
+    ui.status(error instanceof ViewHostError && (error.kind === "problem" || error.kind === "invalidRequest")
       ? error.detail || `The server answered ${error.status}.`
       : "The server cannot be reached; retrying.");
     return false;

@@ -19,14 +19,17 @@ let package = Package(
             name: "TodoFeature",
             dependencies: ["TodoAPI", .product(name: "ViewHost", package: "ViewHost")],
             swiftSettings: swiftSettings),
-        // The server: ViewHost serving the to-do list and nothing else.
+        // The server: ViewHost's command serving the to-do list and nothing else (SQLite or memory: no libpq).
         .executableTarget(
             name: "todo-server",
-            dependencies: ["TodoFeature", .product(name: "ViewHost", package: "ViewHost")],
+            dependencies: ["TodoFeature", .product(name: "ViewHostCommandLine", package: "ViewHost")],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TodoFeatureTests",
-            dependencies: ["TodoFeature", "TodoAPI", .product(name: "ViewHostTesting", package: "ViewHost")],
+            dependencies: [
+                "TodoFeature", "TodoAPI", .product(name: "ViewHost", package: "ViewHost"),
+                .product(name: "ViewHostTesting", package: "ViewHost"),
+            ],
             swiftSettings: swiftSettings),
     ]
 )

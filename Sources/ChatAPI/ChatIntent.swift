@@ -38,58 +38,60 @@ public enum ChatIntent: FeatureIntent {
     public static let messageLimit = TextLimit(characters: 4000)
 
     /// Every event type, in API.md's order.
-    public static let types = [
-        "appear", "addChat", "create", "openChat", "send", "userRead", "back", "appResignActive", "appBecomeActive",
-        "notificationTap",
-    ]
+    public enum Kind: String, IntentKind {
+        case appear, addChat, create, openChat, send, userRead, back, appResignActive, appBecomeActive, notificationTap
+    }
 
-    public var type: String {
+    /// The intent's kind, which names its `type`.
+    public var kind: Kind {
         switch self {
-        case .appear: "appear"
-        case .addChat: "addChat"
-        case .create: "create"
-        case .openChat: "openChat"
-        case .send: "send"
-        case .userRead: "userRead"
-        case .back: "back"
-        case .appResignActive: "appResignActive"
-        case .appBecomeActive: "appBecomeActive"
-        case .notificationTap: "notificationTap"
+        case .appear: .appear
+        case .addChat: .addChat
+        case .create: .create
+        case .openChat: .openChat
+        case .send: .send
+        case .userRead: .userRead
+        case .back: .back
+        case .appResignActive: .appResignActive
+        case .appBecomeActive: .appBecomeActive
+        case .notificationTap: .notificationTap
         }
     }
 
+    /// Reads `{"type":…}` and the fields of that type, each within its limit; an unknown type is refused with the list
+    /// of ``types``.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: IntentCodingKeys.self)
-        switch try container.intentType() {
-        case "appear": self = .appear
-        case "addChat": self = .addChat
-        case "create": self = .create(contact: try container.string("contact", limit: Self.contactLimit))
-        case "openChat": self = .openChat(contact: try container.string("contact", limit: Self.contactLimit))
-        case "send":
+        switch try container.kind(Kind.self) {
+        case .appear: self = .appear
+        case .addChat: self = .addChat
+        case .create: self = .create(contact: try container.string("contact", limit: Self.contactLimit))
+        case .openChat: self = .openChat(contact: try container.string("contact", limit: Self.contactLimit))
+        case .send:
             self = .send(
                 text: try container.string("text", limit: Self.messageLimit),
                 contact: try container.optionalString("contact", limit: Self.contactLimit))
-        case "userRead": self = .userRead(contact: try container.optionalString("contact", limit: Self.contactLimit))
-        case "back": self = .back
-        case "appResignActive": self = .appResignActive
-        case "appBecomeActive": self = .appBecomeActive
-        case "notificationTap":
+        case .userRead: self = .userRead(contact: try container.optionalString("contact", limit: Self.contactLimit))
+        case .back: self = .back
+        case .appResignActive: self = .appResignActive
+        case .appBecomeActive: self = .appBecomeActive
+        case .notificationTap:
             self = .notificationTap(contact: try container.string("contact", limit: Self.contactLimit))
-        case let other: throw container.unknownType(other, of: Self.feature)
         }
     }
 
+    /// Writes `type` and the intent's fields, as a client posts them.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: IntentCodingKeys.self)
         switch self {
         case .create(let contact), .openChat(let contact), .notificationTap(let contact):
-            try container.encode(type: type, ["contact": contact])
+            try container.encode(kind: kind, ["contact": contact])
         case .send(let text, let contact):
-            try container.encode(type: type, ["text": text, "contact": contact])
+            try container.encode(kind: kind, ["text": text, "contact": contact])
         case .userRead(let contact):
-            try container.encode(type: type, ["contact": contact])
+            try container.encode(kind: kind, ["contact": contact])
         case .appear, .addChat, .back, .appResignActive, .appBecomeActive:
-            try container.encode(type: type)
+            try container.encode(kind: kind)
         }
     }
 }

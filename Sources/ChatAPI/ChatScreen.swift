@@ -15,6 +15,7 @@ public enum ChatScreen: Hashable, Sendable, Codable {
         case screen, contact
     }
 
+    /// Decodes a navigation entry (`{"screen":"chat","contact":"John"}`); an unknown screen is refused.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         switch try container.decode(String.self, forKey: .screen) {

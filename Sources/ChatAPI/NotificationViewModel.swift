@@ -37,6 +37,6 @@ public struct NotificationViewModel: ViewModel {
         self.body = body
         self.badge = badge
         self.shown = shown
-        self.actions = Actions(tap: ActionDescriptor(event: "notificationTap", fields: ["contact": title]))
+        self.actions = Actions(tap: ActionDescriptor(ChatIntent.notificationTap(contact: title)))
     }
 }

@@ -13,7 +13,9 @@ extension ChatApp {
     /// once, as the MVC twin reuses it) instead of making a duplicate; beyond `maxChats` the create is refused
     /// with a sentence saying so.
     static func create(contact raw: String, state: inout ChatState, context: inout FeatureContext<ChatApp>) {
-        if ChatNavigator.createChat(in: state) == nil { ChatNavigator.navigate(.addChat, state: &state, context: &context) }
+        if ChatNavigator.createChat(in: state) == nil {
+            ChatNavigator.navigate(.addChat, state: &state, context: &context)
+        }
         let contact = normalized(raw, in: state)
         let event: ChatEvent
         if contact.isEmpty {
@@ -29,7 +31,8 @@ extension ChatApp {
     }
 
     /// The Chat screen's `send` closure (`ChatEndpoint.send`), to `contact` or the chat on top.
-    static func send(text: String, to contact: String?, state: inout ChatState, context: inout FeatureContext<ChatApp>) {
+    static func send(text: String, to contact: String?, state: inout ChatState, context: inout FeatureContext<ChatApp>)
+    {
         guard let contact = target(contact, in: state) else { return }
         ChatEndpoint.send(message: text, to: contact, state: &state, context: &context)
     }

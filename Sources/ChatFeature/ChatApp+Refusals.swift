@@ -47,18 +47,18 @@ extension ChatApp {
         }
     }
 
-    /// The intent types the state accepts now (at least for some payload), in ``ChatIntent/types`` order.
-    static func allowedIntents(in state: ChatState) -> [String] {
+    /// The intent kinds the state accepts now (at least for some payload), in ``ChatIntent/Kind`` order.
+    static func allowedIntents(in state: ChatState) -> [ChatIntent.Kind] {
         let hasChats = !state.model.chats.isEmpty
         let top = ChatNavigator.topChat(in: state)
-        return ChatIntent.types.filter { type in
-            switch type {
-            case "addChat": canPush(.createChat, in: state)
-            case "create": ChatNavigator.createChat(in: state)?.isSending != true
-            case "openChat", "userRead", "notificationTap": hasChats
-            case "send": hasChats && top?.isFailed != true
-            case "back": state.screens.count > 1
-            default: true
+        return ChatIntent.Kind.allCases.filter { kind in
+            switch kind {
+            case .addChat: canPush(.createChat, in: state)
+            case .create: ChatNavigator.createChat(in: state)?.isSending != true
+            case .openChat, .userRead, .notificationTap: hasChats
+            case .send: hasChats && top?.isFailed != true
+            case .back: state.screens.count > 1
+            case .appear, .appResignActive, .appBecomeActive: true
             }
         }
     }

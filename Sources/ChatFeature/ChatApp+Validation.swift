@@ -26,23 +26,37 @@ extension ChatApp {
         }
         try ValueRejection.inside("model") { try validate(model: state.model) }
         if case .loaded(let ends) = state.chatList {
-            try ValueRejection.check(count: ends.count, atMost: configuration.maxChats, field: "chatList.loaded.messageEnds")
-            for end in ends { try ValueRejection.check(end, in: 0...SessionCore.maxCounter, field: "chatList.loaded.messageEnds") }
+            try ValueRejection.check(
+                count: ends.count, atMost: configuration.maxChats, field: "chatList.loaded.messageEnds")
+            for end in ends {
+                try ValueRejection.check(end, in: 0...SessionCore.maxCounter, field: "chatList.loaded.messageEnds")
+            }
         }
         try ValueRejection.check(count: state.screens.count, atMost: configuration.maxScreens, field: "screens")
         guard state.screens.first == .chatList, !state.screens.dropFirst().contains(.chatList) else {
             throw ValueRejection(field: "screens", reason: "must start with the Chats screen, and hold it only there")
         }
         for (index, screen) in state.screens.enumerated() {
-            try ValueRejection.inside("screens[\(index)]") { try validate(screen: screen, limit: configuration.maxMessagesPerChat) }
+            try ValueRejection.inside("screens[\(index)]") {
+                try validate(screen: screen, limit: configuration.maxMessagesPerChat)
+            }
         }
-        try ValueRejection.inside("simulation") { try validate(simulation: state.simulation, chats: configuration.maxChats) }
+        try ValueRejection.inside("simulation") {
+            try validate(simulation: state.simulation, chats: configuration.maxChats)
+        }
         let notifications = state.notifications
-        try ValueRejection.check(count: notifications.delivered.count, atMost: configuration.maxNotifications, field: "notifications.delivered")
-        try ValueRejection.check(notifications.lastNotificationID, in: 0...SessionCore.maxCounter, field: "notifications.lastNotificationID")
+        try ValueRejection.check(
+            count: notifications.delivered.count, atMost: configuration.maxNotifications,
+            field: "notifications.delivered")
+        try ValueRejection.check(
+            notifications.lastNotificationID, in: 0...SessionCore.maxCounter, field: "notifications.lastNotificationID")
         for (index, delivered) in notifications.delivered.enumerated() {
-            try ValueRejection.check(delivered.id, in: 1...max(1, notifications.lastNotificationID), field: "notifications.delivered[\(index)].id")
-            try ValueRejection.inside("notifications.delivered[\(index)].content") { try validate(notification: delivered.content) }
+            try ValueRejection.check(
+                delivered.id, in: 1...max(1, notifications.lastNotificationID),
+                field: "notifications.delivered[\(index)].id")
+            try ValueRejection.inside("notifications.delivered[\(index)].content") {
+                try validate(notification: delivered.content)
+            }
         }
     }
 
@@ -54,12 +68,17 @@ extension ChatApp {
         case .intent(let intent):
             try ValueRejection.inside("intent") { try validate(intent: intent) }
         case .chat(.loaded(let chats)):
-            try ValueRejection.check(count: chats.count, atMost: largestConfiguration.maxChats, field: "chat.loaded.chats")
+            try ValueRejection.check(
+                count: chats.count, atMost: largestConfiguration.maxChats, field: "chat.loaded.chats")
             for (index, chat) in chats.enumerated() {
-                try ValueRejection.inside("chat.loaded.chats[\(index)]") { try chat.validate(keepingAtMost: limit, lastMessageID: SessionCore.maxCounter) }
+                try ValueRejection.inside("chat.loaded.chats[\(index)]") {
+                    try chat.validate(keepingAtMost: limit, lastMessageID: SessionCore.maxCounter)
+                }
             }
         case .chat(.created(let chat)):
-            try ValueRejection.inside("chat.created.chat") { try chat.validate(keepingAtMost: limit, lastMessageID: SessionCore.maxCounter) }
+            try ValueRejection.inside("chat.created.chat") {
+                try chat.validate(keepingAtMost: limit, lastMessageID: SessionCore.maxCounter)
+            }
         case .chat(.creatingChat(let contact)):
             try ValueRejection.check(contact, within: ChatIntent.contactLimit, field: "chat.creatingChat.contact")
         case .chat(.createChatFailed(let reason)):
@@ -79,7 +98,8 @@ extension ChatApp {
         var contacts = Set<String>()
         for (index, chat) in model.chats.enumerated() {
             try ValueRejection.inside("chats[\(index)]") {
-                try chat.validate(keepingAtMost: model.configuration.maxMessagesPerChat, lastMessageID: model.lastMessageID)
+                try chat.validate(
+                    keepingAtMost: model.configuration.maxMessagesPerChat, lastMessageID: model.lastMessageID)
             }
             guard contacts.insert(chat.contact).inserted else {
                 throw ValueRejection(field: "chats[\(index)].contact", reason: "names a contact of an earlier chat")
@@ -92,13 +112,19 @@ extension ChatApp {
         case .chatList:
             break
         case .createChat(let inputs):
-            if let error = inputs.error { try ValueRejection.check(error, within: ChatIntent.messageLimit, field: "createChat.error") }
+            if let error = inputs.error {
+                try ValueRejection.check(error, within: ChatIntent.messageLimit, field: "createChat.error")
+            }
         case .chat(let display):
             try ValueRejection.check(display.contact, within: ChatIntent.contactLimit, field: "chat.contact")
             switch display.content {
             case .live(.chat(_, _, let error, let window)):
-                if let error { try ValueRejection.check(error, within: ChatIntent.messageLimit, field: "chat.content.error") }
-                try ValueRejection.inside("chat.content.previousMessages") { try validate(window: window, limit: limit) }
+                if let error {
+                    try ValueRejection.check(error, within: ChatIntent.messageLimit, field: "chat.content.error")
+                }
+                try ValueRejection.inside("chat.content.previousMessages") {
+                    try validate(window: window, limit: limit)
+                }
             case .live(.failed(let reason)):
                 try ValueRejection.check(reason, within: ChatIntent.messageLimit, field: "chat.content.reason")
             case .frozen(let viewModel):
@@ -109,13 +135,16 @@ extension ChatApp {
 
     private static func validate(window: MessageWindow, limit: Int) throws(ValueRejection) {
         try ValueRejection.check(window.start, in: 0...SessionCore.maxCounter, field: "start")
-        try ValueRejection.check(window.end, in: window.start...min(SessionCore.maxCounter, window.start + limit), field: "end")
+        try ValueRejection.check(
+            window.end, in: window.start...min(SessionCore.maxCounter, window.start + limit), field: "end")
     }
 
     /// A chat screen's view model as it was when the screen was covered: bounded like the chat it was built from.
     private static func validate(frozen viewModel: ChatViewModel, limit: Int) throws(ValueRejection) {
         try ValueRejection.check(count: viewModel.messages.count, atMost: limit, field: "messages")
-        for text in [viewModel.title, viewModel.contact, viewModel.placeholder, viewModel.sendTitle, viewModel.error ?? ""] {
+        for text in [
+            viewModel.title, viewModel.contact, viewModel.placeholder, viewModel.sendTitle, viewModel.error ?? "",
+        ] {
             try ValueRejection.check(text, within: ChatIntent.messageLimit, field: "text")
         }
         for (index, message) in viewModel.messages.enumerated() {
@@ -132,8 +161,11 @@ extension ChatApp {
     private static func validate(simulation: SimulationState, chats: Int) throws(ValueRejection) {
         try ValueRejection.check(count: simulation.conversations.count, atMost: chats, field: "conversations")
         try ValueRejection.check(count: simulation.contactsInOrder.count, atMost: chats, field: "contactsInOrder")
-        try ValueRejection.check(count: simulation.activeConversations.count, atMost: chats, field: "activeConversations")
-        for contact in simulation.contactsInOrder + simulation.activeConversations + Array(simulation.conversations.keys) {
+        try ValueRejection.check(
+            count: simulation.activeConversations.count, atMost: chats, field: "activeConversations")
+        for contact in simulation.contactsInOrder + simulation.activeConversations
+            + Array(simulation.conversations.keys)
+        {
             try ValueRejection.check(contact, within: ChatIntent.contactLimit, field: "contacts")
         }
         for conversation in simulation.conversations.values {
@@ -192,7 +224,9 @@ extension ChatApp {
     private static func validate(simulator event: SimulatorEvent) throws(ValueRejection) {
         switch event {
         case .readReceiptDue(let message, let contact, _):
-            try ValueRejection.inside("readReceiptDue.message") { try message.validate(lastMessageID: SessionCore.maxCounter) }
+            try ValueRejection.inside("readReceiptDue.message") {
+                try message.validate(lastMessageID: SessionCore.maxCounter)
+            }
             try ValueRejection.check(contact, within: ChatIntent.contactLimit, field: "readReceiptDue.contact")
         case .replyDue(let contact, let responses):
             try ValueRejection.check(contact, within: ChatIntent.contactLimit, field: "replyDue.contact")

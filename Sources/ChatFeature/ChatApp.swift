@@ -1,5 +1,5 @@
-import Foundation
 import ChatAPI
+import Foundation
 import ViewHostAPI
 import ViewModelCore
 
@@ -19,9 +19,13 @@ import ViewModelCore
 /// try session.send([.intent(.openChat(contact: "John")), .intent(.send(text: "Hi"))], to: ChatApp.key)
 /// ```
 public enum ChatApp: Feature {
+    /// A session's chats, screens, banners and bot, as stored.
     public typealias State = ChatState
+    /// A client's intent, or an event the feature schedules or routes for itself (round trips, the bot), never posted.
     public typealias Event = ChatAppEvent
+    /// What a client may post (`ChatIntent.types`).
     public typealias Intent = ChatIntent
+    /// What a client reads: the badge, the navigation stack and each screen's view model.
     public typealias Snapshot = ChatSnapshot
 
     /// A client's intent is applied as it is (the routers then do what the original's closures did).
@@ -80,10 +84,11 @@ public enum ChatApp: Feature {
         return ChatSnapshot(
             badge: state.model.unreadMessageCount(),
             navigation: screens,
-            chatList: ChatListViewModelBuilder.build(inputs: state.chatList, model: state.model, dateRenderer: renderer),
+            chatList: ChatListViewModelBuilder.build(
+                inputs: state.chatList, model: state.model, dateRenderer: renderer),
             createChat: ChatNavigator.makeCreateChatViewModel(state: state),
             conversations: ChatNavigator.makeChatViewModels(state: state, dateRenderer: renderer),
             notifications: PushNotificationController.makeViewModels(state: state),
-            actions: ChatSnapshot.Actions(back: ActionDescriptor(event: "back", enabled: screens.count > 1)))
+            actions: ChatSnapshot.Actions(back: ActionDescriptor(ChatIntent.back, enabled: screens.count > 1)))
     }
 }

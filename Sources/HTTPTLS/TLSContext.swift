@@ -57,6 +57,7 @@ public final class TLSContext: TransportSecurity {
         current.withLock { $0.certificateSummary }
     }
 
+    /// A TLS channel over `socket` with the certificate loaded now: a reload changes only later connections.
     public func makeChannel(socket: Int32) -> (any SecureChannel)? {
         let context = current.withLock { $0 }
         return TLSConnection(context: context, socket: socket)

@@ -12,6 +12,7 @@ public enum TLSError: Error, Equatable, CustomStringConvertible {
     /// OpenSSL refused a setting (out of memory, or a build without what we ask for).
     case openSSL(String)
 
+    /// One line for the log and the exit message, naming the file and OpenSSL's reason.
     public var description: String {
         switch self {
         case .unreadableFile(let path, let reason): "cannot read \(path): \(reason)"

@@ -21,31 +21,36 @@ public enum LoginIntent: FeatureIntent {
     public static let valueLimit = TextLimit(characters: 256)
 
     /// Every event type.
-    public static let types = ["setUsername", "setPassword", "login"]
+    public enum Kind: String, IntentKind {
+        case setUsername, setPassword, login
+    }
 
-    public var type: String {
+    /// The intent's kind, which names its `type`.
+    public var kind: Kind {
         switch self {
-        case .setUsername: "setUsername"
-        case .setPassword: "setPassword"
-        case .login: "login"
+        case .setUsername: .setUsername
+        case .setPassword: .setPassword
+        case .login: .login
         }
     }
 
+    /// Reads `{"type":…}` and, for the setters, `value` within ``valueLimit``; an unknown type is refused with the
+    /// list of ``types``.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: IntentCodingKeys.self)
-        switch try container.intentType() {
-        case "setUsername": self = .setUsername(value: try container.string("value", limit: Self.valueLimit))
-        case "setPassword": self = .setPassword(value: try container.string("value", limit: Self.valueLimit))
-        case "login": self = .login
-        case let other: throw container.unknownType(other, of: Self.feature)
+        switch try container.kind(Kind.self) {
+        case .setUsername: self = .setUsername(value: try container.string("value", limit: Self.valueLimit))
+        case .setPassword: self = .setPassword(value: try container.string("value", limit: Self.valueLimit))
+        case .login: self = .login
         }
     }
 
+    /// Writes `type`, and `value` for the setters, as a client posts them.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: IntentCodingKeys.self)
         switch self {
-        case .setUsername(let value), .setPassword(let value): try container.encode(type: type, ["value": value])
-        case .login: try container.encode(type: type)
+        case .setUsername(let value), .setPassword(let value): try container.encode(kind: kind, ["value": value])
+        case .login: try container.encode(kind: kind)
         }
     }
 }

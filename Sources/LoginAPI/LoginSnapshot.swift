@@ -124,6 +124,7 @@ public struct LoginSnapshot: FeatureSnapshot {
 extension LoginSnapshot {
     /// The username, the password's length and the button: `username "maruko"; password 4 characters; login disabled`.
     public var summaryLine: String {
-        "username \"\(username)\"; password \(passwordLength) characters; login " + (loginEnabled ? "enabled" : "disabled")
+        "username \"\(username)\"; password \(passwordLength) characters; login "
+            + (loginEnabled ? "enabled" : "disabled")
     }
 }

@@ -17,9 +17,13 @@ import ViewModelCore
 /// LoginApp.apply(.loginTouched, to: &model, context: &context)          // "Login succeeded (*^▽^*)"
 /// ```
 public enum LoginApp: Feature {
+    /// The credentials as typed (the password as its length only) and the last login's outcome.
     public typealias State = LoginModel
+    /// What the original controller's text fields and button reported.
     public typealias Event = LoginEvent
+    /// What a client may post (`LoginIntent.types`).
     public typealias Intent = LoginIntent
+    /// What a client reads: the fields, their validity, the instruction, and the form's labels and actions.
     public typealias Snapshot = LoginSnapshot
 
     /// The state of a new session: the original controller's `maruko` / `1234`.
@@ -29,12 +33,15 @@ public enum LoginApp: Feature {
     /// text in the store; it is migrated to its length as it is read).
     public static let schemaVersion = 2
 
+    /// 1: a session stored with the password's text is still read (migrated to its length).
     public static let oldestMigratableVersion = 1
 
+    /// A version 1 state: its password text is read and only its length kept.
     public static func migrate(state decoder: any Decoder, from version: Int) throws -> LoginModel {
         try LoginSchemaV1.Model(from: decoder).current
     }
 
+    /// A version 1 event: a `passwordDidChange` text becomes its length; the others are unchanged.
     public static func migrate(event decoder: any Decoder, from version: Int) throws -> LoginEvent {
         try LoginSchemaV1.Event(from: decoder).current
     }
@@ -69,7 +76,7 @@ public enum LoginApp: Feature {
     }
 
     /// The intents the screen accepts now: the two fields always, the button while it is enabled.
-    static func allowedIntents(in model: LoginModel) -> [String] {
-        model.loginEnabled ? LoginIntent.types : ["setUsername", "setPassword"]
+    static func allowedIntents(in model: LoginModel) -> [LoginIntent.Kind] {
+        model.loginEnabled ? LoginIntent.Kind.allCases : [.setUsername, .setPassword]
     }
 }

@@ -16,9 +16,13 @@ import ViewModelCore
 ///                 to: &person, context: &context)          // "Ada Byron", "Thursday May 17, 1990"
 /// ```
 public enum PersonApp: Feature {
+    /// The person shown: salutation, names and birthdate.
     public typealias State = Person
+    /// A client's change of the person.
     public typealias Event = PersonEvent
+    /// What a client may post (`setPerson`).
     public typealias Intent = PersonIntent
+    /// What a client reads: the name and birthdate as texts, and the fields they are made of.
     public typealias Snapshot = PersonSnapshot
 
     /// The state of a new session: the seed's test person.
@@ -53,7 +57,8 @@ public enum PersonApp: Feature {
                     field: "birthdate",
                     reason: "must be an ISO 8601 date (1970-01-01) or date-time (1970-01-01T00:00:00Z)")
             }
-            return .personChanged(Person(salutation: salutation, firstName: firstName, lastName: lastName, birthdate: date))
+            return .personChanged(
+                Person(salutation: salutation, firstName: firstName, lastName: lastName, birthdate: date))
         }
     }
 

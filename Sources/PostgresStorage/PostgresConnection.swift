@@ -35,8 +35,10 @@ final class PostgresConnection: @unchecked Sendable {
         handle = nil
         prepared = []
         // A dead peer is noticed within keepalive's bound (10 s idle, 2 s × 3 probes) rather than the system's hours.
-        let options = url.contains("://")
-            ? url + (url.contains("?") ? "&" : "?") + "keepalives_idle=10&keepalives_interval=2&keepalives_count=3&connect_timeout=5"
+        let options =
+            url.contains("://")
+            ? url + (url.contains("?") ? "&" : "?")
+                + "keepalives_idle=10&keepalives_interval=2&keepalives_count=3&connect_timeout=5"
             : url + " keepalives_idle=10 keepalives_interval=2 keepalives_count=3 connect_timeout=5"
         let connection = PQconnectdb(options)
         guard let connection, PQstatus(connection) == CONNECTION_OK else {

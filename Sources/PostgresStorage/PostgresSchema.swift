@@ -121,10 +121,13 @@ enum PostgresSchema {
                 try connection.query("CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)")
                 let found = try connection.query("SELECT coalesce(max(version), 0) FROM schema_version")
                 let version = Int(found.rows.first?.first.flatMap { $0 } ?? "0") ?? 0
-                guard version <= currentVersion else { throw PostgresError.server(state: "newer", message: "\(version)") }
+                guard version <= currentVersion else {
+                    throw PostgresError.server(state: "newer", message: "\(version)")
+                }
                 for migration in migrations where migration.version > version {
                     try connection.execute(migration.sql)
-                    try connection.query("INSERT INTO schema_version (version) VALUES ($1)", [String(migration.version)])
+                    try connection.query(
+                        "INSERT INTO schema_version (version) VALUES ($1)", [String(migration.version)])
                 }
             }
         } catch .server(state: "newer", let message) {

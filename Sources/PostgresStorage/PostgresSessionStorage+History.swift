@@ -9,6 +9,7 @@ import ViewModelCore
 /// journal records after the snapshot are what a load replays, not a past to serve, and the checkpoints an earlier
 /// run kept are not read (the session's next snapshot deletes them).
 extension PostgresSessionStorage {
+    /// The checkpoints kept for session `id`, oldest first; none while no history is kept (``historyInputs`` 0).
     public func checkpoints(of id: SessionID) throws(StorageError) -> [HistoryCheckpoint] {
         guard historyInputs > 0 else { return [] }
         let result: PostgresResult
@@ -28,6 +29,7 @@ extension PostgresSessionStorage {
         }
     }
 
+    /// Session `id`'s value at checkpoint `number`, or nil when it is not kept (compacted away, or no history kept).
     public func checkpoint(of id: SessionID, at number: Int) throws(StorageError) -> SessionCore? {
         guard historyInputs > 0 else { return nil }
         let result: PostgresResult
@@ -47,6 +49,7 @@ extension PostgresSessionStorage {
         }
     }
 
+    /// At most `limit` of session `id`'s journal records after record `number`, in order; none with no history kept.
     public func records(of id: SessionID, after number: Int, limit: Int) throws(StorageError) -> [JournalRecord] {
         guard historyInputs > 0 else { return [] }
         let result: PostgresResult

@@ -62,7 +62,8 @@ extension PostgresSessionStorage {
     private static func keptSchemas(_ connection: PostgresConnection) throws(PostgresError) -> StoredSchemas {
         var stored = StoredSchemas()
         for row in try connection.query("SELECT feature, oldest, newest FROM feature_schemas").rows {
-            guard let feature = row[0], let oldest = row[1].flatMap({ Int($0) }), let newest = row[2].flatMap({ Int($0) })
+            guard let feature = row[0], let oldest = row[1].flatMap({ Int($0) }),
+                let newest = row[2].flatMap({ Int($0) })
             else { continue }
             stored.add(feature, versions: oldest...max(oldest, newest))
         }

@@ -41,8 +41,12 @@ public final class PostgresSessionStorage: SharedSessionStorage {
     ///   ``StorageError/unusable(path:reason:)`` when its schema is newer than this version's, or when its sessions
     ///   hold feature data `features` cannot read (a feature not registered, or a schema version it does not
     ///   migrate from).
-    /// - Parameter historyInputs: How many of each session's latest inputs are kept, with the snapshots they need,
-    ///   so its past versions can be rebuilt (0: only what a load needs).
+    /// - Parameters:
+    ///   - url: The database's `postgres://` URL (its password is never logged).
+    ///   - node: This node's name, which its leases and log lines carry.
+    ///   - features: The features whose stored data it reads.
+    ///   - historyInputs: How many of each session's latest inputs are kept, with the snapshots they need, so its
+    ///     past versions can be rebuilt (0: only what a load needs).
     public init(url: String, node: String, features: FeatureTypes, historyInputs: Int = 0) throws(StorageError) {
         self.node = node
         self.features = features
@@ -70,7 +74,9 @@ public final class PostgresSessionStorage: SharedSessionStorage {
             case .newer(let version):
                 throw .unusable(
                     path: redactedURL,
-                    reason: "written by a newer ViewHost (schema version \(version), this one knows \(PostgresSchema.currentVersion))")
+                    reason:
+                        "written by a newer ViewHost (schema version \(version), this one knows \(PostgresSchema.currentVersion))"
+                )
             case .failed(let error):
                 throw .unusable(path: redactedURL, reason: "cannot migrate: \(Self.redact(error))")
             }
@@ -124,10 +130,12 @@ public final class PostgresSessionStorage: SharedSessionStorage {
         }
     }
 
+    /// Starts this node's lease under `internalAddress`, renewed by heartbeat until ``close()``.
     public func announce(_ internalAddress: String) {
         lease.start(address: internalAddress)
     }
 
+    /// How many sessions this node took over from another node since it started (a metric).
     public var takeovers: Int { takenOver.load(ordering: .relaxed) }
 
     private func take(
@@ -174,7 +182,8 @@ public final class PostgresSessionStorage: SharedSessionStorage {
             [id.rawValue, String(snapshotNumber)])
         var number = snapshotNumber
         for input in inputs.rows {
-            guard let next = input[0].flatMap({ Int($0) }), next == number + 1, let record = Self.record(input[1], input[2])
+            guard let next = input[0].flatMap({ Int($0) }), next == number + 1,
+                let record = Self.record(input[1], input[2])
             else {
                 throw .server(state: "ViewHost", message: "session \(id)'s journal has a gap at \(number + 1)")
             }
@@ -182,7 +191,8 @@ public final class PostgresSessionStorage: SharedSessionStorage {
                 try core.replay(JournalRecordFormat.decode(record))
             } catch {
                 if case .undecodable(let error)? = error as? ReplayError { undecodable.withLock { $0 = error } }
-                throw .server(state: "ViewHost", message: "session \(id)'s journal record \(next) cannot be replayed: \(error)")
+                throw .server(
+                    state: "ViewHost", message: "session \(id)'s journal record \(next) cannot be replayed: \(error)")
             }
             number = next
         }
@@ -194,11 +204,12 @@ public final class PostgresSessionStorage: SharedSessionStorage {
                 [PostgresReleaseListener.channel, "\(id.rawValue) \(epoch) \(node)"])
         }
         leases.own(id, epoch: epoch)
-        return .loaded(.found(
-            StoredSession(
-                id: id, token: token, createdAt: Date(timeIntervalSince1970: Double(lease[1] ?? "") ?? 0),
-                lastAccess: Date(timeIntervalSince1970: Double(lease[2] ?? "") ?? 0), core: core,
-                journalNumber: number, copy: copies.wrappingAdd(1, ordering: .relaxed).newValue)))
+        return .loaded(
+            .found(
+                StoredSession(
+                    id: id, token: token, createdAt: Date(timeIntervalSince1970: Double(lease[1] ?? "") ?? 0),
+                    lastAccess: Date(timeIntervalSince1970: Double(lease[2] ?? "") ?? 0), core: core,
+                    journalNumber: number, copy: copies.wrappingAdd(1, ordering: .relaxed).newValue)))
     }
 
     /// Sessions whose next timer falls due before `instant` that this node owns (by name: give a node a stable
@@ -249,6 +260,7 @@ public final class PostgresSessionStorage: SharedSessionStorage {
 
     // MARK: - Writes (through the writer)
 
+    /// Leases session `session.id` to this node (epoch 1) and queues its row and first snapshot on the writer.
     public func create(
         _ session: StoredSession, completion: @escaping @Sendable (Bool) -> Void
     ) throws(UnstorableValue) {
@@ -282,16 +294,20 @@ public final class PostgresSessionStorage: SharedSessionStorage {
         return input.map { Array($0.utf8) }
     }
 
+    /// Gives up this node's lease on session `id` and queues its removal (a tombstone with `expiredAt`) on the writer.
     public func remove(_ id: SessionID, expiredAt: Date?, completion: @escaping @Sendable (Bool) -> Void) {
         leases.release(id)
         writer.enqueue(.remove(id, expiredAt: expiredAt), completion: completion)
     }
 
+    /// Queues the last-use times on the writer, which batches them with the journal writes.
     public func recordAccess(_ times: [(SessionID, Date)]) {
         guard !times.isEmpty else { return }
         writer.enqueue(.access(times)) { _ in }
     }
 
+    /// Expires, in one transaction, the sessions idle since before `cutoff` that are not live here, and forgets old
+    /// tombstones; a failure expires none (0) and the next sweep tries again.
     public func expire(idleBefore cutoff: Date, forgetBefore: Date, except live: @Sendable (SessionID) -> Bool) -> Int {
         do {
             return try pool.withConnection { connection throws(PostgresError) -> Int in
@@ -322,20 +338,25 @@ public final class PostgresSessionStorage: SharedSessionStorage {
         }
     }
 
+    /// The writer's transactions and the writes they carried since start.
     public var commitCounts: (commits: Int, writes: Int) {
         writer.counts.withLock { ($0.batches, $0.writes) }
     }
 
+    /// The writer's health: `failing` after a write failed, until one commits again.
     public var health: StorageHealth { writer.monitor.health }
 
+    /// Calls `handler` whenever the writer's health changes.
     public func onHealthChange(_ handler: @escaping @Sendable (StorageHealth) -> Void) {
         writer.monitor.onChange(handler)
     }
 
+    /// Calls `handler` when another node takes over sessions of this node (the database notifies this node).
     public func onOwnershipLoss(_ handler: @escaping @Sendable (OwnershipLoss) -> Void) {
         listener.onLoss(handler)
     }
 
+    /// Writes what is queued, then stops listening for takeovers and gives up this node's lease.
     public func close() {
         writer.drainAndStop()
         listener.stop()

@@ -128,7 +128,9 @@ final class PostgresStatements: JournalStatements {
             run.removeAll()
         }
         for (index, write) in writes.enumerated() {
-            if case .append(let record) = write, record.snapshot == nil, record.nextDueAt == nil, let fence = record.fence {
+            if case .append(let record) = write, record.snapshot == nil, record.nextDueAt == nil,
+                let fence = record.fence
+            {
                 // A session's records in one run follow each other under one fence (the statement checks the
                 // first against the store, the rest against the one before).
                 if let last = run.last(where: { $0.record.session == record.session })?.record,
@@ -186,14 +188,16 @@ final class PostgresStatements: JournalStatements {
             SELECT session_id, number FROM kept
             """,
             [
-                PostgresEncoded.array(records.map(\.session.rawValue)), PostgresEncoded.array(records.map { String($0.number) }),
+                PostgresEncoded.array(records.map(\.session.rawValue)),
+                PostgresEncoded.array(records.map { String($0.number) }),
                 PostgresEncoded.array(records.map { String($0.fence ?? 0) }),
                 PostgresEncoded.array(records.map { PostgresEncoded.bytea($0.bytes) }), node,
             ])
-        return Set(result.rows.compactMap { row in
-            guard let session = row[0], let number = row[1].flatMap({ Int($0) }) else { return nil }
-            return RecordKey(session: session, number: number)
-        })
+        return Set(
+            result.rows.compactMap { row in
+                guard let session = row[0], let number = row[1].flatMap({ Int($0) }) else { return nil }
+                return RecordKey(session: session, number: number)
+            })
     }
 
     /// The session's row, if this node still owns it under `$2` and record `$3` follows its last record or snapshot.

@@ -137,7 +137,8 @@ final class CommitLedger: Sendable {
         if !Self.isInPlace(path, state.descriptor) {
             let descriptor = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else {
-                state.broken = "it was deleted or replaced, and cannot be made again: " + String(cString: strerror(errno))
+                state.broken =
+                    "it was deleted or replaced, and cannot be made again: " + String(cString: strerror(errno))
                 return
             }
             close(state.descriptor)
@@ -150,7 +151,9 @@ final class CommitLedger: Sendable {
             _ = ftruncate(state.descriptor, 0)
             let written = Self.start.withUnsafeBytes { write(state.descriptor, $0.baseAddress, $0.count) }
             state.started = written == Self.start.count
-            if !state.started { state.broken = "its first record cannot be written: " + String(cString: strerror(errno)) }
+            if !state.started {
+                state.broken = "its first record cannot be written: " + String(cString: strerror(errno))
+            }
             persist(state.descriptor)
         }
     }
@@ -222,18 +225,54 @@ final class CommitLedger: Sendable {
         var contents = Contents(size: bytes.count, isStarted: bytes.starts(with: start))
         var offset = 0
         while offset + 8 <= bytes.count {
-            let length = Int(integer(bytes, at: offset, as: UInt32.self))
-            let sum = integer(bytes, at: offset + 4, as: UInt32.self)
-            guard offset + 8 + length <= bytes.count else { return contents }
-            let payload = Array(bytes[(offset + 8)..<(offset + 8 + length)])
-            guard checksum(payload) == sum, let entries = entries(payload) else {
+            switch record(in: bytes, at: offset) {
+            case .whole(let entries, let next):
+                for (id, number) in entries { contents.acknowledged[id] = number }
+                offset = next
+            case .pastTheEnd:
+                // A record that runs past the end is the tail a crash cut short, unless a whole record follows
+                // it: then its length was damaged (it read as "cut short" and hid the damage, and the records
+                // after it, from the start's check).
+                if hasRecord(bytes, after: offset) { contents.damagedAt = offset }
+                return contents
+            case .damaged:
                 contents.damagedAt = offset
                 return contents
             }
-            for (id, number) in entries { contents.acknowledged[id] = number }
-            offset += 8 + length
         }
         return contents
+    }
+
+    /// What the 8 bytes of header at `offset` begin.
+    private enum Record {
+        /// A record whose checksum holds, with its entries; the next one begins at `next`.
+        case whole([(SessionID, Int)], next: Int)
+        /// One whose length runs past the end of the file.
+        case pastTheEnd
+        /// One whose checksum fails, or whose payload is not entries.
+        case damaged
+    }
+
+    /// The record whose header is at `offset` (at least 8 bytes before the end): the one reading of a record, for
+    /// ``read(_:)`` and ``hasRecord(_:after:)``.
+    private static func record(in bytes: [UInt8], at offset: Int) -> Record {
+        let length = Int(integer(bytes, at: offset, as: UInt32.self))
+        guard length <= bytes.count - offset - 8 else { return .pastTheEnd }
+        let payload = Array(bytes[(offset + 8)..<(offset + 8 + length)])
+        guard checksum(payload) == integer(bytes, at: offset + 4, as: UInt32.self), let entries = entries(payload)
+        else { return .damaged }
+        return .whole(entries, next: offset + 8 + length)
+    }
+
+    /// Whether a whole record with at least one entry, its checksum right, begins anywhere after `offset`: what a
+    /// tail cut short (a prefix of one record) cannot hold, short of a 32-bit checksum matching by chance.
+    static func hasRecord(_ bytes: [UInt8], after offset: Int) -> Bool {
+        var candidate = offset + 1
+        while candidate + 8 <= bytes.count {
+            if case .whole(let entries, _) = record(in: bytes, at: candidate), !entries.isEmpty { return true }
+            candidate += 1
+        }
+        return false
     }
 
     private static func entries(_ payload: [UInt8]) -> [(SessionID, Int)]? {

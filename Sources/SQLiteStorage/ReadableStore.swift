@@ -48,7 +48,8 @@ final class ReadableStore: Sendable {
                 let copy = try Self.temporaryCopy(of: path)
                 self.copy = copy
                 do {
-                    queue = try DatabaseQueue(path: (copy as NSString).appendingPathComponent(SQLiteSessionStorage.fileName))
+                    queue = try DatabaseQueue(
+                        path: (copy as NSString).appendingPathComponent(SQLiteSessionStorage.fileName))
                 } catch {
                     // Not opened, so never deinitialized: the copy of the user's data goes now, not left in /tmp.
                     try? FileManager.default.removeItem(atPath: copy)
@@ -58,7 +59,8 @@ final class ReadableStore: Sendable {
             try queue.read { db in
                 let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
                 guard applicationID == SQLiteSchema.applicationID else {
-                    throw StorageError.unusable(path: path, reason: "not a ViewHost store (another application's database)")
+                    throw StorageError.unusable(
+                        path: path, reason: "not a ViewHost store (another application's database)")
                 }
                 if try SQLiteSchema.migrator.hasBeenSuperseded(db) {
                     throw StorageError.unusable(path: path, reason: "written by a newer ViewHost")
@@ -66,7 +68,7 @@ final class ReadableStore: Sendable {
             }
         } catch let error as StorageError {
             throw error
-        } catch where StoreAudit.isDamage(error) {
+        } catch  where StoreAudit.isDamage(error) {
             throw Damaged(path: path, reason: "it is damaged: " + StoreAudit.damage(of: path, error: error))
         } catch {
             throw StorageError.unusable(path: path, reason: SQLiteSessionStorage.describe(error))
@@ -80,9 +82,11 @@ final class ReadableStore: Sendable {
 
     /// A private directory holding copies of `path` and its `-wal` (when there is one).
     private static func temporaryCopy(of path: String) throws -> String {
-        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("viewhost-read-XXXXXX").utf8CString)
+        var template = Array(
+            (NSTemporaryDirectory() as NSString).appendingPathComponent("viewhost-read-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
-            throw StorageError.unusable(path: path, reason: "cannot make a temporary directory: \(String(cString: strerror(errno)))")
+            throw StorageError.unusable(
+                path: path, reason: "cannot make a temporary directory: \(String(cString: strerror(errno)))")
         }
         let directory = String(cString: made)
         for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: path + suffix) {

@@ -3,7 +3,7 @@ import GRDB
 import ViewModelCore
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 extension SQLiteMaintenance {
@@ -52,7 +52,8 @@ extension SQLiteMaintenance {
             }
             // The copy's checks met a damaged page of the store's.
             throw .unusable(
-                path: source.path, reason: "no backup was written, as the store is damaged: "
+                path: source.path,
+                reason: "no backup was written, as the store is damaged: "
                     + "\(SQLiteSessionStorage.describe(error)); viewhost check says what is wrong (docs/OPERATIONS.md)")
         }
         guard problems.isEmpty else {

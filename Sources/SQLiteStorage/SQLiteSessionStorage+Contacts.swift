@@ -6,11 +6,13 @@ import ViewModelCore
 /// call is one transaction of its own, off the journal's writer (SQLite takes one writer at a time, and waits its
 /// turn): these are written when a session invites or redeems, never per event.
 extension SQLiteSessionStorage: ContactDirectory {
+    /// Keeps `invitation`, unless its session has `openLimit` open ones already.
     public func addInvitation(_ invitation: Invitation, openLimit: Int, now: Date) throws(StorageError) -> Bool {
         try contactsWrite("keeping an invitation") { db in
-            let open = try Int.fetchOne(
-                db, sql: "SELECT count(*) FROM invitations WHERE session_id = ?1 AND \(Self.isOpen(at: 2))",
-                arguments: [invitation.session.rawValue, now.timeIntervalSince1970]) ?? 0
+            let open =
+                try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM invitations WHERE session_id = ?1 AND \(Self.isOpen(at: 2))",
+                    arguments: [invitation.session.rawValue, now.timeIntervalSince1970]) ?? 0
             guard open < openLimit else { return false }
             try db.execute(
                 sql: """
@@ -18,19 +20,23 @@ extension SQLiteSessionStorage: ContactDirectory {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    invitation.id, invitation.session.rawValue, invitation.feature, invitation.name, Data(invitation.digest),
-                    invitation.createdAt.timeIntervalSince1970, invitation.expiresAt.timeIntervalSince1970, invitation.uses,
+                    invitation.id, invitation.session.rawValue, invitation.feature, invitation.name,
+                    Data(invitation.digest),
+                    invitation.createdAt.timeIntervalSince1970, invitation.expiresAt.timeIntervalSince1970,
+                    invitation.uses,
                 ])
             return true
         }
     }
 
+    /// The open invitations of `session` at `now`, oldest first.
     public func invitations(of session: SessionID, now: Date) throws(StorageError) -> [Invitation] {
         do {
             return try pool.read { db in
                 try Row.fetchAll(
                     db,
-                    sql: "SELECT * FROM invitations WHERE session_id = ?1 AND \(Self.isOpen(at: 2)) ORDER BY created_at, id",
+                    sql:
+                        "SELECT * FROM invitations WHERE session_id = ?1 AND \(Self.isOpen(at: 2)) ORDER BY created_at, id",
                     arguments: [session.rawValue, now.timeIntervalSince1970]
                 ).map(Self.invitation)
             }
@@ -39,6 +45,7 @@ extension SQLiteSessionStorage: ContactDirectory {
         }
     }
 
+    /// Withdraws `session`'s invitation `id`.
     public func withdrawInvitation(_ id: String, of session: SessionID, now: Date) throws(StorageError) -> Bool {
         try contactsWrite("withdrawing an invitation") { db in
             try db.execute(
@@ -48,10 +55,12 @@ extension SQLiteSessionStorage: ContactDirectory {
         }
     }
 
+    /// Redeems the invitation whose code has `redemption`'s digest, making the two addresses at once.
     public func redeem(_ redemption: Redemption, now: Date) throws(StorageError) -> Redeemed {
         try contactsWrite("redeeming an invitation") { db -> Redeemed in
-            guard let row = try Row.fetchOne(
-                db, sql: "SELECT * FROM invitations WHERE digest = ?", arguments: [Data(redemption.digest)])
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT * FROM invitations WHERE digest = ?", arguments: [Data(redemption.digest)])
             else { return .unknown }
             let invitation = Self.invitation(row)
             guard invitation.session != redemption.session else { return .own }
@@ -66,8 +75,10 @@ extension SQLiteSessionStorage: ContactDirectory {
             }
             guard invitation.uses > 0, invitation.expiresAt > now, !(row["withdrawn"] as Bool) else { return .gone }
             for session in [invitation.session, redemption.session] {
-                let count = try Int.fetchOne(
-                    db, sql: "SELECT count(*) FROM contacts WHERE session_id = ?", arguments: [session.rawValue]) ?? 0
+                let count =
+                    try Int.fetchOne(
+                        db, sql: "SELECT count(*) FROM contacts WHERE session_id = ?", arguments: [session.rawValue])
+                    ?? 0
                 guard count < redemption.maxContacts else { return .tooManyContacts(limit: redemption.maxContacts) }
             }
             try db.execute(sql: "UPDATE invitations SET uses = uses - 1 WHERE id = ?", arguments: [invitation.id])
@@ -86,7 +97,8 @@ extension SQLiteSessionStorage: ContactDirectory {
                 sql: insert,
                 arguments: [
                     redemption.forRedeemer.rawValue, redemption.session.rawValue, invitation.feature,
-                    invitation.session.rawValue, redemption.forInviter.rawValue, invitation.name, now.timeIntervalSince1970,
+                    invitation.session.rawValue, redemption.forInviter.rawValue, invitation.name,
+                    now.timeIntervalSince1970,
                 ])
             return .made(
                 ContactPair(
@@ -95,6 +107,7 @@ extension SQLiteSessionStorage: ContactDirectory {
         }
     }
 
+    /// Where `address` leads, if anywhere.
     public func route(of address: ContactAddress) throws(StorageError) -> ContactRoute? {
         do {
             return try pool.read { db in
@@ -123,7 +136,9 @@ extension SQLiteSessionStorage: ContactDirectory {
     }
 
     /// Runs `body` in a write transaction of its own, unless the store is closed or broken.
-    private func contactsWrite<Result>(_ what: String, _ body: (Database) throws -> Result) throws(StorageError) -> Result {
+    private func contactsWrite<Result>(_ what: String, _ body: (Database) throws -> Result) throws(StorageError)
+        -> Result
+    {
         guard !writer.isStopped, writer.mayWrite() else {
             throw .failed(reason: "\(what): the store takes no writes (\(health))")
         }

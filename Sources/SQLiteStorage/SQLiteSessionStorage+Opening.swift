@@ -46,7 +46,8 @@ extension SQLiteSessionStorage {
         if !manager.fileExists(atPath: path) {
             let created = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             guard created >= 0 else {
-                throw .cannotCreate(path: directory, reason: "\(path) cannot be made: \(String(cString: strerror(errno)))")
+                throw .cannotCreate(
+                    path: directory, reason: "\(path) cannot be made: \(String(cString: strerror(errno)))")
             }
             Glibc.close(created)
         }
@@ -104,7 +105,8 @@ extension SQLiteSessionStorage {
     static func checkSize(path: String) throws(StorageError) {
         guard let cut = StoreAudit.sizeDiagnosis(of: path) else { return }
         throw .unusable(
-            path: path, reason: "it is damaged: \(cut); viewhost check says what is lost; restore a backup (docs/OPERATIONS.md)")
+            path: path,
+            reason: "it is damaged: \(cut); viewhost check says what is lost; restore a backup (docs/OPERATIONS.md)")
     }
 
     /// Runs SQLite's quick check of every page on a thread of its own, inside `group` (which ``close()`` waits
@@ -118,7 +120,7 @@ extension SQLiteSessionStorage {
             do {
                 guard let problem = try pool.read({ try StoreAudit.integrity($0, full: false) }) else { return }
                 monitor.set(.broken("\(path) is damaged: \(problem); run viewhost check, then restore a backup"))
-            } catch where StoreAudit.isDamage(error) {
+            } catch  where StoreAudit.isDamage(error) {
                 monitor.set(SQLiteSessionStorage.health(after: error, path: path))
             } catch {
                 // The store is closing (its interrupt cut the check short): nothing was found.
@@ -140,13 +142,16 @@ extension SQLiteSessionStorage {
         }
         if let damagedAt = found.damagedAt {
             throw StorageError.unusable(
-                path: ledger, reason: "it is damaged at byte \(damagedAt), so what was acknowledged after it cannot be checked; "
+                path: ledger,
+                reason: "it is damaged at byte \(damagedAt), so what was acknowledged after it cannot be checked; "
                     + "viewhost check compares the rest; docs/OPERATIONS.md says what to do")
         }
         let lost = try pool.read { try StoreAudit.lostRecords($0, acknowledged: found.acknowledged) }
         guard !lost.isEmpty else { return }
         throw StorageError.unusable(
-            path: path, reason: StoreAudit.summary(lost) + "; viewhost check lists them; viewhost repair ends those sessions (docs/OPERATIONS.md)")
+            path: path,
+            reason: StoreAudit.summary(lost)
+                + "; viewhost check lists them; viewhost repair ends those sessions (docs/OPERATIONS.md)")
     }
 
     /// Brings a new or older database up to date; refuses a foreign, newer or corrupt one.
@@ -181,7 +186,8 @@ extension SQLiteSessionStorage {
         do {
             try pool.write { db in
                 try db.execute(
-                    sql: "INSERT INTO heartbeat (id, at) VALUES (1, ?1) ON CONFLICT (id) DO UPDATE SET at = excluded.at",
+                    sql:
+                        "INSERT INTO heartbeat (id, at) VALUES (1, ?1) ON CONFLICT (id) DO UPDATE SET at = excluded.at",
                     arguments: [Date().timeIntervalSince1970])
                 if ledgerBegun { try StoreAudit.requireLedger(true, in: db) }
             }

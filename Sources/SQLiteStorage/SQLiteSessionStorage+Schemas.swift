@@ -14,7 +14,8 @@ extension SQLiteSessionStorage {
     /// - Returns: What the store may hold once this build writes to it (for
     ///   ``recordFeatureSchemas(_:features:in:)``).
     /// - Throws: ``StorageError/unusable(path:reason:)`` naming the feature and the version, or the member.
-    static func checkFeatureSchemas(_ pool: DatabasePool, path: String, features: FeatureTypes) throws -> StoredSchemas {
+    static func checkFeatureSchemas(_ pool: DatabasePool, path: String, features: FeatureTypes) throws -> StoredSchemas
+    {
         try pool.read { db in
             var stored = try keptSchemas(db)
             do {

@@ -50,8 +50,12 @@ public final class SQLiteSessionStorage: SessionStorage {
     ///   ``StorageError/unusable(path:reason:)`` when the file is corrupt, not a ViewHost store, or newer, or when
     ///   its sessions hold feature data `features` cannot read (a feature not registered, a schema version it
     ///   does not migrate from, or a stored shape changed without a new schema version).
-    /// - Parameter historyInputs: How many of each session's latest inputs are kept, with the snapshots they need,
-    ///   so its past versions can be rebuilt (0: only what a restart needs).
+    /// - Parameters:
+    ///   - directory: The data directory; the store is `viewhost.sqlite` in it.
+    ///   - sync: How far a commit waits for the disk.
+    ///   - features: The features whose stored data it reads.
+    ///   - historyInputs: How many of each session's latest inputs are kept, with the snapshots they need, so its
+    ///     past versions can be rebuilt (0: only what a restart needs).
     public init(directory: String, sync: Sync, features: FeatureTypes, historyInputs: Int = 0) throws(StorageError) {
         // A file-size limit (RLIMIT_FSIZE) must make a write fail, not kill the server: then the write's event gets
         // 503 and reads go on, as for a full disk.
@@ -80,9 +84,10 @@ public final class SQLiteSessionStorage: SessionStorage {
             if startFailure == nil { try Self.recordFeatureSchemas(schemas, features: features, in: pool) }
         } catch let error as StorageError {
             throw error
-        } catch where StoreAudit.isDamage(error) {
+        } catch  where StoreAudit.isDamage(error) {
             throw .unusable(
-                path: path, reason: "it is damaged: " + StoreAudit.damage(of: path, error: error)
+                path: path,
+                reason: "it is damaged: " + StoreAudit.damage(of: path, error: error)
                     + "; viewhost check says what is lost; restore a backup (docs/OPERATIONS.md)")
         } catch {
             throw .unusable(path: path, reason: Self.describe(error))
@@ -103,18 +108,21 @@ public final class SQLiteSessionStorage: SessionStorage {
 
     // MARK: - Reads
 
+    /// Reads session `id`'s newest snapshot and replays the journal records after it, in one read transaction on a
+    /// reader connection (never the writer's).
     public func load(_ id: SessionID) throws(StorageError) -> StoredLookup {
         do {
             return try pool.read { db -> StoredLookup in
-                guard let row = try Row.fetchOne(
-                    db,
-                    sql: """
-                        SELECT token_digest, created_at, last_access, expired_at, ended_by_repair,
-                            snapshots.core AS snapshot, snapshots.number AS snapshot_number
-                        FROM sessions LEFT JOIN snapshots ON snapshots.session_id = sessions.id
-                            AND snapshots.number = (SELECT max(number) FROM snapshots WHERE session_id = sessions.id)
-                        WHERE id = ?
-                        """, arguments: [id.rawValue])
+                guard
+                    let row = try Row.fetchOne(
+                        db,
+                        sql: """
+                            SELECT token_digest, created_at, last_access, expired_at, ended_by_repair,
+                                snapshots.core AS snapshot, snapshots.number AS snapshot_number
+                            FROM sessions LEFT JOIN snapshots ON snapshots.session_id = sessions.id
+                                AND snapshots.number = (SELECT max(number) FROM snapshots WHERE session_id = sessions.id)
+                            WHERE id = ?
+                            """, arguments: [id.rawValue])
                 else { return .none }
                 let token = SessionToken(digest: [UInt8](row["token_digest"] as Data))
                 if (row["expired_at"] as Double?) != nil {
@@ -168,12 +176,15 @@ public final class SQLiteSessionStorage: SessionStorage {
         return (core, number)
     }
 
+    /// At most `limit` sessions whose earliest timer falls due before `instant`, soonest first (the whole file is this
+    /// node's).
     public func sessionsDue(before instant: Date, limit: Int) throws(StorageError) -> [SessionID] {
         do {
             return try pool.read { db in
                 try String.fetchAll(
                     db,
-                    sql: "SELECT id FROM sessions WHERE next_due_at < ? AND expired_at IS NULL ORDER BY next_due_at LIMIT ?",
+                    sql:
+                        "SELECT id FROM sessions WHERE next_due_at < ? AND expired_at IS NULL ORDER BY next_due_at LIMIT ?",
                     arguments: [instant.timeIntervalSince1970, limit])
             }.map(SessionID.init)
         } catch {
@@ -194,6 +205,7 @@ public final class SQLiteSessionStorage: SessionStorage {
 
     // MARK: - Writes (through the writer)
 
+    /// Encodes session `session`'s first snapshot here, on the caller's thread, and queues its row on the writer.
     public func create(
         _ session: StoredSession, completion: @escaping @Sendable (Bool) -> Void
     ) throws(UnstorableValue) {
@@ -210,10 +222,12 @@ public final class SQLiteSessionStorage: SessionStorage {
         return write.snapshotBytes
     }
 
+    /// Queues the removal of session `id` (a tombstone with `expiredAt`) on the writer, after its queued entries.
     public func remove(_ id: SessionID, expiredAt: Date?, completion: @escaping @Sendable (Bool) -> Void) {
         writer.enqueue(.remove(id, expiredAt: expiredAt), completion: completion)
     }
 
+    /// Queues the last-use times on the writer, which batches them with the journal writes.
     public func recordAccess(_ times: [(SessionID, Date)]) {
         guard !times.isEmpty else { return }
         writer.enqueue(.access(times)) { _ in }
@@ -225,14 +239,18 @@ public final class SQLiteSessionStorage: SessionStorage {
         return (try? statements.expire(idleBefore: cutoff, forgetBefore: forgetBefore, except: live).count) ?? 0
     }
 
+    /// The file's health: `failing` after a write failed, `broken` once a page check or write found it damaged.
     public var health: StorageHealth { monitor.health }
 
+    /// Calls `handler` whenever the file's health changes.
     public func onHealthChange(_ handler: @escaping @Sendable (StorageHealth) -> Void) {
         monitor.onChange(handler)
     }
 
+    /// The bytes the file's used pages take, as of the last commit (free pages not counted).
     public var usedBytes: Int? { statements.usedBytes.load(ordering: .relaxed) }
 
+    /// The writer's transactions and the writes they carried since start.
     public var commitCounts: (commits: Int, writes: Int) {
         writer.counts.withLock { ($0.batches, $0.writes) }
     }
@@ -267,7 +285,8 @@ public final class SQLiteSessionStorage: SessionStorage {
     static func health(after error: any Error, path: String) -> StorageHealth {
         if StoreAudit.isDamage(error) {
             return .broken(
-                "\(path) is damaged: \(StoreAudit.damage(of: path, error: error)); run viewhost check, then restore a backup")
+                "\(path) is damaged: \(StoreAudit.damage(of: path, error: error)); run viewhost check, then restore a backup"
+            )
         }
         return .failing("\(path): \(describe(error))")
     }

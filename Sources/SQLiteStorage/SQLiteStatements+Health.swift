@@ -28,17 +28,24 @@ extension SQLiteStatements {
                 ledger.reset(walGeneration: nil)
                 saved = "everything acknowledged was copied into \(path) first"
             } else {
-                saved = "only \(copied) of its \(frames) frames could be copied into \(path): back the store up before you stop the server"
+                saved =
+                    "only \(copied) of its \(frames) frames could be copied into \(path): back the store up before you stop the server"
             }
         } catch {
-            saved = "copying what it held into \(path) failed (\(SQLiteSessionStorage.describe(error))): back the store up before you stop the server"
+            saved =
+                "copying what it held into \(path) failed (\(SQLiteSessionStorage.describe(error))): back the store up before you stop the server"
         }
-        monitor.set(.broken("\(wal.path) was deleted or replaced while the server ran; \(saved); writes are refused until the server is restarted"))
+        monitor.set(
+            .broken(
+                "\(wal.path) was deleted or replaced while the server ran; \(saved); writes are refused until the server is restarted"
+            ))
     }
 
     /// Whether a checkpoint copied every frame of the log into the main file (without waiting for readers).
     func checkpointed() -> Bool {
-        guard let (frames, copied) = try? pool.writeWithoutTransaction({ try $0.checkpoint(.passive) }) else { return false }
+        guard let (frames, copied) = try? pool.writeWithoutTransaction({ try $0.checkpoint(.passive) }) else {
+            return false
+        }
         return frames == copied
     }
 

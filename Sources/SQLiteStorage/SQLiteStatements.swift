@@ -67,7 +67,8 @@ final class SQLiteStatements: JournalStatements {
                     session.lastAccess.timeIntervalSince1970, session.nextDueAt?.timeIntervalSince1970,
                 ])
             guard db.changesCount == 1 else { return false }
-            try keepSnapshot(of: session.id, number: session.journalNumber, session.snapshot, versions: session.versions, db: db)
+            try keepSnapshot(
+                of: session.id, number: session.journalNumber, session.snapshot, versions: session.versions, db: db)
             return true
         case .append(let record):
             return try append(record, follows: false, in: db)
@@ -77,7 +78,8 @@ final class SQLiteStatements: JournalStatements {
         case .access(let times):
             for (id, at) in times {
                 try db.cachedStatement(
-                    sql: "UPDATE sessions SET last_access = ?1 WHERE id = ?2 AND last_access < ?1 AND expired_at IS NULL"
+                    sql:
+                        "UPDATE sessions SET last_access = ?1 WHERE id = ?2 AND last_access < ?1 AND expired_at IS NULL"
                 ).execute(arguments: [at.timeIntervalSince1970, id.rawValue])
             }
             return true
@@ -161,17 +163,21 @@ final class SQLiteStatements: JournalStatements {
         let id = record.session.rawValue
         if record.snapshot == nil || historyInputs > 0 {
             if follows {
-                try db.cachedStatement(sql: "INSERT OR IGNORE INTO journal (session_id, number, input) VALUES (?1, ?2, ?3)")
-                    .execute(arguments: [id, record.number, Data(record.bytes)])
+                try db.cachedStatement(
+                    sql: "INSERT OR IGNORE INTO journal (session_id, number, input) VALUES (?1, ?2, ?3)"
+                )
+                .execute(arguments: [id, record.number, Data(record.bytes)])
             } else {
                 try db.cachedStatement(
-                    sql: "INSERT OR IGNORE INTO journal (session_id, number, input) SELECT ?1, ?2, ?3 WHERE \(Self.follows)"
+                    sql:
+                        "INSERT OR IGNORE INTO journal (session_id, number, input) SELECT ?1, ?2, ?3 WHERE \(Self.follows)"
                 ).execute(arguments: [id, record.number, Data(record.bytes)])
             }
             guard db.changesCount == 1 else { return false }
         } else if !follows {
-            guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT \(Self.follows)"), arguments: [id, record.number])
-                == true
+            guard
+                try Bool.fetchOne(db.cachedStatement(sql: "SELECT \(Self.follows)"), arguments: [id, record.number])
+                    == true
             else { return false }
         }
         if let snapshot = record.snapshot {
@@ -224,7 +230,8 @@ final class SQLiteStatements: JournalStatements {
         }
         guard let failure = ledger.failure else { return nil }
         return .failing(
-            "\(ledger.path) cannot be written (\(failure)): a damaged log would go unnoticed until SQLite starts it again")
+            "\(ledger.path) cannot be written (\(failure)): a damaged log would go unnoticed until SQLite starts it again"
+        )
     }
 
     func probe() throws {

@@ -11,7 +11,9 @@ enum StoreAudit {
     static func integrity(_ db: Database, full: Bool) throws -> String? {
         let problems = try String.fetchAll(db, sql: full ? "PRAGMA integrity_check(100)" : "PRAGMA quick_check(100)")
         guard problems != ["ok"] else { return nil }
-        let count = problems.count >= 100 ? "100 or more problems" : "\(problems.count) problem\(problems.count == 1 ? "" : "s")"
+        let count =
+            problems.count >= 100
+            ? "100 or more problems" : "\(problems.count) problem\(problems.count == 1 ? "" : "s")"
         return "SQLite's integrity check finds \(count): " + problems.prefix(2).joined(separator: "; ")
             + (problems.count > 2 ? "; …" : "")
     }

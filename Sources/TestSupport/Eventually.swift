@@ -5,6 +5,7 @@
 ///   - timeout: How long to keep asking.
 ///   - interval: The pause between two asks.
 ///   - condition: What should become true.
+/// - Returns: Whether `condition` held before `timeout` passed.
 public func eventually(
     timeout: Duration = .seconds(60), interval: Duration = .milliseconds(10), _ condition: () async throws -> Bool
 ) async rethrows -> Bool {

@@ -20,9 +20,12 @@ public enum ForgedExport {
 
     /// `export` with the first match of `pattern` (a regular expression) in line `line` (1 is the header) replaced
     /// by `replacement`, forged as ``forge(_:_:)`` forges.
-    public static func replacing(_ pattern: String, with replacement: String, inLine line: Int, of export: [UInt8]) -> [UInt8] {
+    public static func replacing(_ pattern: String, with replacement: String, inLine line: Int, of export: [UInt8])
+        -> [UInt8]
+    {
         forge(export) { lines in
-            guard lines.indices.contains(line - 1), let range = lines[line - 1].range(of: pattern, options: .regularExpression)
+            guard lines.indices.contains(line - 1),
+                let range = lines[line - 1].range(of: pattern, options: .regularExpression)
             else { return }
             lines[line - 1].replaceSubrange(range, with: replacement)
         }

@@ -21,24 +21,31 @@ public final class HTTPTestClient: @unchecked Sendable {
         case closedBeforeResponse(received: Int)
         case malformedResponse(String)
 
+        /// One line for a test's failure message, with the errno or what was received.
         public var description: String {
             switch self {
             case .connectFailed(let code): "connect failed (errno \(code))"
             case .sendFailed(let code): "send failed (errno \(code))"
             case .timedOut: "timed out waiting for the server"
-            case .closedBeforeResponse(let received): "the server closed after \(received) bytes, before a full response"
+            case .closedBeforeResponse(let received):
+                "the server closed after \(received) bytes, before a full response"
             case .malformedResponse(let reason): "malformed response: \(reason)"
             }
         }
     }
 
+    /// The connected socket's file descriptor, for tests that shut down or half-close it themselves.
     public let fd: Int32
     private var buffer: [UInt8] = []
     private var sawEOF = false
 
     /// Connects to `host:port` (blocking connect, then reads with deadlines).
-    /// - Parameter source: The local address to connect from, such as `127.0.0.2` (any of 127.0.0.0/8 works on
-    ///   Linux), so one test can be two clients; nil lets the kernel choose.
+    /// - Parameters:
+    ///   - port: The server's port.
+    ///   - host: The server's address.
+    ///   - source: The local address to connect from, such as `127.0.0.2` (any of 127.0.0.0/8 works on Linux), so
+    ///     one test can be two clients; nil lets the kernel choose.
+    /// - Throws: ``ClientError/connectFailed(_:)`` with the errno.
     public init(port: Int, host: String = "127.0.0.1", source: String? = nil) throws {
         fd = try Self.connectedSocket(port: port, host: host, source: source)
     }
@@ -130,6 +137,8 @@ public final class HTTPTestClient: @unchecked Sendable {
     /// - Parameters:
     ///   - timeout: How long to wait for all of it.
     ///   - headRequest: Whether it answers a HEAD request (no body follows).
+    /// - Returns: The response.
+    /// - Throws: ``ClientError`` when the deadline passes, the server closes first, or the answer is malformed.
     public func readResponse(timeout: Duration = .seconds(60), headRequest: Bool = false) async throws -> TestResponse {
         try await offThread { try self.readResponseBlocking(timeout: timeout, headRequest: headRequest) }
     }
@@ -203,7 +212,8 @@ public final class HTTPTestClient: @unchecked Sendable {
         let remaining = ContinuousClock.now.duration(to: deadline)
         guard remaining > .zero else { throw ClientError.timedOut }
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
+        let milliseconds = Int32(
+            remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
         let ready = poll(&poller, 1, milliseconds)
         guard ready > 0 else {
             if ready < 0, errno == EINTR { return }

@@ -9,7 +9,8 @@ public enum HistoryWalk {
     public static func versions(
         of feature: String, session id: SessionID, in source: any SessionHistoryReading
     ) throws -> (versions: [Int: any ViewModel], records: [Int]) {
-        guard let first = try source.checkpoints(of: id).first, let core = try source.checkpoint(of: id, at: first.number)
+        guard let first = try source.checkpoints(of: id).first,
+            let core = try source.checkpoint(of: id, at: first.number)
         else { return ([:], []) }
         var cursor = HistoryCursor(core: core, number: first.number)
         var versions: [Int: any ViewModel] = [:]
@@ -20,7 +21,9 @@ public enum HistoryWalk {
             if records.isEmpty { break }
             for record in records {
                 numbers.append(record.number)
-                for (version, viewModel) in try cursor.apply(record, collecting: feature) { versions[version] = viewModel }
+                for (version, viewModel) in try cursor.apply(record, collecting: feature) {
+                    versions[version] = viewModel
+                }
             }
         }
         return (versions, numbers)

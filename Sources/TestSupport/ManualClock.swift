@@ -15,9 +15,13 @@ public final class ManualClock: Clock, Sendable {
             self.offset = offset
         }
 
+        /// The instant `duration` later.
         public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        /// The time from this instant to `other` (negative when `other` is earlier).
         public func duration(to other: Instant) -> Duration { other.offset - offset }
+        /// Instants are ordered by their offset.
         public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+        /// `t+` and the offset, for a test's failure message.
         public var description: String { "t+\(offset)" }
     }
 
@@ -39,12 +43,16 @@ public final class ManualClock: Clock, Sendable {
     /// Creates a clock at offset zero.
     public init() {}
 
+    /// The time the test has advanced the clock to; it never moves by itself.
     public var now: Instant { state.withLock { $0.now } }
+    /// Zero: the clock moves only by the steps a test gives.
     public var minimumResolution: Duration { .zero }
 
     /// The number of tasks sleeping on this clock.
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
+    /// Suspends until the test advances the clock to `deadline` (at once when it is there already); `tolerance` is
+    /// ignored. Throws `CancellationError` when the task is cancelled first.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let id = state.withLock { state -> Int in
             state.nextID += 1

@@ -19,6 +19,8 @@ public final class ManualRequestRunner: RequestRunning {
         self.runners = Dictionary(runners.map { ($0.feature, $0) }, uniquingKeysWith: { $1 })
     }
 
+    /// Queues `request` until the test runs it (``runNext()``, ``runLast()``, ``runAll(limit:)``), so the test decides
+    /// when and in which order answers arrive.
     public func start(
         _ request: any Sendable, feature: String, completion: @escaping @Sendable ((any Sendable)?) -> Void
     ) {

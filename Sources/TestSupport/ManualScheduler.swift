@@ -27,6 +27,7 @@ public final class ManualScheduler: TimerScheduling {
         self.start = start
     }
 
+    /// The start date plus the time the test has advanced; it never moves by itself.
     public var now: Date {
         start.addingTimeInterval(Self.seconds(state.withLock { $0.elapsed }))
     }
@@ -42,10 +43,13 @@ public final class ManualScheduler: TimerScheduling {
         state.withLock { state in state.entries.map { $0.deadline - state.elapsed }.sorted() }
     }
 
+    /// Queues `action` to run when the test advances the scheduler `delay` past now; the timer returned cancels it.
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledTimer {
         let id = state.withLock { state -> Int in
             state.nextID += 1
-            Self.push(Entry(deadline: state.elapsed + max(delay, .zero), id: state.nextID, action: action), into: &state.entries)
+            Self.push(
+                Entry(deadline: state.elapsed + max(delay, .zero), id: state.nextID, action: action),
+                into: &state.entries)
             return state.nextID
         }
         return ScheduledTimer { [weak self] in

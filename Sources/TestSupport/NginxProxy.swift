@@ -13,6 +13,7 @@ import Glibc
 public final class NginxProxy: @unchecked Sendable {
     /// Why nginx could not be started.
     public struct StartError: Error, CustomStringConvertible {
+        /// What failed, with nginx's output when it printed some.
         public let description: String
     }
 
@@ -35,7 +36,8 @@ public final class NginxProxy: @unchecked Sendable {
             try Self.configuration(shipped, port: port, upstreamPort: upstreamPort)
                 .write(toFile: "\(directory)/nginx.conf", atomically: true, encoding: .utf8)
             let result = try await ServerProcess.run(
-                executable: "nginx", ["-p", directory, "-c", "\(directory)/nginx.conf", "-e", "\(directory)/logs/error.log"])
+                executable: "nginx",
+                ["-p", directory, "-c", "\(directory)/nginx.conf", "-e", "\(directory)/logs/error.log"])
             guard result.status == 0 else {
                 throw StartError(description: "nginx exited \(result.status): \(result.stderr)")
             }

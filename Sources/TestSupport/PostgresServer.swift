@@ -13,6 +13,7 @@ import Glibc
 public final class PostgresServer: @unchecked Sendable {
     /// Why the server could not be started.
     public struct StartError: Error, CustomStringConvertible {
+        /// What failed, with the command's output when it printed some.
         public let description: String
     }
 
@@ -28,8 +29,9 @@ public final class PostgresServer: @unchecked Sendable {
 
     /// Starts a server (a few seconds: initdb, start, createdb).
     public init() async throws {
-        guard let version = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql"))?
-            .compactMap({ Int($0) }).max()
+        guard
+            let version = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql"))?
+                .compactMap({ Int($0) }).max()
         else { throw StartError(description: "PostgreSQL is not installed (Debian package postgresql)") }
         binaries = "/usr/lib/postgresql/\(version)/bin"
         var template = Array("/tmp/viewhost-pg-XXXXXX".utf8CString)
@@ -42,7 +44,8 @@ public final class PostgresServer: @unchecked Sendable {
             chown(directory, user.pointee.pw_uid, user.pointee.pw_gid)
         }
         do {
-            try await run("initdb", ["-D", "\(directory)/data", "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync"])
+            try await run(
+                "initdb", ["-D", "\(directory)/data", "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync"])
             try await run(
                 "pg_ctl",
                 [
@@ -72,7 +75,9 @@ public final class PostgresServer: @unchecked Sendable {
     /// Runs `statement` with psql in database `viewhost`; returns its unaligned output.
     @discardableResult
     public func psql(_ statement: String) async throws -> String {
-        try await run("psql", ["-h", directory, "-U", "postgres", "-d", database, "-At", "-v", "ON_ERROR_STOP=1", "-c", statement])
+        try await run(
+            "psql",
+            ["-h", directory, "-U", "postgres", "-d", database, "-At", "-v", "ON_ERROR_STOP=1", "-c", statement])
     }
 
     /// The postmaster's pid, while it runs.

@@ -25,10 +25,12 @@ public final class ServerProcess: @unchecked Sendable {
         case noReadinessLine(output: String)
         case didNotExit
 
+        /// One line for a test's failure message, with the places looked in or the output seen.
         public var description: String {
             switch self {
             case .binaryNotFound(let places): "viewhost binary not found in \(places)"
-            case .spawnFailed(let program, let code): "could not start \(program): \(String(cString: strerror(code))) (\(code))"
+            case .spawnFailed(let program, let code):
+                "could not start \(program): \(String(cString: strerror(code))) (\(code))"
             case .noReadinessLine(let output): "no readiness line; output: \(output)"
             case .didNotExit: "the process did not exit in time"
             }
@@ -75,7 +77,9 @@ public final class ServerProcess: @unchecked Sendable {
             directory.deleteLastPathComponent()
         }
         candidates.append(
-            URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/debug/viewhost").path)
+            URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(
+                ".build/debug/viewhost"
+            ).path)
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw ProcessError.binaryNotFound(candidates)
         }
@@ -103,7 +107,9 @@ public final class ServerProcess: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: temporary) }
         let result = try await run(arguments, environment: ["TMPDIR": temporary])
-        return (result.status, result.stdout, result.stderr, try FileManager.default.contentsOfDirectory(atPath: temporary))
+        return (
+            result.status, result.stdout, result.stderr, try FileManager.default.contentsOfDirectory(atPath: temporary)
+        )
     }
 
     /// Runs another program (`openssl`, `curl`, `gzip`; found on PATH when `executable` has no slash) with
@@ -113,7 +119,8 @@ public final class ServerProcess: @unchecked Sendable {
         timeout: Duration = .seconds(20)
     ) async throws -> (status: Int32, stdout: String, stderr: String) {
         try await commands.acquire()
-        let child = try ServerProcess(executable: executable, spawning: arguments, environment: environment, slot: commands)
+        let child = try ServerProcess(
+            executable: executable, spawning: arguments, environment: environment, slot: commands)
         let status = try await child.waitForExit(timeout: timeout)
         return (status, String(decoding: child.collectedOutput, as: UTF8.self), child.standardErrorText())
     }
@@ -128,6 +135,7 @@ public final class ServerProcess: @unchecked Sendable {
     ///   - binary: The app to start instead of the built `viewhost` (another app on the library, or `viewhost`
     ///     under another name).
     ///   - name: The app's name, which starts its readiness line (`NAME listening on http://…`).
+    /// - Throws: ``ProcessError`` when the binary is missing, cannot be started, or prints no readiness line in time.
     public convenience init(
         arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(20),
         launcher: [String] = [], binary: String? = nil, name: String = "viewhost"
@@ -259,7 +267,10 @@ public final class ServerProcess: @unchecked Sendable {
 
     /// Reads what the pipes hold; returns whether anything was read.
     private func pump(timeoutMilliseconds: Int32) -> Bool {
-        var fds = [pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0), pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)]
+        var fds = [
+            pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0),
+        ]
         guard poll(&fds, 2, timeoutMilliseconds) > 0 else { return false }
         var readAny = false
         var buffer = [UInt8](repeating: 0, count: 4096)

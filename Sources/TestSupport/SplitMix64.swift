@@ -1,11 +1,14 @@
 /// SplitMix64 (Steele, Lea and Flood): a tiny, well-mixed seeded generator, so tests that draw random data repeat.
 public struct SplitMix64: RandomNumberGenerator {
+    /// The generator's whole state: the same state gives the same numbers after it.
     public var state: UInt64
 
+    /// A generator seeded with `state`.
     public init(state: UInt64) {
         self.state = state
     }
 
+    /// The next 64 random bits: the state moves on by the golden-ratio increment, and the result is its mix.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

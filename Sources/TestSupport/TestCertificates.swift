@@ -3,8 +3,11 @@ import Foundation
 /// Self-signed certificates made at test time with the `openssl` command (never committed): each call makes a
 /// fresh key pair in a new temporary folder, with the serial number given so tests can tell pairs apart.
 public struct TestCertificates: Sendable {
+    /// The temporary folder holding `cert.pem` and `key.pem`; ``remove()`` deletes it.
     public let directory: URL
+    /// The path of the PEM certificate.
     public var certificatePath: String { directory.appendingPathComponent("cert.pem").path }
+    /// The path of the PEM private key.
     public var keyPath: String { directory.appendingPathComponent("key.pem").path }
 
     /// A new folder with `cert.pem` and `key.pem` for `CN=localhost`.
@@ -27,10 +30,12 @@ public struct TestCertificates: Sendable {
         guard result.status == 0 else { throw FixtureError.openSSLFailed(result.stderr) }
     }
 
+    /// Deletes the folder and both files.
     public func remove() {
         try? FileManager.default.removeItem(at: directory)
     }
 
+    /// Why the certificates could not be made: `openssl` failed, with what it wrote to standard error.
     public enum FixtureError: Error {
         case openSSLFailed(String)
     }

@@ -2,9 +2,13 @@ import Foundation
 
 /// A response as a test client parsed it.
 public struct TestResponse: Sendable, CustomStringConvertible {
+    /// The status code.
     public var status: Int
+    /// The reason phrase of the status line.
     public var reason: String
+    /// The header fields in the order received, names as sent.
     public var headers: [(name: String, value: String)]
+    /// The content, de-chunked when it came chunked.
     public var body: [UInt8]
 
     /// The first value of header `name`, ignoring case.
@@ -20,6 +24,7 @@ public struct TestResponse: Sendable, CustomStringConvertible {
     /// The body as UTF-8 text.
     public var text: String { String(decoding: body, as: UTF8.self) }
 
+    /// The status line, the fields and the body as text, for a test's failure message.
     public var description: String { "\(status) \(reason) \(headers.map { "\($0.name): \($0.value)" }) \(text)" }
 
     /// Parses one response from the front of `bytes`; nil when more bytes are needed.
@@ -28,7 +33,9 @@ public struct TestResponse: Sendable, CustomStringConvertible {
     ///   - complete: Whether the connection ended (a close-delimited body is then complete).
     ///   - headRequest: Whether no body follows whatever the headers say.
     /// - Returns: The response and the bytes it used.
-    public static func parse(_ bytes: [UInt8], complete: Bool, headRequest: Bool = false) throws -> (TestResponse, Int)? {
+    /// - Throws: ``HTTPTestClient/ClientError/malformedResponse(_:)`` for bytes that are not a response.
+    public static func parse(_ bytes: [UInt8], complete: Bool, headRequest: Bool = false) throws -> (TestResponse, Int)?
+    {
         guard let headEnd = find([13, 10, 13, 10], in: bytes, from: 0) else { return nil }
         let head = String(decoding: bytes[0..<headEnd], as: UTF8.self)
         var lines = head.components(separatedBy: "\r\n")

@@ -60,7 +60,9 @@ public final class TmpfsMount: Sendable {
 
     /// Why mounting failed.
     public struct MountError: Error, CustomStringConvertible {
+        /// What `mount` printed.
         public let output: String
+        /// One line for a test's failure message.
         public var description: String { "cannot mount a tmpfs: \(output)" }
     }
 }

@@ -5,7 +5,6 @@ import Foundation
 public import HTTPCore
 public import HTTPTLS
 public import Logging
-import PostgresStorage
 import SQLiteStorage
 public import ViewModelCore
 
@@ -54,7 +53,7 @@ public struct ViewHostApp: Sendable {
     /// Loads the stored sessions whose timers are due, so those fire without waiting for a request (call once the
     /// server listens; from then on the registry looks every half second, for sessions that left memory too).
     public func restoreSessionsWithTimers() {
-        registry.loadSessionsDue()
+        registry.backgroundWork.run { registry.loadSessionsDue() }
     }
 
     /// Ends the sessions in memory, writes what the store has queued, and closes it (after the server drained).
@@ -69,7 +68,7 @@ public struct ViewHostApp: Sendable {
 ///   - logger: Where errors are logged.
 ///   - scheduler: Runs the features' timers; the default runs in real time.
 ///   - security: TLS for every connection; nil for plain HTTP.
-///   - storage: Where sessions are kept beyond the process (see ``makeStorage(_:features:historyInputs:)``); nil keeps them in memory.
+///   - storage: Where sessions are kept beyond the process (see ``makeStorage(_:features:historyInputs:database:)``); nil keeps them in memory.
 /// - Returns: The app, its server not yet started.
 public func makeApp(
     configuration: AppConfiguration, logger: Logger, scheduler: (any TimerScheduling)? = nil,
@@ -146,7 +145,8 @@ private func clusterHop(_ store: AppConfiguration.Store, storage: (any SessionSt
 private func internalConfiguration(_ configuration: AppConfiguration) -> HTTPServerConfiguration {
     var http = configuration.http
     // Checked when the configuration was read.
-    let address = configuration.store.internalAddress.flatMap(HostAndPort.init) ?? HostAndPort(host: "127.0.0.1", port: 0)
+    let address =
+        configuration.store.internalAddress.flatMap(HostAndPort.init) ?? HostAndPort(host: "127.0.0.1", port: 0)
     http.host = address.host
     http.port = address.port
     http.trustedProxies = TrustedProxies([IPAddressRange("0.0.0.0/0"), IPAddressRange("::/0")].compactMap { $0 })
@@ -159,22 +159,27 @@ private func log(_ health: StorageHealth, to logger: Logger) {
     case .healthy:
         logger.notice("the session store takes writes again")
     case .failing(let reason):
-        logger.error("the session store takes no writes; events get 503 until a write succeeds (retried every few seconds)", metadata: ["reason": "\(reason)"])
+        logger.error(
+            "the session store takes no writes; events get 503 until a write succeeds (retried every few seconds)",
+            metadata: ["reason": "\(reason)"])
     case .broken(let reason):
-        logger.critical("the session store cannot be used safely; writes are refused until it is repaired and the server restarted", metadata: ["reason": "\(reason)"])
+        logger.critical(
+            "the session store cannot be used safely; writes are refused until it is repaired and the server restarted",
+            metadata: ["reason": "\(reason)"])
     }
 }
 
 /// The durable store `store` names, reading stored sessions with `features`' types: SQLite in its data directory
-/// (made when missing), PostgreSQL at its URL (its schema brought up to date), or nil for the memory store.
+/// (made when missing), PostgreSQL at its URL through `database` (its schema brought up to date), or nil for the
+/// memory store.
 /// - Throws: `StorageError`: `cannotCreate` (exit 73) when the directory cannot be made or written, `unusable`
 ///   (exit 65) when the file is corrupt, not a ViewHost store, or written by a newer version; `unreachable`
-///   (exit 69) when the database cannot be reached.
+///   (exit 69) when the database cannot be reached; `failed` when PostgreSQL is asked for and `database` is nil.
 /// `historyInputs` is how many of each session's latest inputs the store keeps for its past versions
-/// (`sessions.historyVersions`).
-public func makeStorage(_ store: AppConfiguration.Store, features: FeatureTypes, historyInputs: Int = 0) throws(StorageError)
-    -> (any SessionStorage)?
-{
+/// (`sessions.historyVersions`); `database` opens PostgreSQL (`.postgres`, from the ViewHostPostgres product).
+public func makeStorage(
+    _ store: AppConfiguration.Store, features: FeatureTypes, historyInputs: Int = 0, database: DatabaseStorage? = nil
+) throws(StorageError) -> (any SessionStorage)? {
     switch store.kind {
     case .memory:
         return nil
@@ -183,7 +188,10 @@ public func makeStorage(_ store: AppConfiguration.Store, features: FeatureTypes,
             directory: store.dataDirectory, sync: SQLiteSessionStorage.Sync(rawValue: store.sync) ?? .full,
             features: features, historyInputs: historyInputs)
     case .postgres:
-        return try PostgresSessionStorage(
+        guard let database else {
+            throw .failed(reason: "this app is built without PostgreSQL support (the ViewHostPostgres product)")
+        }
+        return try database.open(
             url: store.databaseURL ?? "", node: store.nodeName, features: features, historyInputs: historyInputs)
     }
 }

@@ -19,7 +19,9 @@ enum SnapshotPatch {
     }
 
     /// `base` with `operations` applied; nil on any mismatch.
-    static func apply(_ operations: [JSONPatch.Operation], to base: ViewHostJSON.JSONValue, expecting version: Int) -> Data? {
+    static func apply(_ operations: [JSONPatch.Operation], to base: ViewHostJSON.JSONValue, expecting version: Int)
+        -> Data?
+    {
         guard let result = try? JSONPatch.apply(operations, to: base), result["version"] == .number(Double(version))
         else { return nil }
         return Data(result.json)

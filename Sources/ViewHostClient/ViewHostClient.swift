@@ -2,7 +2,7 @@ import Foundation
 import ViewHostAPI
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// A client of one ViewHost server: creates sessions, or reopens one from its id and token.

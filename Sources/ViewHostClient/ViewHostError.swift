@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// Every failure of the client, as one type: a problem answer of the server (RFC 9457, with its status, title,
@@ -100,7 +100,11 @@ extension ViewHostError {
 
     /// The error for a failure below HTTP (`URLError` and the like), or for cancellation, in words: Linux's
     /// Foundation describes a `URLError` only as "NSURLErrorDomain error -1001".
-    /// - Parameter request: The request that failed: its timeout is named when it ran out, its server always.
+    /// - Parameters:
+    ///   - error: What failed below HTTP.
+    ///   - request: The request that failed: its timeout is named when it ran out, its server always.
+    /// - Returns: ``cancelled`` for a cancellation, the error itself when it is a ``ViewHostError``, else a transport
+    ///   error in words.
     static func transport(_ error: any Error, request: URLRequest? = nil) -> ViewHostError {
         if error is CancellationError || (error as? URLError)?.code == .cancelled {
             return .cancelled
@@ -115,7 +119,9 @@ extension ViewHostError {
         let detail =
             switch error.code {
             case .timedOut:
-                request.map { "timed out after \(Int($0.timeoutInterval.rounded())) s without an answer from \(server)" }
+                request.map {
+                    "timed out after \(Int($0.timeoutInterval.rounded())) s without an answer from \(server)"
+                }
                     ?? "timed out waiting for \(server)"
             case .cannotConnectToHost: "cannot connect to \(server) (is it running?)"
             case .cannotFindHost, .dnsLookupFailed: "cannot find the host of \(server)"

@@ -3,7 +3,7 @@ import ViewHostAPI
 import ViewHostLocking
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// One session on the server: read its snapshots, send its features' intents, invoke the actions its snapshots
@@ -147,12 +147,31 @@ public final class ViewHostSession: Sendable {
         try await post(path(feature: feature, "/events"), body: try JSONValue.encode(event))
     }
 
+    /// Sends one event given as fields of any JSON scalar (`["type": "vote", "card": "c1", "votes": 3]`) to a
+    /// feature by name.
+    @discardableResult
+    @concurrent
+    public func send(feature: String, event: [String: ActionValue]) async throws(ViewHostError) -> SendReceipt {
+        try await post(path(feature: feature, "/events"), body: try JSONValue.encode(event))
+    }
+
     /// Invokes an action a snapshot offers, as it is: posts its body, with its `{param}` placeholders filled from
-    /// `parameters`, to its `href`. A disabled action is posted too; the server answers `409` with what is allowed.
+    /// `parameters` (strings, as a text field gives them, converted to what each placeholder takes: `"3"` posts `3`
+    /// for an integer), to its `href`. A disabled action is posted too; the server answers `409` with what is allowed.
     @discardableResult
     @concurrent
     public func perform(
-        _ action: ActionDescriptor, filling parameters: [String: String] = [:]
+        _ action: ActionDescriptor, filling parameters: [String: String]
+    ) async throws(ViewHostError) -> SendReceipt {
+        try await perform(action, filling: parameters.mapValues(ActionValue.string))
+    }
+
+    /// Invokes an action a snapshot offers, its placeholders filled from `parameters` of any JSON scalar
+    /// (`["votes": 3]`; a string is converted to what the placeholder takes).
+    @discardableResult
+    @concurrent
+    public func perform(
+        _ action: ActionDescriptor, filling parameters: [String: ActionValue] = [:]
     ) async throws(ViewHostError) -> SendReceipt {
         guard let href = action.href else {
             throw ViewHostError(
@@ -161,10 +180,12 @@ public final class ViewHostSession: Sendable {
         }
         switch action.body(filling: parameters) {
         case .success(let body): return try await post(href, body: try JSONValue.encode(body))
-        case .failure(let missing):
+        case .failure(let problem):
             throw ViewHostError(
                 kind: .invalidRequest, title: "invalid request",
-                detail: "the '\(action.event)' action needs a value for {\(missing.name)}")
+                detail: problem.expected == nil
+                    ? "the '\(action.event)' action needs a value for {\(problem.name)}"
+                    : "the '\(action.event)' action's {\(problem.name)} \(problem.reason)")
         }
     }
 

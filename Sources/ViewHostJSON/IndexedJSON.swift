@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// A JSON text read once for the byte ranges of all its values, without making values of them: what ``JSONPatch``
@@ -69,7 +69,8 @@ public struct IndexedJSON: Sendable {
     /// ``init(_:after:)`` with containers shorter than `foldBelow` bytes folded (0: none), for tests and fuzzing.
     package init(_ bytes: [UInt8], after older: IndexedJSON, foldBelow: Int) throws(JSONParser.Failure) {
         try self.init(
-            bytes, olderBytes: older.bytes, olderNodes: older.nodes, olderIdentity: older.identity, foldBelow: foldBelow)
+            bytes, olderBytes: older.bytes, olderNodes: older.nodes, olderIdentity: older.identity, foldBelow: foldBelow
+        )
     }
 
     /// Folded container `node` read on its own, every value listed (its root is node 0).
@@ -176,7 +177,8 @@ public struct IndexedJSON: Sendable {
             count == Int(right.nameEnd - right.nameStart)
             && bytes.withUnsafeBufferPointer { mine in
                 text.bytes.withUnsafeBufferPointer { theirs in
-                    memcmp(mine.baseAddress! + Int(left.nameStart), theirs.baseAddress! + Int(right.nameStart), count) == 0
+                    memcmp(mine.baseAddress! + Int(left.nameStart), theirs.baseAddress! + Int(right.nameStart), count)
+                        == 0
                 }
             }
         if equal { return true }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// One pass over a text's bytes for ``IndexedJSON``, without bounds checks past the ones it makes itself, appending
@@ -58,7 +58,8 @@ struct IndexedJSONReader {
     }
 
     /// ``read(at:depth:like:siblings:)`` without looking for the value in the older text.
-    private mutating func readValue(at index: inout Int, depth: Int, like older: Int) throws(JSONParser.Failure) -> Int {
+    private mutating func readValue(at index: inout Int, depth: Int, like older: Int) throws(JSONParser.Failure) -> Int
+    {
         let start = index
         let node = nodes.count
         nodes.append(Node(start: Int32(start), end: Int32(start)))
@@ -67,7 +68,9 @@ struct IndexedJSONReader {
             let isObject = bytes[index] == UInt8(ascii: "{")
             let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
             // The older value's children, when it is a container of the same kind: where this one's are looked for.
-            var olderNext = older >= 0 && olderBytes[Int(olderNodes[older].start)] == bytes[index] ? olderNodes[older].firstChild(of: older) : -1
+            var olderNext =
+                older >= 0 && olderBytes[Int(olderNodes[older].start)] == bytes[index]
+                ? olderNodes[older].firstChild(of: older) : -1
             index = skipWhitespace(from: index + 1)
             if index < bytes.count, bytes[index] == close {
                 index += 1
@@ -102,13 +105,16 @@ struct IndexedJSONReader {
                 previous = last
                 if last != child { olderNext = Int(olderNodes[Int(nodes[last].older)].nextSibling) }
                 index = skipWhitespace(from: index)
-                guard index < bytes.count else { throw JSONParser.Failure(reason: "unexpected end of input", offset: index) }
+                guard index < bytes.count else {
+                    throw JSONParser.Failure(reason: "unexpected end of input", offset: index)
+                }
                 if bytes[index] == close {
                     index += 1
                     break
                 }
                 guard bytes[index] == UInt8(ascii: ",") else {
-                    throw JSONParser.Failure(reason: "expected ',' or '\(Character(Unicode.Scalar(close)))'", offset: index)
+                    throw JSONParser.Failure(
+                        reason: "expected ',' or '\(Character(Unicode.Scalar(close)))'", offset: index)
                 }
                 index = skipWhitespace(from: index + 1)
             }
@@ -174,7 +180,8 @@ struct IndexedJSONReader {
         let count = Int(source.end - source.start)
         let offset = index - Int(source.start)
         if offset == shift, index + count <= sameUntil { return true }
-        if offset == shift, differs, index <= sameUntil, sameUntil < index + count { return false }  // holds the byte found to differ
+        // The older node holds the byte found to differ, so it is not the same.
+        if offset == shift, differs, index <= sameUntil, sameUntil < index + count { return false }
         let available = min(count, bytes.count - index)
         let same = sameBytes(from: index, olderFrom: Int(source.start), count: available)
         remember(same, of: available, at: index, olderFrom: Int(source.start))
@@ -224,12 +231,15 @@ struct IndexedJSONReader {
         // Blocks by `memcmp` (vectorized) while they agree, then the differing block word by word.
         while same + Self.block <= count, memcmp(mine + same, theirs + same, Self.block) == 0 { same += Self.block }
         while same + 8 <= count {
-            let difference = mine.loadUnaligned(fromByteOffset: same, as: UInt64.self)
+            let difference =
+                mine.loadUnaligned(fromByteOffset: same, as: UInt64.self)
                 ^ theirs.loadUnaligned(fromByteOffset: same, as: UInt64.self)
             if difference != 0 { return same + UInt64(littleEndian: difference).trailingZeroBitCount / 8 }
             same += 8
         }
-        while same < count, mine.load(fromByteOffset: same, as: UInt8.self) == theirs.load(fromByteOffset: same, as: UInt8.self) {
+        while same < count,
+            mine.load(fromByteOffset: same, as: UInt8.self) == theirs.load(fromByteOffset: same, as: UInt8.self)
+        {
             same += 1
         }
         return same
@@ -244,7 +254,8 @@ struct IndexedJSONReader {
             let member = olderNodes[candidate]
             let count = Int(member.nameEnd - member.nameStart)
             if count == name.count,
-                memcmp(bytes.baseAddress! + name.lowerBound, olderBytes.baseAddress! + Int(member.nameStart), count) == 0
+                memcmp(bytes.baseAddress! + name.lowerBound, olderBytes.baseAddress! + Int(member.nameStart), count)
+                    == 0
             {
                 next = Int(member.nextSibling)
                 return candidate

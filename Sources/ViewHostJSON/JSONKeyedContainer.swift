@@ -54,7 +54,8 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     private func superEncoder(named name: String) -> any Encoder {
-        let child = JSONTreeEncoder(node: JSONNode(parent: encoder.node.parent, key: encoder.node.key), userInfo: encoder.userInfoStorage)
+        let child = JSONTreeEncoder(
+            node: JSONNode(parent: encoder.node.parent, key: encoder.node.key), userInfo: encoder.userInfoStorage)
         encoder.node.append(member: name, .node(child.node))
         return child
     }

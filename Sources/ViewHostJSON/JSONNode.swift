@@ -142,7 +142,8 @@ final class JSONNode {
         _ value: Number, at path: @autoclosure () -> [any CodingKey]
     ) throws -> String {
         guard value.isFinite else {
-            throw SortedJSONEncoder.Unsupported(description: "non-finite number \(value) at \(path().map(\.stringValue))")
+            throw SortedJSONEncoder.Unsupported(
+                description: "non-finite number \(value) at \(path().map(\.stringValue))")
         }
         return numberText(value)
     }

@@ -10,6 +10,7 @@ public struct JSONParser {
         /// The byte offset where it was found.
         public let offset: Int
 
+        /// The reason and the byte offset, as the `400` detail says them.
         public var description: String { "\(reason) at byte \(offset)" }
     }
 
@@ -26,6 +27,8 @@ public struct JSONParser {
     /// - Parameters:
     ///   - bytes: UTF-8 bytes.
     ///   - maxDepth: The deepest nesting of arrays and objects accepted.
+    /// - Returns: The value.
+    /// - Throws: ``Failure`` saying what is wrong and at which byte.
     public static func parse(_ bytes: [UInt8], maxDepth: Int = 32) throws(Failure) -> JSONValue {
         let result = bytes.withUnsafeBytes { raw -> Result<JSONValue, Failure> in
             var parser = JSONParser(bytes: raw, maxDepth: maxDepth)
@@ -47,7 +50,8 @@ public struct JSONParser {
     public static func members(
         ofObject bytes: [UInt8], maxDepth: Int = 32
     ) throws(Failure) -> [(name: String, value: JSONValue, range: Range<Int>)] {
-        let result = bytes.withUnsafeBytes { raw -> Result<[(name: String, value: JSONValue, range: Range<Int>)], Failure> in
+        let result = bytes.withUnsafeBytes {
+            raw -> Result<[(name: String, value: JSONValue, range: Range<Int>)], Failure> in
             var parser = JSONParser(bytes: raw, maxDepth: maxDepth)
             return Result { () throws(Failure) -> [(name: String, value: JSONValue, range: Range<Int>)] in
                 parser.skipWhitespace()
@@ -84,7 +88,9 @@ public struct JSONParser {
                             parser.index += 1
                             continue
                         }
-                        guard raw[parser.index] == UInt8(ascii: "}") else { throw parser.failure("expected ',' or '}'") }
+                        guard raw[parser.index] == UInt8(ascii: "}") else {
+                            throw parser.failure("expected ',' or '}'")
+                        }
                         parser.index += 1
                         break
                     }
@@ -145,7 +151,9 @@ public struct JSONParser {
         }
         while true {
             skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw failure("expected a member name") }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                throw failure("expected a member name")
+            }
             let name = try parseString()
             guard !members.contains(where: { $0.0 == name }) else { throw failure("duplicate member \"\(name)\"") }
             skipWhitespace()
@@ -201,7 +209,9 @@ public struct JSONParser {
                 let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
                 index += 1
                 if isASCII { return String(decoding: raw, as: UTF8.self) }
-                guard let text = String(validating: raw, as: UTF8.self) else { throw failure("invalid UTF-8 in a string") }
+                guard let text = String(validating: raw, as: UTF8.self) else {
+                    throw failure("invalid UTF-8 in a string")
+                }
                 return text
             }
             if byte >= 0x80 { isASCII = false }
@@ -300,7 +310,9 @@ public struct JSONParser {
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             guard index < bytes.count, isDigit(bytes[index]) else { throw failure("invalid number") }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }

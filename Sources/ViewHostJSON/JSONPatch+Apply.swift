@@ -109,7 +109,8 @@ extension JSONPatch {
 
     /// `document` with the value at `pointer` replaced by `transform(old value)`.
     private static func changed(
-        _ document: JSONValue, at pointer: ArraySlice<String>, _ transform: (JSONValue) throws(PointerFailure) -> JSONValue
+        _ document: JSONValue, at pointer: ArraySlice<String>,
+        _ transform: (JSONValue) throws(PointerFailure) -> JSONValue
     ) throws(PointerFailure) -> JSONValue {
         guard let token = pointer.first else { return try transform(document) }
         switch document {
@@ -128,7 +129,9 @@ extension JSONPatch {
         }
     }
 
-    private static func add(_ value: JSONValue, at pointer: [String], in document: JSONValue) throws(PointerFailure) -> JSONValue {
+    private static func add(_ value: JSONValue, at pointer: [String], in document: JSONValue) throws(PointerFailure)
+        -> JSONValue
+    {
         guard let last = pointer.last else { return value }
         return try changed(document, at: pointer.dropLast()[...]) { parent throws(PointerFailure) in
             switch parent {
@@ -148,7 +151,9 @@ extension JSONPatch {
         }
     }
 
-    private static func remove(at pointer: [String], in document: JSONValue) throws(PointerFailure) -> (document: JSONValue, removed: JSONValue) {
+    private static func remove(at pointer: [String], in document: JSONValue) throws(PointerFailure) -> (
+        document: JSONValue, removed: JSONValue
+    ) {
         guard let last = pointer.last else { throw PointerFailure(reason: "cannot remove the whole document") }
         var removed = JSONValue.null
         let result = try changed(document, at: pointer.dropLast()[...]) { parent throws(PointerFailure) in
@@ -163,7 +168,8 @@ extension JSONPatch {
                 removed = elements.remove(at: try arrayIndex(last, count: elements.count, allowingEnd: false))
                 return .array(elements)
             default:
-                throw PointerFailure(reason: "cannot remove '\(last)' from a value that is neither an object nor an array")
+                throw PointerFailure(
+                    reason: "cannot remove '\(last)' from a value that is neither an object nor an array")
             }
         }
         return (result, removed)
@@ -172,7 +178,8 @@ extension JSONPatch {
     /// An array index token: digits without a leading zero, within the array (or `-` and the end, for `add`).
     private static func arrayIndex(_ token: String, count: Int, allowingEnd: Bool) throws(PointerFailure) -> Int {
         if token == "-", allowingEnd { return count }
-        guard let first = token.utf8.first, token.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+        guard let first = token.utf8.first,
+            token.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
             first != UInt8(ascii: "0") || token.utf8.count == 1, token.utf8.count <= 18, let index = Int(token)
         else { throw PointerFailure(reason: "'\(token)' is not an array index") }
         guard index < count || (allowingEnd && index == count) else {

@@ -17,9 +17,12 @@ public enum JSONPatch {
 
     /// Why a patch could not be read or applied; `index` is the operation's place in the patch.
     public struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
+        /// The operation's place in the patch, from 0.
         public let index: Int
+        /// What is wrong with the operation.
         public let reason: String
 
+        /// The operation's index and the reason.
         public var description: String { "operation \(index): \(reason)" }
     }
 
@@ -58,7 +61,8 @@ public enum JSONPatch {
     static let matchingBudget = 40_000
 
     private static func diff(
-        _ old: IndexedJSON, _ oldNode: Int, _ new: IndexedJSON, _ newNode: Int, path: String, into operations: inout [Operation]
+        _ old: IndexedJSON, _ oldNode: Int, _ new: IndexedJSON, _ newNode: Int, path: String,
+        into operations: inout [Operation]
     ) throws(JSONParser.Failure) {
         if old.same(oldNode, as: newNode, in: new) { return }
         let oldKind = old.kind(oldNode)
@@ -70,7 +74,8 @@ public enum JSONPatch {
             // A small container whose children were not listed: they are read now, for this diff only.
             let olderPart = oldFolded ? try old.unfolded(oldNode) : old
             let newerPart = newFolded ? try new.unfolded(newNode) : new
-            try diff(olderPart, oldFolded ? 0 : oldNode, newerPart, newFolded ? 0 : newNode, path: path, into: &operations)
+            try diff(
+                olderPart, oldFolded ? 0 : oldNode, newerPart, newFolded ? 0 : newNode, path: path, into: &operations)
         } else if oldKind == UInt8(ascii: "{"), newKind == UInt8(ascii: "{") {
             try diffObjects(old, oldNode, new, newNode, path: path, into: &operations)
         } else if oldKind == UInt8(ascii: "["), newKind == UInt8(ascii: "[") {
@@ -84,10 +89,13 @@ public enum JSONPatch {
                 prefix += 1
             }
             try diffArrays(
-                old, old.siblings(from: oldElement), new, new.siblings(from: newElement), from: prefix, path: path, into: &operations)
+                old, old.siblings(from: oldElement), new, new.siblings(from: newElement), from: prefix, path: path,
+                into: &operations)
         } else {
             let value = try new.value(newNode)
-            if !(try old.value(oldNode)).isEquivalent(to: value) { operations.append(.replace(path: path, value: value)) }
+            if !(try old.value(oldNode)).isEquivalent(to: value) {
+                operations.append(.replace(path: path, value: value))
+            }
         }
     }
 
@@ -95,7 +103,8 @@ public enum JSONPatch {
     /// first): members only the old one has are removed, members only the new one has are added, and the others
     /// diffed. Names become strings only for the operations written.
     private static func diffObjects(
-        _ old: IndexedJSON, _ oldNode: Int, _ new: IndexedJSON, _ newNode: Int, path: String, into operations: inout [Operation]
+        _ old: IndexedJSON, _ oldNode: Int, _ new: IndexedJSON, _ newNode: Int, path: String,
+        into operations: inout [Operation]
     ) throws(JSONParser.Failure) {
         // Most often both have the same members in the same order: diffed as they come, nothing listed.
         let mark = operations.count
@@ -126,7 +135,9 @@ public enum JSONPatch {
             var match = -1
             if next < before.count, !paired[next], old.sameName(before[next], as: member, in: new) {
                 match = next
-            } else if let found = before.indices.first(where: { !paired[$0] && old.sameName(before[$0], as: member, in: new) }) {
+            } else if let found = before.indices.first(where: {
+                !paired[$0] && old.sameName(before[$0], as: member, in: new)
+            }) {
                 match = found
             }
             guard match >= 0 else { continue }
@@ -143,22 +154,26 @@ public enum JSONPatch {
             if pairs[index] >= 0 {
                 try diffMember(old, before[pairs[index]], new, member, path: path, into: &operations)
             } else {
-                operations.append(.add(path: path + "/" + escaped(try new.name(of: member)), value: try new.value(member)))
+                operations.append(
+                    .add(path: path + "/" + escaped(try new.name(of: member)), value: try new.value(member)))
             }
         }
     }
 
     /// Two members of the same name, diffed (its path made only when they differ).
     private static func diffMember(
-        _ old: IndexedJSON, _ oldMember: Int, _ new: IndexedJSON, _ newMember: Int, path: String, into operations: inout [Operation]
+        _ old: IndexedJSON, _ oldMember: Int, _ new: IndexedJSON, _ newMember: Int, path: String,
+        into operations: inout [Operation]
     ) throws(JSONParser.Failure) {
         guard !old.same(oldMember, as: newMember, in: new) else { return }
-        try diff(old, oldMember, new, newMember, path: path + "/" + escaped(try new.name(of: newMember)), into: &operations)
+        try diff(
+            old, oldMember, new, newMember, path: path + "/" + escaped(try new.name(of: newMember)), into: &operations)
     }
 
     /// Two arrays' elements after the `prefix` they start with.
     private static func diffArrays(
-        _ old: IndexedJSON, _ oldElements: [Int], _ new: IndexedJSON, _ newElements: [Int], from prefix: Int, path: String,
+        _ old: IndexedJSON, _ oldElements: [Int], _ new: IndexedJSON, _ newElements: [Int], from prefix: Int,
+        path: String,
         into operations: inout [Operation]
     ) throws(JSONParser.Failure) {
         func same(_ i: Int, _ j: Int) -> Bool { old.same(oldElements[i], as: newElements[j], in: new) }
@@ -172,7 +187,9 @@ public enum JSONPatch {
         let newMiddle = Array(newElements[0..<(newElements.count - suffix)])
         guard !oldMiddle.isEmpty || !newMiddle.isEmpty else { return }
         let steps: [ArrayStep]
-        if let moved = shifted(oldMiddle.count, newMiddle.count, same: { old.same(oldMiddle[$0], as: newMiddle[$1], in: new) }) {
+        if let moved = shifted(
+            oldMiddle.count, newMiddle.count, same: { old.same(oldMiddle[$0], as: newMiddle[$1], in: new) })
+        {
             steps = moved
         } else if oldMiddle.isEmpty || newMiddle.isEmpty || oldMiddle.count * newMiddle.count > matchingBudget {
             steps = pairedOff(oldMiddle.count, newMiddle.count)
@@ -190,7 +207,8 @@ public enum JSONPatch {
                 oldIndex += 1
                 newIndex += 1
             case .change:
-                try diff(old, oldMiddle[oldIndex], new, newMiddle[newIndex], path: path + "/\(position)", into: &operations)
+                try diff(
+                    old, oldMiddle[oldIndex], new, newMiddle[newIndex], path: path + "/\(position)", into: &operations)
                 position += 1
                 oldIndex += 1
                 newIndex += 1

@@ -34,9 +34,10 @@ struct JSONTreeEncoder: JSONTextEncoder {
 
     /// Encodes `value` into this encoder's node through its `encode(to:)`.
     func encodeValue<T: Encodable>(_ value: T) throws {
-        if T.self == Data.self {
-            // JSONEncoder's default data strategy: base64 text.
-            node.content = .scalar(.string((value as! Data).base64EncodedString()))
+        // JSONEncoder's default data strategy: base64 text. The cast holds, `T` being `Data` (compared first, as it
+        // costs less than a cast that fails); were it not to, the value would encode itself, never trap.
+        if T.self == Data.self, let data = value as? Data {
+            node.content = .scalar(.string(data.base64EncodedString()))
             return
         }
         guard !SortedJSONEncoder.isSpecialCased(T.self) else {

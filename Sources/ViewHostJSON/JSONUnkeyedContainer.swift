@@ -32,7 +32,9 @@ struct JSONUnkeyedContainer: UnkeyedEncodingContainer {
         put(try encoder.slot(for: value, key: JSONIndexKey(count)))
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+        NestedKey
+    > {
         let child = encoder.child(JSONIndexKey(count))
         put(.node(child.node))
         return child.container(keyedBy: keyType)

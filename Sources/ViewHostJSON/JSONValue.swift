@@ -11,6 +11,8 @@ public enum JSONValue: Sendable, Equatable {
     case array([JSONValue])
     case object([(String, JSONValue)])
 
+    /// Values are equal when their kinds and contents are; objects compare member by member in order, so the same
+    /// members in another order are not equal.
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true

@@ -1,23 +1,63 @@
 import Foundation
 
-/// Decodes `Decodable` values from JSON the way Foundation's `JSONDecoder` does with its default strategies, over a
-/// ``JSONValue`` parsed by ``JSONParser``: for the journal, which decodes every stored event again on each replay,
-/// export and import, where `JSONDecoder` cost a third of the time (about 14 µs for a one-event record).
+/// Decodes `Decodable` values from a ``JSONValue`` parsed by ``JSONParser``: the one decoder of the journal's stored
+/// events (decoded again on each replay, export and import, where `JSONDecoder` cost a third of the time, about
+/// 14 µs for a one-event record), of the events a client posts (the intent's own `Decodable`, with the members it
+/// does not read refused) and of the values the OpenAPI schema probe hands an intent or a snapshot.
 ///
-/// It never guesses where `JSONDecoder` would answer differently: what it does not read exactly is refused with
-/// ``Unsupported`` (a `URL` or `Decimal`, which `JSONDecoder` special-cases; an integer of 2^53 or more in
-/// magnitude, which a `Double` holds only approximately; duplicate member names), so a caller can fall back to
-/// `JSONDecoder` for that text. `Date` and `Data` are read as `JSONDecoder`'s default strategies read them (the
-/// date's own `init(from:)`, a number of seconds since 2001; the data from base64 text). Errors are `DecodingError`s with coding paths, as `JSONDecoder` throws.
+/// It reads as Foundation's `JSONDecoder` does with its default strategies, and never guesses where that would answer
+/// differently: what it does not read exactly is refused with ``Unsupported`` (a `URL` or `Decimal`, which
+/// `JSONDecoder` special-cases; an integer of 2^53 or more in magnitude, which a `Double` holds only approximately;
+/// duplicate member names), so a caller can fall back to `JSONDecoder` for that text, unless it reads a client's
+/// JSON (``source``). `Date` and `Data` are read as `JSONDecoder`'s default strategies read them (the date's own
+/// `init(from:)`, a number of seconds since 2001; the data from base64 text).
+///
+/// Errors are `DecodingError`s with coding paths, as `JSONDecoder` throws; a value it refuses itself carries a
+/// ``Refusal`` as the context's `underlyingError`, in words a message about the field can use (`must be a string,
+/// not a number`; a value none of its enum's cases, with the cases).
 public struct JSONValueDecoder {
     /// Why a text is left to `JSONDecoder`.
     public struct Unsupported: Error, CustomStringConvertible {
+        /// What the text holds that is left to `JSONDecoder`.
         public let description: String
+    }
+
+    /// A member of an object that its type does not read (``decode(_:fromMembers:fields:ignoring:)``).
+    public struct UnexpectedMember: Error, Equatable, CustomStringConvertible {
+        /// The member's name, as sent.
+        public let name: String
+        /// The members the type reads, sorted, without the ignored ones.
+        public let fields: [String]
+
+        /// The member `name`, of an object whose type reads `fields`.
+        public init(name: String, fields: [String]) {
+            self.name = name
+            self.fields = fields
+        }
+
+        /// The member and the members its type reads.
+        public var description: String { "unexpected member '\(name)'; the members read: \(fields)" }
+    }
+
+    /// Whose JSON a decoder reads, which decides what it leaves to `JSONDecoder` and how much a refusal says.
+    public enum Source: Sendable {
+        /// JSON that `JSONEncoder` or ``SortedJSONEncoder`` wrote, read again and again (the journal's stored
+        /// events): what `JSONDecoder` reads by rules of its own is left to it (``Unsupported``), and a refusal says
+        /// no more than the JSON types (``Refusal/wrongType(expected:found:)``).
+        case encoded
+        /// JSON a client sent (a posted event), which no other decoder reads: read here whole (a `URL` or `Decimal`
+        /// by its own `init(from:)`, an integer from its number whenever that number is one), and a value that is
+        /// none of an enum's cases is refused listing them (``Refusal/notACase(_:cases:)``).
+        case client
     }
 
     /// Values for `Decoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
+    /// Whose JSON this decoder reads: ``Source/encoded`` unless set.
+    public var source = Source.encoded
+
+    /// A decoder of encoded JSON (``Source/encoded``) with no `userInfo`.
     public init() {}
 
     /// The value of type `type` in the JSON text `bytes`.
@@ -33,261 +73,50 @@ public struct JSONValueDecoder {
     }
 
     /// The value of type `type` in `value`.
+    /// - Throws: ``Unsupported`` (see above), or `DecodingError` as `JSONDecoder` would.
     public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
-        try ValueDecoding(value: value, codingPath: [], userInfo: userInfo).read(type, from: value, parent: [], key: nil)
-    }
-}
-
-/// The `Decoder` over one value.
-private struct ValueDecoding: Decoder {
-    let value: JSONValue
-    let codingPath: [any CodingKey]
-    let userInfoStorage: [CodingUserInfoKey: any Sendable]
-
-    init(value: JSONValue, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable]) {
-        self.value = value
-        self.codingPath = codingPath
-        self.userInfoStorage = userInfo
+        try decoding(value, notesMembers: false).read(type, from: value, parent: [], key: nil)
     }
 
-    var userInfo: [CodingUserInfoKey: Any] { userInfoStorage }
-
-    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        guard case .object(let members) = value else {
-            throw mismatch([String: Any].self, "a dictionary", value, codingPath)
-        }
-        return KeyedDecodingContainer(ValueKeyedContainer<Key>(members: members, decoder: self))
-    }
-
-    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        guard case .array(let elements) = value else { throw mismatch([Any].self, "an array", value, codingPath) }
-        return ValueUnkeyedContainer(elements: elements, decoder: self)
-    }
-
-    func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        ValueSingleContainer(decoder: self)
-    }
-
-    func nested(_ value: JSONValue, at path: [any CodingKey]) -> ValueDecoding {
-        ValueDecoding(value: value, codingPath: path, userInfo: userInfoStorage)
-    }
-
-    /// `value` as `T`, at `parent` and then `key` (the path is made only when it is needed: for an error, or
-    /// for the decoder a nested value is read with).
-    func read<T: Decodable>(
-        _ type: T.Type, from value: JSONValue, parent: [any CodingKey], key: (any CodingKey)?
+    /// The value of type `type` in the JSON object `members`, which may have no member `type` does not read but the
+    /// `ignored` ones, so a misspelt name (`txt` for `text`) is never silently dropped.
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - members: The object's members, as ``JSONParser`` read them.
+    ///   - fields: The members `type` reads, when they are known beforehand (the OpenAPI schema probe lists them at
+    ///     start): checked before decoding, so a misspelt member is named rather than the member it stands for as
+    ///     missing. nil: the members it asks for while it decodes, checked after.
+    ///   - ignored: Members that any object may have, which `type` need not read (an event's `type` and `id`).
+    /// - Returns: The value.
+    /// - Throws: ``UnexpectedMember`` for the first member neither read nor ignored; else what decoding the object
+    ///   throws.
+    public func decode<T: Decodable>(
+        _ type: T.Type, fromMembers members: [(String, JSONValue)], fields: [String]?, ignoring ignored: [String]
     ) throws -> T {
-        func path() -> [any CodingKey] { key.map { parent + [$0] } ?? parent }
-        switch value {
-        case .object, .array:
-            break
-        case .null:
-            guard T.self is any OptionalValue.Type else {
-                throw DecodingError.valueNotFound(
-                    T.self, .init(codingPath: path(), debugDescription: "Cannot get value of type \(T.self) -- found null value instead"))
-            }
-        case .string(let text):
-            if T.self == String.self { return text as! T }
-            if T.self == Data.self {
-                // JSONDecoder's default data strategy: base64 text.
-                guard let data = Data(base64Encoded: text) else {
-                    throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "Encountered Data is not valid Base64."))
-                }
-                return data as! T
-            }
-            if Self.isScalar(T.self) { throw mismatch(T.self, "a string", value, path()) }
-        case .bool(let flag):
-            if T.self == Bool.self { return flag as! T }
-            if Self.isScalar(T.self) { throw mismatch(T.self, "a boolean", value, path()) }
-        case .number(let number):
-            if T.self == Double.self { return number as! T }
-            if let integer = T.self as? any FixedWidthInteger.Type {
-                // A Double holds every integer below 2^53 exactly; from there on the text's digits may be lost.
-                guard abs(number) < 9_007_199_254_740_992 else {
-                    throw JSONValueDecoder.Unsupported(description: "an integer of 2^53 or more")
-                }
-                guard let exact = integer.init(exactly: number) else {
-                    throw DecodingError.dataCorrupted(
-                        .init(codingPath: path(), debugDescription: "Number \(number) is not representable in Swift."))
-                }
-                return exact as! T
-            }
-            if T.self == Float.self {
-                let narrowed = Float(number)
-                guard narrowed.isFinite else {
-                    throw DecodingError.dataCorrupted(
-                        .init(codingPath: path(), debugDescription: "Number \(number) does not fit in Float."))
-                }
-                return narrowed as! T
-            }
-            if Self.isScalar(T.self) { throw mismatch(T.self, "a number", value, path()) }
+        let value = JSONValue.object(members)
+        if let fields {
+            try Self.check(members, fields: fields, ignoring: ignored)
+            return try decode(type, from: value)
         }
-        if Self.isScalar(T.self) {
-            let expected = T.self == String.self || T.self == Data.self ? "a string" : T.self == Bool.self ? "a boolean" : "a number"
-            throw mismatch(T.self, expected, value, path())
-        }
-        guard !SortedJSONEncoder.isSpecialCased(T.self) else {
-            throw JSONValueDecoder.Unsupported(description: "\(T.self) is decoded by JSONDecoder's own rules")
-        }
-        return try T(from: nested(value, at: path()))
+        let decoding = decoding(value, notesMembers: true)
+        let decoded = try decoding.read(type, from: value, parent: [], key: nil)
+        try Self.check(members, fields: decoding.shared.notedMembers ?? [], ignoring: ignored)
+        return decoded
     }
 
-    /// Whether `type` is one this decoder reads itself (its own `init(from:)` would ask for it again).
-    private static func isScalar(_ type: Any.Type) -> Bool {
-        type == String.self || type == Bool.self || type == Double.self || type == Float.self || type == Data.self
-            || type is any FixedWidthInteger.Type
+    private func decoding(_ value: JSONValue, notesMembers: Bool) -> JSONValueDecoding {
+        JSONValueDecoding(
+            value: value, codingPath: [],
+            shared: JSONValueDecodingState(userInfo: userInfo, source: source, notesMembers: notesMembers))
+    }
+
+    /// The one check that an object has no member but those read and the ignored ones.
+    private static func check(
+        _ members: [(String, JSONValue)], fields: [String], ignoring ignored: [String]
+    ) throws(UnexpectedMember) {
+        // A few names each: a linear search beats hashing them into a set on every event.
+        for (name, _) in members where !ignored.contains(name) && !fields.contains(name) {
+            throw UnexpectedMember(name: name, fields: fields.filter { !ignored.contains($0) }.sorted())
+        }
     }
 }
-
-private func mismatch(_ type: Any.Type, _ expected: String, _ value: JSONValue, _ path: [any CodingKey]) -> DecodingError {
-    .typeMismatch(type, .init(codingPath: path, debugDescription: "Expected to decode \(expected) but found \(value.typeName) instead."))
-}
-
-private struct ValueKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let members: [(String, JSONValue)]
-    let decoder: ValueDecoding
-
-    var codingPath: [any CodingKey] { decoder.codingPath }
-    var allKeys: [Key] { members.compactMap { Key(stringValue: $0.0) } }
-
-    private func member(_ key: Key) -> JSONValue? {
-        let name = key.stringValue
-        return members.first { $0.0 == name }?.1
-    }
-
-    private func required(_ key: Key) throws -> JSONValue {
-        guard let value = member(key) else {
-            throw DecodingError.keyNotFound(
-                key, .init(codingPath: codingPath, debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
-        }
-        return value
-    }
-
-    func contains(_ key: Key) -> Bool { member(key) != nil }
-
-    func decodeNil(forKey key: Key) throws -> Bool {
-        if case .null = try required(key) { return true }
-        return false
-    }
-
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try decoder.read(type, from: try required(key), parent: codingPath, key: key)
-    }
-
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let value = member(key) else { return nil }
-        if case .null = value { return nil }
-        return try decoder.read(type, from: value, parent: codingPath, key: key)
-    }
-
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
-        -> KeyedDecodingContainer<NestedKey>
-    {
-        try decoder.nested(try required(key), at: codingPath + [key]).container(keyedBy: type)
-    }
-
-    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try decoder.nested(try required(key), at: codingPath + [key]).unkeyedContainer()
-    }
-
-    func superDecoder() throws -> any Decoder {
-        decoder.nested(members.first { $0.0 == "super" }?.1 ?? .null, at: codingPath + [SuperKey()])
-    }
-
-    func superDecoder(forKey key: Key) throws -> any Decoder {
-        decoder.nested(member(key) ?? .null, at: codingPath + [key])
-    }
-}
-
-private struct ValueUnkeyedContainer: UnkeyedDecodingContainer {
-    let elements: [JSONValue]
-    let decoder: ValueDecoding
-    private(set) var currentIndex = 0
-
-    init(elements: [JSONValue], decoder: ValueDecoding) {
-        self.elements = elements
-        self.decoder = decoder
-    }
-
-    var codingPath: [any CodingKey] { decoder.codingPath }
-    var count: Int? { elements.count }
-    var isAtEnd: Bool { currentIndex >= elements.count }
-
-    private var path: [any CodingKey] { codingPath + [JSONIndexKey(currentIndex)] }
-
-    private func next(_ type: Any.Type) throws -> JSONValue {
-        guard !isAtEnd else {
-            throw DecodingError.valueNotFound(type, .init(codingPath: path, debugDescription: "Unkeyed container is at end."))
-        }
-        return elements[currentIndex]
-    }
-
-    mutating func decodeNil() throws -> Bool {
-        guard case .null = try next(Any?.self) else { return false }
-        currentIndex += 1
-        return true
-    }
-
-    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let value = try decoder.read(type, from: try next(type), parent: codingPath, key: JSONIndexKey(currentIndex))
-        currentIndex += 1
-        return value
-    }
-
-    mutating func decodeIfPresent<T: Decodable>(_ type: T.Type) throws -> T? {
-        if case .null = try next(type) {
-            currentIndex += 1
-            return nil
-        }
-        return try decode(type)
-    }
-
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
-        -> KeyedDecodingContainer<NestedKey>
-    {
-        let container = try decoder.nested(try next([String: Any].self), at: path).container(keyedBy: type)
-        currentIndex += 1
-        return container
-    }
-
-    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let container = try decoder.nested(try next([Any].self), at: path).unkeyedContainer()
-        currentIndex += 1
-        return container
-    }
-
-    mutating func superDecoder() throws -> any Decoder {
-        let nested = decoder.nested(try next(Any.self), at: path)
-        currentIndex += 1
-        return nested
-    }
-}
-
-private struct ValueSingleContainer: SingleValueDecodingContainer {
-    let decoder: ValueDecoding
-
-    var codingPath: [any CodingKey] { decoder.codingPath }
-
-    func decodeNil() -> Bool {
-        if case .null = decoder.value { return true }
-        return false
-    }
-
-    func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try decoder.read(type, from: decoder.value, parent: codingPath, key: nil)
-    }
-}
-
-/// The key `JSONDecoder` reads a keyed container's super decoder from.
-private struct SuperKey: CodingKey {
-    var stringValue: String { "super" }
-    var intValue: Int? { nil }
-
-    init() {}
-    init?(stringValue: String) { nil }
-    init?(intValue: Int) { nil }
-}
-
-/// `Optional`, whatever it wraps: a null is its value, read by its own `init(from:)`.
-private protocol OptionalValue {}
-extension Optional: OptionalValue {}

@@ -24,28 +24,33 @@ public struct JSONWriter {
         bytes.reserveCapacity(capacity)
     }
 
+    /// Opens an object (`{`), after a comma when it is not its container's first value.
     public mutating func beginObject() {
         separate()
         bytes.append(UInt8(ascii: "{"))
         needsComma.append(false)
     }
 
+    /// Opens an array (`[`), after a comma when it is not its container's first value.
     public mutating func beginArray() {
         separate()
         bytes.append(UInt8(ascii: "["))
         needsComma.append(false)
     }
 
+    /// Closes the array opened last.
     public mutating func endArray() {
         bytes.append(UInt8(ascii: "]"))
         needsComma.removeLast()
     }
 
+    /// Closes the object opened last.
     public mutating func endObject() {
         bytes.append(UInt8(ascii: "}"))
         needsComma.removeLast()
     }
 
+    /// Writes a member's name and the colon; the next value written is its value.
     public mutating func key(_ name: String) {
         separate()
         appendQuoted(name)
@@ -53,11 +58,13 @@ public struct JSONWriter {
         if !needsComma.isEmpty { needsComma[needsComma.count - 1] = false }
     }
 
+    /// A string, quoted and escaped as the form says.
     public mutating func string(_ value: String) {
         separate()
         appendQuoted(value)
     }
 
+    /// An integer in decimal.
     public mutating func integer(_ value: Int) {
         separate()
         bytes.append(contentsOf: String(value).utf8)
@@ -69,11 +76,13 @@ public struct JSONWriter {
         bytes.append(contentsOf: (form == .encoder ? JSONNode.numberText(value) : value.description).utf8)
     }
 
+    /// `true` or `false`.
     public mutating func boolean(_ value: Bool) {
         separate()
         bytes.append(contentsOf: (value ? "true" : "false").utf8)
     }
 
+    /// `null`.
     public mutating func null() {
         separate()
         bytes.append(contentsOf: "null".utf8)

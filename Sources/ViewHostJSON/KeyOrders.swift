@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// The order objects' members are written in (sorted by their names' UTF-8 bytes), worked out once per coding-keys
@@ -14,7 +14,10 @@ struct KeyOrders {
 
     /// The indices of `members` in the order they are written: by name, and for a name given twice, in the order
     /// given (the writer keeps the last).
-    /// - Parameter type: The coding-keys type the object was encoded with, if known.
+    /// - Parameters:
+    ///   - members: The object's members, in the order encoded.
+    ///   - type: The coding-keys type the object was encoded with, if known.
+    /// - Returns: The indices of `members`, in writing order.
     mutating func order(of members: [(key: String, slot: JSONNode.Slot)], type: ObjectIdentifier?) -> [Int] {
         if let type, let cached = known[type], cached.keys.count == members.count,
             zip(cached.keys, members).allSatisfy({ $0 == $1.key })

@@ -13,12 +13,14 @@ import Foundation
 public struct SortedJSONEncoder {
     /// Why a value could not be encoded here.
     public struct Unsupported: Error, CustomStringConvertible {
+        /// The value that could not be encoded here, and why.
         public let description: String
     }
 
     /// Values for `Encoder.userInfo` (such as a URL the value's encoding needs).
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
+    /// An encoder with no `userInfo`.
     public init() {}
 
     /// The JSON text of `value`.

@@ -49,7 +49,8 @@ public struct TestHost {
         self.runners = runners
         now = start
         core = SessionCore(
-            settings: session, random: .seeded(seed), features: hostings.map { Self.initial(of: $0, settings: session) })
+            settings: session, random: .seeded(seed), features: hostings.map { Self.initial(of: $0, settings: session) }
+        )
         for hosting in hostings { try startFeature(hosting) }
     }
 
@@ -106,14 +107,18 @@ public struct TestHost {
     /// - Returns: What each fired timer changed, in order.
     @discardableResult
     public mutating func advance(by duration: Duration) -> [TestStep] {
-        advance(to: now.addingTimeInterval(Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18))
+        advance(
+            to: now.addingTimeInterval(
+                Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18))
     }
 
     /// Moves the clock to `instant` (never back), firing every timer due by then, in order.
     @discardableResult
     public mutating func advance(to instant: Date) -> [TestStep] {
         var steps: [TestStep] = []
-        while let next = core.pendingTimers.filter({ $0.dueAt <= instant }).min(by: { ($0.dueAt, $0.id) < ($1.dueAt, $1.id) }) {
+        while let next = core.pendingTimers.filter({ $0.dueAt <= instant }).min(by: {
+            ($0.dueAt, $0.id) < ($1.dueAt, $1.id)
+        }) {
             now = max(now, next.dueAt)
             var observed: [(String, Int, any ViewModel)] = []
             if let step = core.fireTimer(next.id, at: now, observe: { observed.append(($0, $1, $2())) }) {
@@ -129,11 +134,15 @@ public struct TestHost {
     /// Answers `key`'s pending request `request` with `event` (source `provider`), as its runner would.
     /// - Returns: What the answer changed, or nil when no such request is pending.
     @discardableResult
-    public mutating func answer<F: Feature>(_ request: FeatureRequest<F.Request>, with event: F.Event, of key: FeatureKey<F>)
+    public mutating func answer<F: Feature>(
+        _ request: FeatureRequest<F.Request>, with event: F.Event, of key: FeatureKey<F>
+    )
         -> TestStep?
     {
         var observed: [(String, Int, any ViewModel)] = []
-        guard let step = core.applyAnswer(event, toRequest: request.id, at: now, observe: { observed.append(($0, $1, $2())) })
+        guard
+            let step = core.applyAnswer(
+                event, toRequest: request.id, at: now, observe: { observed.append(($0, $1, $2())) })
         else { return nil }
         return record(step, observed)
     }
@@ -142,10 +151,13 @@ public struct TestHost {
     /// several answered out of the order they were made.
     /// - Returns: What the answer changed, or nil when the request is not pending or the feature has no runner.
     @discardableResult
-    public mutating func run<F: Feature>(_ request: FeatureRequest<F.Request>, of key: FeatureKey<F>) async -> TestStep? {
+    public mutating func run<F: Feature>(_ request: FeatureRequest<F.Request>, of key: FeatureKey<F>) async -> TestStep?
+    {
         guard let runner = runners[key.name], let event = await runner(request.request) else { return nil }
         var observed: [(String, Int, any ViewModel)] = []
-        guard let step = core.applyAnswer(event, toRequest: request.id, at: now, observe: { observed.append(($0, $1, $2())) })
+        guard
+            let step = core.applyAnswer(
+                event, toRequest: request.id, at: now, observe: { observed.append(($0, $1, $2())) })
         else { return nil }
         return record(step, observed)
     }
@@ -159,7 +171,9 @@ public struct TestHost {
         while let pending = core.pendingRequests.first(where: { runners[$0.feature] != nil }) {
             guard let event = await runners[pending.feature]?(pending.request) else { break }
             var observed: [(String, Int, any ViewModel)] = []
-            guard let step = core.applyAnswer(event, toRequest: pending.id, at: now, observe: { observed.append(($0, $1, $2())) })
+            guard
+                let step = core.applyAnswer(
+                    event, toRequest: pending.id, at: now, observe: { observed.append(($0, $1, $2())) })
             else { break }
             steps.append(record(step, observed))
         }
@@ -228,7 +242,9 @@ public struct TestHost {
         hosting.hosting.requests.map(erased)
     }
 
-    private static func erased<Request: Sendable, Event: Sendable>(_ perform: @escaping @Sendable (Request) async -> Event)
+    private static func erased<Request: Sendable, Event: Sendable>(
+        _ perform: @escaping @Sendable (Request) async -> Event
+    )
         -> @Sendable (any Sendable) async -> (any Sendable)?
     {
         { request in

@@ -173,7 +173,8 @@ public struct TestNetwork {
                 var observed: [(String, Int, any ViewModel)] = []
                 do {
                     if let step = try receiver.core.receive(
-                        IncomingDelivery(batch, from: route.peerAddress), at: now, observe: { observed.append(($0, $1, $2())) })
+                        IncomingDelivery(batch, from: route.peerAddress), at: now,
+                        observe: { observed.append(($0, $1, $2())) })
                     {
                         steps.append(NetworkStep(host: route.peer, step: receiver.record(step, observed)))
                     }

@@ -16,21 +16,28 @@ public enum WeatherIntent: FeatureIntent {
     public static let locationLimit = TextLimit(characters: 200)
 
     /// Every event type.
-    public static let types = ["changeLocation"]
-
-    public var type: String { "changeLocation" }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: IntentCodingKeys.self)
-        let type = try container.intentType()
-        guard type == "changeLocation" else { throw container.unknownType(type, of: Self.feature) }
-        self = .changeLocation(location: try container.string("location", limit: Self.locationLimit))
+    public enum Kind: String, IntentKind {
+        case changeLocation
     }
 
+    /// `changeLocation`, the one kind.
+    public var kind: Kind { .changeLocation }
+
+    /// Reads `{"type":"changeLocation","location":…}` with the location within ``locationLimit``; any other type is
+    /// refused.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: IntentCodingKeys.self)
+        switch try container.kind(Kind.self) {
+        case .changeLocation:
+            self = .changeLocation(location: try container.string("location", limit: Self.locationLimit))
+        }
+    }
+
+    /// Writes `type` and `location`, as a client posts them.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: IntentCodingKeys.self)
         switch self {
-        case .changeLocation(let location): try container.encode(type: type, ["location": location])
+        case .changeLocation(let location): try container.encode(kind: kind, ["location": location])
         }
     }
 }

@@ -47,8 +47,8 @@ public struct WeatherSnapshot: FeatureSnapshot {
 
     /// The `changeLocation` action: the original's "Choose location" alert with its one "Submit" button.
     public static let changeLocationAction = ActionDescriptor(
-        event: "changeLocation", fields: ["location": "{location}"],
-        prompt: ActionPrompt(title: "Choose location", submit: "Submit"))
+        prompt: ActionPrompt(title: "Choose location", submit: "Submit")
+    ) { (location: String) in WeatherIntent.changeLocation(location: location) }
 
     /// Creates a snapshot with the `changeLocation` action.
     public init(

@@ -21,7 +21,8 @@ extension WeatherApp {
     public static let settings: [ConfigurationKey] = [
         .init(
             path: "weather.provider", kind: .string, defaultJSON: "\"offline\"",
-            summary: "offline (embedded GeoNames places, synthetic weather), open-meteo, or weatherbit (needs VIEWHOST_WEATHERBIT_KEY).",
+            summary:
+                "offline (embedded GeoNames places, synthetic weather), open-meteo, or weatherbit (needs VIEWHOST_WEATHERBIT_KEY).",
             flag: "weather-provider"),
         .init(
             path: "weather.timeoutSeconds", kind: .number, defaultJSON: "5",
@@ -38,7 +39,8 @@ extension WeatherApp {
             defaultJSON: "\"\(WeatherServices.openMeteoForecastURL.absoluteString)\"",
             summary: "Open-Meteo's forecast endpoint (for a proxy or mirror)."),
         .init(
-            path: "weather.weatherbitURL", kind: .string, defaultJSON: "\"\(WeatherServices.weatherbitURL.absoluteString)\"",
+            path: "weather.weatherbitURL", kind: .string,
+            defaultJSON: "\"\(WeatherServices.weatherbitURL.absoluteString)\"",
             summary: "Weatherbit's current-weather endpoint (for a proxy or mirror)."),
     ]
 
@@ -46,10 +48,11 @@ extension WeatherApp {
     /// once).
     /// - Throws: ``SettingError`` for an unknown provider, a URL that is not http(s), or weatherbit without its key.
     static func services(_ settings: any FeatureSettings) throws(SettingError) -> WeatherServices {
-        let provider = try settings.string(Self.settings[0]) { name in
-            WeatherServices.providerNames.contains(name)
-                ? nil : "expected one of \(WeatherServices.providerNames.joined(separator: ", "))"
-        } ?? "offline"
+        let provider =
+            try settings.string(Self.settings[0]) { name in
+                WeatherServices.providerNames.contains(name)
+                    ? nil : "expected one of \(WeatherServices.providerNames.joined(separator: ", "))"
+            } ?? "offline"
         let timeout = try settings.seconds(Self.settings[1])
         let cacheTTL = try settings.seconds(Self.settings[2])
         let isURL: (String) -> String? = { text in
@@ -61,7 +64,9 @@ extension WeatherApp {
         var urls: [URL] = []
         for key in Self.settings[3...5] {
             let text = try settings.string(key, check: isURL) ?? ""
-            guard let url = URL(string: text) else { throw SettingError(key: key.path, reason: "expected an http or https URL") }
+            guard let url = URL(string: text) else {
+                throw SettingError(key: key.path, reason: "expected an http or https URL")
+            }
             urls.append(url)
         }
         var environment: [String: String] = [:]
@@ -73,7 +78,8 @@ extension WeatherApp {
         } catch {
             let reason =
                 switch error {
-                case .missingAPIKey(let variable): "weatherbit needs the API key in the environment variable \(variable)"
+                case .missingAPIKey(let variable):
+                    "weatherbit needs the API key in the environment variable \(variable)"
                 case .unknownProvider: "expected one of \(WeatherServices.providerNames.joined(separator: ", "))"
                 }
             throw SettingError(key: Self.settings[0].path, reason: reason)

@@ -20,8 +20,10 @@ extension WeatherApp {
         if let location = state.location { try ValueRejection.inside("location") { try validate(location: location) } }
         let view = state.viewModel
         for (field, text) in [
-            ("locationName", view.locationName), ("date", view.date), ("icon", view.icon ?? ""), ("summary", view.summary),
-            ("forecastSummary", view.forecastSummary), ("observedAt", view.observedAt ?? ""), ("error", view.error ?? ""),
+            ("locationName", view.locationName), ("date", view.date), ("icon", view.icon ?? ""),
+            ("summary", view.summary),
+            ("forecastSummary", view.forecastSummary), ("observedAt", view.observedAt ?? ""),
+            ("error", view.error ?? ""),
         ] {
             try ValueRejection.check(text, within: answerTextLimit, field: "viewModel.\(field)")
         }
@@ -44,7 +46,8 @@ extension WeatherApp {
         case .weather(.weatherLoaded(let request, let observation)):
             try ValueRejection.check(request, in: 0...SessionCore.maxCounter, field: "weatherLoaded.request")
             guard observation.temperatureFahrenheit.isFinite, abs(observation.temperatureFahrenheit) <= 1_000 else {
-                throw ValueRejection(field: "weatherLoaded.observation.temperatureFahrenheit", reason: "must be -1000 to 1000")
+                throw ValueRejection(
+                    field: "weatherLoaded.observation.temperatureFahrenheit", reason: "must be -1000 to 1000")
             }
             for text in [observation.iconName, observation.description, observation.timeZoneIdentifier ?? ""] {
                 try ValueRejection.check(text, within: answerTextLimit, field: "weatherLoaded.observation")
@@ -71,9 +74,11 @@ extension WeatherApp {
 
     private static func validate(location: Location) throws(ValueRejection) {
         try ValueRejection.check(location.name, within: answerTextLimit, field: "name")
-        guard location.latitude.isFinite, abs(location.latitude) <= 90, location.longitude.isFinite, abs(location.longitude) <= 180
+        guard location.latitude.isFinite, abs(location.latitude) <= 90, location.longitude.isFinite,
+            abs(location.longitude) <= 180
         else { throw ValueRejection(field: "latitude", reason: "and longitude must name a place on the globe") }
-        try ValueRejection.check(location.timeZoneIdentifier ?? "", within: TextLimit(characters: 64), field: "timeZoneIdentifier")
+        try ValueRejection.check(
+            location.timeZoneIdentifier ?? "", within: TextLimit(characters: 64), field: "timeZoneIdentifier")
     }
 
     private static func validate(error: WeatherError) throws(ValueRejection) {

@@ -1,6 +1,6 @@
-import WeatherAPI
 import ViewHostAPI
 import ViewModelCore
+import WeatherAPI
 
 /// WeatherFeature hosts the raywenderlich "Grados" weather screen (seed 004) per session: a view model that
 /// shows a place's current weather and changes place on request. It knows no HTTP: events come in through
@@ -18,10 +18,15 @@ import ViewModelCore
 /// context.requestedWork                                     // [.geocode(request: 1, address: "McGaheysville, VA")]
 /// ```
 public enum WeatherApp: Feature {
+    /// What the screen shows, the current request, the place it is for, and the provider that serves the session.
     public typealias State = WeatherState
+    /// The session's start, a client's change of location, or a provider's answer (never posted by clients).
     public typealias Event = WeatherAppEvent
+    /// The outside work the feature asks for (geocoding, a forecast), carried out by the app's request runner.
     public typealias Request = WeatherRequest
+    /// What a client may post (`changeLocation`).
     public typealias Intent = WeatherIntent
+    /// What a client reads: the weather screen's view model.
     public typealias Snapshot = WeatherSnapshot
 
     /// The original's `defaultAddress` (the tutorial's; the republished fork uses "Malappuram, Kerala").

@@ -6,6 +6,7 @@ public enum WeatherConfigurationError: Error, Sendable, Equatable, CustomStringC
     /// The `weatherbit` provider was chosen but the environment variable holding its key is missing or empty.
     case missingAPIKey(variable: String)
 
+    /// One sentence naming the provider or the variable and what to set.
     public var description: String {
         switch self {
         case .unknownProvider(let name):

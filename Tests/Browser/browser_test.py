@@ -7,8 +7,10 @@ bot's reply arrive over the event stream, changes the weather location, and rais
 Screenshots go to artifacts/screenshots/ (git-ignored).
 
 With --todo it drives the example app outside the package instead (Examples/Todo's todo-server, which has no page
-code of its own): the page draws the to-do list generically from its snapshot, and its actions become buttons and
-small forms; the test adds an item through the form, toggles it, clears it and brings it back with undo.
+code of its own): the page draws the to-do list generically from its snapshot, its items as cards with their own
+actions as buttons, and an action with a prompt as a button that opens its small form; the test opens the add form,
+adds an item through it, toggles the item, clears it and brings it back with undo. (Tests/Browser/layout_test.py
+checks the drawing itself at a phone's width and a desktop's.)
 
 Usage: Tests/Browser/browser_test.py [--binary PATH] [--out DIR] [--todo]
 Needs: chromium (Debian package), python3 (stdlib only: the DevTools WebSocket client is below).
@@ -164,20 +166,24 @@ def todo_flow(page, out):
     print("browser_test: the to-do list is drawn generically")
     page.wait_for("document.getElementById('status').textContent === 'Live'", "the event stream")
     page.wait_for("document.getElementById('todo-title')?.textContent === 'Todo'", "the to-do section")
-    page.wait_for("!!document.getElementById('vh-todo-add-title')", "the add form (from the add action's prompt)")
-    print("browser_test: add an item through the action's form")
+    print("browser_test: add an item through the action's form, opened by its button")
+    form = "document.getElementById('vh-todo-add-form')"
+    page.wait_for(f"!!{form} && {form}.hidden", "the add action's form (from its prompt), closed")
+    click_button(page, "todo", "New item…")
+    page.wait_for("document.activeElement?.id === 'vh-todo-add-title'", "the add form open, its input focused")
     type_into(page, "#vh-todo-add-title", "Buy milk")
-    page.evaluate("document.getElementById('vh-todo-add-title').closest('fieldset').querySelector('button').click(), true")
-    page.wait_for("[...document.querySelectorAll('#todo dd')].some(e => e.textContent === 'Buy milk')", "the new item")
+    page.evaluate(f"{form}.querySelector('button[type=submit]').click(), true")
+    page.wait_for("[...document.querySelectorAll('#todo .item-title')].some(e => e.textContent === 'Buy milk')", "the new item")
+    page.wait_for(f"{form}.hidden", "the add form closed once the item was added")
     print("browser_test: toggle it, clear it, undo")
     click_button(page, "todo", "Toggle")
-    page.wait_for("[...document.querySelectorAll('#todo dd')].some(e => e.textContent === 'true')", "the item done")
+    page.wait_for("!!document.querySelector('#todo [data-field=done][data-value=true]')", "the item done")
     click_button(page, "todo", "Clear completed")
-    page.wait_for("[...document.querySelectorAll('#todo dd')].some(e => e.textContent.startsWith('Removed'))",
+    page.wait_for("(document.querySelector('#todo [data-field=undoMessage]')?.textContent || '').startsWith('Removed')",
                   "the undo message")
     page.screenshot(os.path.join(out, "todo-01-cleared.png"))
     click_button(page, "todo", "Undo")
-    page.wait_for("[...document.querySelectorAll('#todo dd')].some(e => e.textContent === 'Buy milk')", "the item back")
+    page.wait_for("[...document.querySelectorAll('#todo .item-title')].some(e => e.textContent === 'Buy milk')", "the item back")
     page.screenshot(os.path.join(out, "todo-02-undone.png"))
 
 

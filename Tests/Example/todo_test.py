@@ -57,7 +57,7 @@ def main():
     args.binary = os.path.abspath(args.binary)
     data = tempfile.mkdtemp(prefix="viewhost-todo-")
     try:
-        run(args.binary, data)
+        run(args.binary, data, args.viewhost and os.path.abspath(args.viewhost))
         if args.viewhost:
             refused_by_another_app(args.binary, os.path.abspath(args.viewhost), data)
     finally:
@@ -87,8 +87,31 @@ def named(binary, data):
     check(version.stdout.startswith("todo-server (ViewHost "), f"version: {version.stdout!r}")
 
 
-def run(binary, data):
+def lean(binary, data, viewhost):
+    """An app on SQLite alone links no libpq (it passes no database store to ViewHostCommand.run), and refuses
+    `--store postgres` before opening anything, exit 78 in one line naming the product to add; the seed binary,
+    which passes `.postgres`, links it."""
+    print("todo_test: the app links no libpq and refuses --store postgres")
+    def links(path):
+        listed = subprocess.run(["ldd", path], capture_output=True, text=True, timeout=60)
+        check(listed.returncode == 0, f"ldd {path}: {listed.stderr!r}")
+        return listed.stdout
+    check("libpq" not in links(binary), f"todo-server links libpq: {links(binary)!r}")
+    if viewhost:
+        check("libpq" in links(viewhost), "the seed binary offers --store postgres, so it links libpq")
+    refused = subprocess.run(
+        [binary, "serve", "--port", "0", "--store", "postgres", "--database-url", "postgresql://127.0.0.1:1/none"],
+        capture_output=True, text=True, timeout=60, cwd=data)
+    check(refused.returncode == 78, f"--store postgres: status {refused.returncode}: {refused.stderr!r}")
+    lines = refused.stderr.strip().splitlines()
+    check(len(lines) == 1 and lines[0].startswith("todo-server: --store postgres: this app is built without "
+                                                  "PostgreSQL support") and "ViewHostPostgres" in lines[0],
+          f"--store postgres: {refused.stderr!r}")
+
+
+def run(binary, data, viewhost=None):
     named(binary, data)
+    lean(binary, data, viewhost)
     server = start(binary, data)
     try:
         print("todo_test: the example's routes and schemas are in /openapi.json")

@@ -94,7 +94,8 @@ struct StoreFaultProcessTests {
             #expect(posted.status == 202, "\(posted)")
         }
         server.send(signal: SIGTERM)
-        #expect(try await server.waitForExit() == 0)
+        let status = try await server.waitForExit()
+        #expect(status == 0, "\(server.standardErrorText().suffix(4000))")
         server = try await Self.start(data)
         for session in sessions {
             let read = try await ProcessHTTP.request(

@@ -160,6 +160,17 @@ struct ClientCommandTests {
         #expect(badField.status == 64)
         #expect(badField.stderr == "viewhost: 'value' is not key=value\n")
 
+        // key:=JSON posts a value of any JSON scalar (an integer placeholder's `votes:=3`): a quoted string is a
+        // string, a number where the feature takes text is refused by the server, and what is not JSON never leaves.
+        let quoted = try await client(["send", "login", "setUsername", #"value:="ann""#], environment: environment)
+        #expect(quoted.status == 0, "\(quoted)")
+        let number = try await client(["send", "login", "setUsername", "value:=3"], environment: environment)
+        #expect(number.status == 65)
+        #expect(number.stderr.hasPrefix("viewhost: 422 Unprocessable Content: "), "\(number.stderr)")
+        let notJSON = try await client(["send", "login", "setUsername", "value:=ann"], environment: environment)
+        #expect(notJSON.status == 64)
+        #expect(notJSON.stderr == #"viewhost: 'value:=ann' is not key:=JSON (a number, true, false, null or a "string")"# + "\n")
+
         let unreachable = try await client(
             ["get", "login", "--server", "http://127.0.0.1:1"], environment: environment)
         #expect(unreachable.status == 69)

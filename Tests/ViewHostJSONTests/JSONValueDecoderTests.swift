@@ -11,7 +11,7 @@ import ViewHostJSON
         case none
     }
 
-    enum Kind: String, Codable {
+    enum Kind: String, Codable, CaseIterable {
         case plain, fancy
     }
 
@@ -117,5 +117,124 @@ import ViewHostJSON
             try JSONValueDecoder().decode([String: Int].self, from: Array(#"{"a":1,"a":2}"#.utf8))
         }
         #expect(throws: JSONValueDecoder.Unsupported.self) { try JSONValueDecoder().decode(Int.self, from: Array("[".utf8)) }
+    }
+
+    /// Takes a null itself, as `Nullable` does.
+    struct Maybe: Codable, Equatable {
+        var value: Int?
+
+        init(value: Int?) { self.value = value }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            value = container.decodeNil() ? nil : try container.decode(Int.self)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        }
+    }
+
+    @Test func aNullGoesToTheTypesOwnDecodingAsJSONDecoderHandsIt() throws {
+        let (ours, foundation) = try Self.both([Maybe].self, "[1, null]")
+        #expect(ours == foundation)
+        #expect(ours == [Maybe(value: 1), Maybe(value: nil)])
+        // A list or an object that is null is missing (valueNotFound), for JSONDecoder too.
+        for text in [#"{"name":"n","tags":null}"#, #"[null]"#] {
+            let type: any Decodable.Type = text.hasPrefix("[") ? [Inner].self : Inner.self
+            #expect(throws: DecodingError.self) { try JSONDecoder().decode(type, from: Data(text.utf8)) }
+            #expect {
+                _ = try JSONValueDecoder().decode(type, from: Array(text.utf8))
+            } throws: { error in
+                guard case DecodingError.valueNotFound = error else { return false }
+                return true
+            }
+        }
+    }
+
+    /// The refusal under a `DecodingError` this decoder throws for `text` read as `type`.
+    private static func refusal<T: Decodable>(
+        _ type: T.Type, _ text: String, source: JSONValueDecoder.Source = .encoded
+    ) -> JSONValueDecoder.Refusal? {
+        var decoder = JSONValueDecoder()
+        decoder.source = source
+        do {
+            _ = try decoder.decode(type, from: Array(text.utf8))
+        } catch DecodingError.typeMismatch(_, let context), DecodingError.dataCorrupted(let context) {
+            return context.underlyingError as? JSONValueDecoder.Refusal
+        } catch {
+            return nil
+        }
+        return nil
+    }
+
+    @Test func aRefusalSaysWhatTheValueMustBeInJSONsTerms() {
+        #expect(
+            Self.refusal(Inner.self, #"{"name":1,"tags":[]}"#) == .wrongType(expected: "a string", found: "a number"))
+        #expect(
+            Self.refusal(Inner.self, #"{"name":"n","tags":{}}"#) == .wrongType(expected: "an array", found: "an object"))
+        #expect(Self.refusal([Inner].self, #"["n"]"#) == .wrongType(expected: "an object", found: "a string"))
+        #expect(Self.refusal(Int.self, "1.5") == .wrongType(expected: "an integer", found: "a number"))
+        #expect(Self.refusal(UInt8.self, #""1""#) == .wrongType(expected: "an integer", found: "a string"))
+        #expect(Self.refusal(Bool.self, "0") == .wrongType(expected: "a boolean", found: "a number"))
+        #expect(Self.refusal(Double.self, "true") == .wrongType(expected: "a number", found: "a boolean"))
+        #expect(
+            Self.refusal(Float.self, "1e300")
+                == .outOfRange(reason: "must be a number Float holds, at most 3.4028235e+38 in magnitude"))
+    }
+
+    @Test func aClientsValueNoneOfItsEnumsCasesIsRefusedListingThem() throws {
+        let cases: [JSONValue] = [.string("plain"), .string("fancy")]
+        #expect(JSONValue.cases(of: Kind.self) == cases)
+        #expect(JSONValue.cases(of: Shape.self) == nil)
+        #expect(Self.refusal(Kind.self, #""other""#, source: .client) == .notACase(.string("other"), cases: cases))
+        var decoder = JSONValueDecoder()
+        decoder.source = .client
+        do {
+            _ = try decoder.decode([String: [Kind]].self, from: Array(#"{"a":["fancy","other"]}"#.utf8))
+            Issue.record("decoded a value that is no case")
+        } catch DecodingError.dataCorrupted(let context) {
+            #expect(context.codingPath.map(\.stringValue) == ["a", "Index 1"])
+            #expect(context.underlyingError as? JSONValueDecoder.Refusal == .notACase(.string("other"), cases: cases))
+        }
+        // A value of the wrong type is that, not a case refused.
+        #expect(Self.refusal(Kind.self, "7", source: .client) == .wrongType(expected: "a string", found: "a number"))
+        // Stored JSON is refused as JSONDecoder refuses it, with no cases looked up.
+        #expect(throws: DecodingError.self) { try JSONValueDecoder().decode(Kind.self, from: Array(#""other""#.utf8)) }
+        #expect(Self.refusal(Kind.self, #""other""#) == nil)
+    }
+
+    @Test func aMemberTheTypeDoesNotReadIsRefusedNamingTheMembersItReads() throws {
+        let members: [(String, JSONValue)] = [("type", .string("t")), ("name", .string("n")), ("tags", .array([]))]
+        let decoded = try JSONValueDecoder().decode(
+            Inner.self, fromMembers: members, fields: nil, ignoring: ["type", "id"])
+        #expect(decoded == Inner(name: "n", tags: [], score: nil))
+        // Read while decoding: `score` was asked for, though absent.
+        #expect(throws: JSONValueDecoder.UnexpectedMember(name: "nmae", fields: ["name", "score", "tags"])) {
+            try JSONValueDecoder().decode(
+                Inner.self, fromMembers: members + [("nmae", .string("x"))], fields: nil, ignoring: ["type", "id"])
+        }
+        // Known beforehand: checked first, so the misspelt member is named, not the one it stands for as missing.
+        #expect(throws: JSONValueDecoder.UnexpectedMember(name: "nmae", fields: ["name", "score", "tags"])) {
+            try JSONValueDecoder().decode(
+                Inner.self, fromMembers: [("nmae", .string("x")), ("tags", .array([]))],
+                fields: ["type", "name", "tags", "score"], ignoring: ["type", "id"])
+        }
+        #expect(throws: DecodingError.self) {
+            try JSONValueDecoder().decode(
+                Inner.self, fromMembers: [("id", .string("x")), ("tags", .array([]))],
+                fields: ["type", "name", "tags", "score"], ignoring: ["type", "id"])
+        }
+    }
+
+    @Test func aClientsJSONIsReadWholeWithNoJSONDecoderToDeferTo() throws {
+        var decoder = JSONValueDecoder()
+        decoder.source = .client
+        let twoTo53 = Array("9007199254740992".utf8)
+        #expect(throws: JSONValueDecoder.Unsupported.self) { try JSONValueDecoder().decode(Int.self, from: twoTo53) }
+        #expect(try decoder.decode(Int.self, from: twoTo53) == 9_007_199_254_740_992)
+        let everything = Array(try JSONEncoder().encode(Everything()))
+        #expect(try decoder.decode(Everything.self, from: everything) == Everything())
     }
 }

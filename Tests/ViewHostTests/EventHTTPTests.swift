@@ -8,6 +8,7 @@ import LoginAPI
 import PersonAPI
 import WeatherAPI
 import ViewHostAPI
+import ViewModelCore
 
 /// API.md "Events (write)" over loopback: 202 and its version, every refusal (400/413/415/422) as a problem
 /// document naming the field, whole-batch rejection, idempotency, and domain refusals as state.
@@ -119,6 +120,32 @@ struct EventHTTPTests {
             #expect(batch.problemFields == ["[1].type"])
             let login = try await app.post(session, "login", #"{"type":"send","text":"x"}"#)
             #expect(try login.json["allowed"].strings == ["setUsername", "setPassword", "login"])
+        }
+    }
+
+    /// A value outside an enum field's cases names the field and lists the cases, as an unknown type lists the
+    /// types: the cases the OpenAPI document gives as the field's `enum`, from the type itself.
+    @Test func anEnumFieldsValueOutsideItsCasesIs422ListingThem() async throws {
+        let features = try HostedFeatures(TestApp.seedFeatures + [RetroBoard.registration], settings: FixedFeatureSettings())
+        try await TestApp.run({ $0.features = features }) { app in
+            let session = try await app.createSession(body: #"{"features":["retro"]}"#)
+            let single = try await app.post(session, "retro", #"{"type":"addCard","text":"Cake","column":"nowhere"}"#)
+            #expect(single.status == 422)
+            #expect(single.header("Content-Type") == "application/problem+json")
+            #expect(single.problemFields == ["column"])
+            #expect(try single.json["allowed"].strings == ["wentWell", "toImprove", "actions"])
+            #expect(
+                try single.json["detail"].string
+                    == "The event field 'column' must be one of wentWell, toImprove, actions, not 'nowhere'.")
+            let batch = try await app.post(
+                session, "retro",
+                #"[{"type":"addCard","text":"Cake","column":"wentWell"},{"type":"addCard","text":"Tea","column":"later"}]"#)
+            #expect(batch.status == 422)
+            #expect(batch.problemFields == ["[1].column"])
+            #expect(try batch.json["allowed"].strings == ["wentWell", "toImprove", "actions"])
+            let schemas = try await app.request("GET", "/openapi.json").json["components"]["schemas"]
+            #expect(schemas["RetroAddCardEvent"]["properties"]["column"]["enum"].strings == ["wentWell", "toImprove", "actions"])
+            #expect(try await app.post(session, "retro", #"{"type":"addCard","text":"Cake","column":"actions"}"#).status == 202)
         }
     }
 

@@ -44,20 +44,20 @@ struct FeatureRegistrationTests {
 
     /// Reads a field named `id`, which every event already has.
     struct ProbeIntent: FeatureIntent {
+        enum Kind: String, IntentKind { case mark }
         static let feature = "probe"
-        static let types = ["mark"]
         let item: String
-        var type: String { "mark" }
+        var kind: Kind { .mark }
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: IntentCodingKeys.self)
-            _ = try container.intentType()
+            _ = try container.kind(Kind.self)
             item = try container.string("id", limit: TextLimit(characters: 8))
         }
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: IntentCodingKeys.self)
-            try container.encode(type: type, ["id": item])
+            try container.encode(kind: kind, ["id": item])
         }
     }
 

@@ -18,7 +18,7 @@ struct SharedSessionPartsTests {
         #expect(first == unshared && second == unshared)
         #expect(initial.names == ["counter"] && first.featureNames == ["counter"])
 
-        try first.apply([.increment, .increment], to: Counter.key, source: .client, at: start)
+        _ = try first.apply([.increment, .increment], to: Counter.key, source: .client, at: start)
         #expect(first.state(of: Counter.key)?.count == 2 && first.version(of: "counter") == 3)
         #expect(second.state(of: Counter.key)?.count == 0 && second.version(of: "counter") == 1)
         #expect(second == unshared)

@@ -116,6 +116,24 @@ struct StoredShapeTests {
         #expect(StoredShape(text: shape.text) == shape)
     }
 
+    /// Optionals the probe reaches as a type of their own (a list of optionals, an optional read with `decode`
+    /// rather than `decodeIfPresent`): the probe made their empty value through a property of the same name, which
+    /// called itself (the compiler's "function call causes an infinite recursion", in a clean build), so the start
+    /// of a server with such a feature would have overflowed its stack.
+    enum ListOfOptionals: ShapedFeature {
+        struct State: Codable, Equatable, Sendable {
+            var aliases: [String?] = []
+            var scores: [String: Int?] = [:]
+            var nested: Int?? = nil
+        }
+    }
+
+    @Test func optionalsReachedAsTypesAreProbed() {
+        let shape = StoredShape(of: ListOfOptionals.self)
+        #expect(shape.text.contains("aliases"), "\(shape.text)")
+        #expect(StoredShape(text: shape.text) == shape)
+    }
+
     @Test func aNewRequiredMemberIsABreakingChangeNamedByItsPath() {
         #expect(
             StoredShape(of: ListWithPriority.self).breakingChange(from: StoredShape(of: ListV1.self))

@@ -55,7 +55,7 @@ struct UnstorableValueTests {
         #expect(session.version(of: "counter") == 1)
         #expect(journal.numbers.withLock { $0 }.isEmpty)
         #expect(session.unstorableValue == nil, "a refused request does not stop the session")
-        try session.submit(Submission(events: [Counter.Event.setGauge(2.5)]), to: Counter.key)
+        _ = try session.submit(Submission(events: [Counter.Event.setGauge(2.5)]), to: Counter.key)
         #expect(session.viewModel(of: Counter.key)?.value.gauge == 2.5)
     }
 

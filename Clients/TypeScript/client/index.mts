@@ -2,6 +2,7 @@
 export { ViewHostClient } from "./client.mjs";
 export { ViewHostSession, versionOf } from "./session.mjs";
 export { ViewHostError } from "./errors.mjs";
+export { fillAction, inputOf, inputValue } from "./action.mjs";
 export type { ErrorKind, FieldError } from "./errors.mjs";
 export type { ChangeOptions } from "./changes.mjs";
 export type { ClientOptions } from "./options.mjs";
@@ -10,6 +11,6 @@ export { applyPatch, type PatchOperation } from "./patch.mjs";
 export { ServerSentEventParser, type ServerSentEvent } from "./sse.mjs";
 export { heldSessions, forgetHeldSession } from "./cookies.mjs";
 export type {
-  Action, AnyFeatures, AnySnapshot, Change, ChangeSource, Feature, FeatureMap, Intent, SendReceipt, SessionInfo,
+  Action, ActionInput, ActionValue, AnyFeatures, AnySnapshot, Change, ChangeSource, Feature, FeatureMap, Intent, SendReceipt, SessionInfo,
   SessionOptions, Snapshot, VersionList,
 } from "./types.mjs";

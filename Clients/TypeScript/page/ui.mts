@@ -1,5 +1,7 @@
 import type { Action, Snapshot } from "../client/types.mjs";
-import { el, isAction, placeholders, words, type Child } from "./dom.mjs";
+import { inputOf } from "../client/action.mjs";
+import { el, placeholders, words, type Child } from "./dom.mjs";
+import { GenericDrawing } from "./generic.mjs";
 
 /** A feature's drawing: its snapshot, the values of its section's inputs by id (typing survives a redraw) and the
  * page's helpers in, the section's nodes out. (A method's parameters are bivariant: a renderer may take its own
@@ -18,7 +20,8 @@ export interface PageUI {
   status(text: string): void;
   actionButton(action: Action, label: Child, attributes?: Record<string, unknown>): HTMLElement;
   actionForm(action: Action, name: string, inputs?: Record<string, string>, key?: string): HTMLElement;
-  /** The generic drawing of a whole snapshot: its title, its values, then its actions. */
+  /** The generic drawing of a whole snapshot (`GenericDrawing`): its title, its actions, its values, its lists as
+   * cards with their own actions, forms opened on demand. */
   generic(snapshot: Snapshot, inputs?: Record<string, string>): Child[];
   /** Transient notices above the features (the chat's push banners). */
   banners(nodes: Node[]): void;
@@ -52,43 +55,25 @@ export function makeUI(post: PageUI["post"]): PageUI {
     };
     return el("fieldset", { class: "action" },
       el("legend", {}, action.prompt?.title ?? words(name)),
-      params.map((param, i) => [
-        el("label", { for: ids[i] }, words(param)),
-        el("input", { id: ids[i], value: inputs[ids[i] ?? ""] ?? "", autocomplete: "off",
-          onkeydown: (event: KeyboardEvent) => { if (event.key === "Enter") void submit(); } }),
-      ]),
+      params.map((param, i) => {
+        // A typed placeholder (the action's `inputs`): a number field, or the values it takes offered as a list.
+        const input = inputOf(action, param);
+        const values = input.enum ?? (input.type === "boolean" ? ["true", "false"] : undefined);
+        const numeric = input.type === "integer" || input.type === "number";
+        return [
+          el("label", { for: ids[i] }, words(param)),
+          el("input", { id: ids[i], value: inputs[ids[i] ?? ""] ?? "", autocomplete: "off",
+            type: numeric ? "number" : undefined, step: input.type === "integer" ? "1" : numeric ? "any" : undefined,
+            list: values ? `${ids[i]}-values` : undefined,
+            onkeydown: (event: KeyboardEvent) => { if (event.key === "Enter") void submit(); } }),
+          values ? el("datalist", { id: `${ids[i]}-values` }, values.map((value) => el("option", { value }))) : null,
+        ];
+      }),
       el("button", { disabled: action.enabled === false, onclick: submit }, action.prompt?.submit ?? words(name)));
   }
 
-  // Any JSON value of a snapshot: text, a list, or a definition list whose actions become buttons and forms.
-  function value(item: unknown, inputs: Record<string, string>, key: string): Child {
-    if (item === null || item === undefined) return el("span", { class: "empty" }, "–");
-    if (Array.isArray(item)) {
-      if (item.length === 0) return el("span", { class: "empty" }, "none");
-      return el("ul", { class: "generic" }, item.map((entry, i) => el("li", {}, value(entry, inputs, `${key}-${i}`))));
-    }
-    if (isAction(item)) return actionForm(item, item.body.type, inputs, key);
-    if (typeof item === "object") {
-      const record = item as Record<string, unknown>;
-      const entries = Object.entries(record).filter(([name]) => name !== "actions");
-      const actions = record.actions && typeof record.actions === "object"
-        ? Object.entries(record.actions as Record<string, unknown>).filter((entry): entry is [string, Action] => isAction(entry[1]))
-        : [];
-      return [
-        el("dl", { class: "generic" }, entries.map(([name, entry]) => [
-          el("dt", {}, words(name)), el("dd", {}, value(entry, inputs, `${key}-${name}`))])),
-        actions.length ? el("div", { class: "actions" },
-          actions.map(([name, action]) => actionForm(action, name, inputs, `${key}-${name}`))) : null,
-      ];
-    }
-    return String(item);
-  }
-
-  function generic(snapshot: Snapshot, inputs: Record<string, string> = {}): Child[] {
-    const feature = snapshot.feature;
-    const rest = Object.fromEntries(Object.entries(snapshot).filter(([name]) => name !== "feature" && name !== "version"));
-    return [el("h2", { id: `${feature}-title` }, words(feature)), value(rest, inputs, feature)];
-  }
+  const drawing = new GenericDrawing(post);
+  const generic = (snapshot: Snapshot, inputs: Record<string, string> = {}) => drawing.draw(snapshot, inputs);
 
   const banners = (list: Node[]) => $("banners")?.replaceChildren(...list);
 

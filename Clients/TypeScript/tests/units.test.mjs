@@ -1,9 +1,10 @@
-// The client's pure parts: the event-stream parser in any split, RFC 6902 patches, the backoff, the entity tags.
+// The client's pure parts: the event-stream parser in any split, RFC 6902 patches, the backoff, the entity tags, an
+// action's typed placeholders.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { clientModule } from "./support/server.mjs";
 
-const { ServerSentEventParser, applyPatch, delay, versionOf } = await import(clientModule);
+const { ServerSentEventParser, applyPatch, delay, fillAction, versionOf } = await import(clientModule);
 
 const stream = "retry: 2000\r\n\r\n: a comment\nid: 7\nevent: chat\ndata: {\"a\":1,\ndata: \"b\":2}\n\n"
   + "id: 8\r\nevent: chat.patch\r\ndata: []\r\n\r\ndata: no event name\r\r";
@@ -53,4 +54,23 @@ test("an entity tag names a version, weak or strong", () => {
   assert.equal(versionOf("\"7\""), 7);
   assert.equal(versionOf("W/\"12\""), 12);
   assert.equal(versionOf("\"x\""), null);
+});
+
+test("an action's placeholders are filled as its inputs say: an integer as a number, an enum's value checked", () => {
+  const action = {
+    method: "POST", href: "/v1/sessions/s/retro/events",
+    body: { type: "addCard", board: "b1", text: "{text}", votes: "{votes}", column: "{column}" },
+    inputs: { votes: { type: "integer" }, column: { type: "string", enum: ["went well", "to improve"] } },
+  };
+  assert.deepEqual(fillAction(action, { text: "Ship it", votes: "3", column: "to improve" }),
+    { type: "addCard", board: "b1", text: "Ship it", votes: 3, column: "to improve" });
+  assert.deepEqual(fillAction(action, { text: "", votes: 2, column: "went well" }).votes, 2);
+  const refusal = (params) => { try { fillAction(action, params); return null; } catch (error) { return error; } };
+  assert.equal(refusal({ text: "a", votes: "three", column: "went well" })?.detail,
+    "the 'addCard' action's {votes} must be an integer");
+  assert.equal(refusal({ text: "a", votes: "1", column: "nowhere" })?.detail,
+    "the 'addCard' action's {column} must be one of went well, to improve");
+  assert.equal(refusal({ text: "a", column: "went well" })?.kind, "invalidRequest", "a missing value is never posted");
+  // An action without `inputs` posts strings, as it always did.
+  assert.deepEqual(fillAction({ ...action, inputs: undefined }, { text: "a", votes: "3", column: "x" }).votes, "3");
 });

@@ -4,12 +4,20 @@
 
 /** An action a snapshot offers: `body` (its `{param}` placeholders filled) posted to `href`. */
 export interface Action {
+  /** The event to post: its type and fields. A string "{name}" is a placeholder the person fills in; inputs says what it takes when that is not any string. */
   body: {
     type: string;
-    [key: string]: string;
+    [key: string]: string | number | boolean | null;
   };
   enabled?: boolean;
   href: string;
+  /** The placeholders that take something other than any string, by name, as JSON Schema states them: {"votes":{"type":"integer"}}, {"column":{"type":"string","enum":[…]}}. A client converts what the person typed before it posts. */
+  inputs?: {
+    [key: string]: {
+      enum?: string[];
+      type: "string" | "integer" | "number" | "boolean";
+    };
+  };
   method: "POST";
   prompt?: {
     submit?: string;

@@ -24,7 +24,8 @@ struct ChatModel: Sendable {
     var canCreateChat: Bool { chats.count < configuration.maxChats }
 
     /// A new message with the next session-wide id (`m1`, `m2`, …).
-    mutating func makeMessage(sender: Message.Sender, message: String, state: Message.State, sendDate: Date) -> Message {
+    mutating func makeMessage(sender: Message.Sender, message: String, state: Message.State, sendDate: Date) -> Message
+    {
         lastMessageID += 1
         return Message(
             id: MessageID(value: lastMessageID), sender: sender, message: message, state: state, sendDate: sendDate)

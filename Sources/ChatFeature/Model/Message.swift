@@ -61,7 +61,9 @@ extension Message {
     func validate(lastMessageID: Int) throws(ValueRejection) {
         try ValueRejection.check(id.value, in: 0...max(0, lastMessageID), field: "id")
         try ValueRejection.check(message, within: ChatIntent.messageLimit, field: "message")
-        if case .other(let name) = sender { try ValueRejection.check(name, within: ChatIntent.contactLimit, field: "sender") }
+        if case .other(let name) = sender {
+            try ValueRejection.check(name, within: ChatIntent.contactLimit, field: "sender")
+        }
         try ValueRejection.check(sendDate, field: "sendDate")
         if case .read(let readDate) = state { try ValueRejection.check(readDate, field: "state.readDate") }
     }

@@ -1,5 +1,5 @@
-import Foundation
 import ChatAPI
+import Foundation
 import ViewHostAPI
 import ViewModelCore
 
@@ -38,7 +38,9 @@ enum PushNotificationController {
     /// the subtitle back, quirk kept: the seconds are lost, or now) is routed as `received`, and the banner is
     /// kept, marked hidden when the chat screen on top shows that contact. Only the newest `maxNotifications`
     /// banners are kept.
-    static func received(_ notification: PushNotification, state: inout ChatState, context: inout FeatureContext<ChatApp>) {
+    static func received(
+        _ notification: PushNotification, state: inout ChatState, context: inout FeatureContext<ChatApp>
+    ) {
         let sendDate = DateParser(timeZone: context.timeZone).date(from: notification.subtitle) ?? context.now
         let message = state.model.makeMessage(
             sender: .other(name: notification.title), message: notification.body, state: .sent, sendDate: sendDate)
@@ -56,7 +58,9 @@ enum PushNotificationController {
     }
 
     /// The user tapped a banner from `contact`: that contact's banners go away.
-    static func removeNotifications(from contact: String, state: inout ChatState, context: inout FeatureContext<ChatApp>) {
+    static func removeNotifications(
+        from contact: String, state: inout ChatState, context: inout FeatureContext<ChatApp>
+    ) {
         let before = state.notifications.delivered.count
         state.notifications.delivered.removeAll { $0.content.title == contact }
         if state.notifications.delivered.count != before { context.markChanged() }

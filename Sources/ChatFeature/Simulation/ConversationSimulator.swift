@@ -12,7 +12,9 @@ enum ConversationSimulator {
     }
 
     /// The user's message to `contact` is sent: the bot hears of it (only contacts with a conversation answer).
-    static func sent(message: Message, to contact: String, state: inout ChatState, context: inout FeatureContext<ChatApp>) {
+    static func sent(
+        message: Message, to contact: String, state: inout ChatState, context: inout FeatureContext<ChatApp>
+    ) {
         guard state.simulation.conversations[contact] != nil else { return }
         state.simulation.conversations[contact]?.lastReceivedMessage = context.now
         StubMessageSender.triggerResponses(to: contact, by: message, state: &state, context: &context)

@@ -22,7 +22,9 @@ enum StubMessageSender {
     /// Plans a goodbye push from every active contact that heard from the user in the last 30 s, then ends every
     /// reply session.
     static func sendGoodbyes(state: inout ChatState, context: inout FeatureContext<ChatApp>) {
-        for contact in state.simulation.activeConversations { planGoodbye(for: contact, state: &state, context: &context) }
+        for contact in state.simulation.activeConversations {
+            planGoodbye(for: contact, state: &state, context: &context)
+        }
         state.simulation.activeConversations = []
     }
 
@@ -61,7 +63,9 @@ enum StubMessageSender {
     /// The text of reply number `responsesGiven`: a greeting, then a question, then comments without repeats
     /// until the pool is used up, when it is refilled from the used ones (quirk fixed: the original never emptied
     /// its used list, so each refill doubled the pool and comments repeated).
-    static func response(for responsesGiven: Int, simulation: inout SimulationState, random: inout RandomSource) -> String {
+    static func response(for responsesGiven: Int, simulation: inout SimulationState, random: inout RandomSource)
+        -> String
+    {
         switch responsesGiven {
         case 0:
             return BotReplies.greetings.randomElement(using: &random) ?? BotReplies.greetingFallback
@@ -105,7 +109,8 @@ enum StubMessageSender {
             source: .simulator)
     }
 
-    private static func planGoodbye(for contact: String, state: inout ChatState, context: inout FeatureContext<ChatApp>) {
+    private static func planGoodbye(for contact: String, state: inout ChatState, context: inout FeatureContext<ChatApp>)
+    {
         guard let conversation = state.simulation.conversations[contact],
             conversation.lastReceivedMessage.addingTimeInterval(30) > context.now
         else { return }

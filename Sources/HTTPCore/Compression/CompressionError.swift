@@ -15,6 +15,7 @@ public enum CompressionError: Error, Sendable, Equatable, CustomStringConvertibl
     /// zlib could not set up a stream (out of memory, or parameters it refused).
     case zlib(String)
 
+    /// One sentence for the client's `problem+json` detail and the log, naming the limit or zlib's reason.
     public var description: String {
         switch self {
         case .tooLarge(let limit): "The decompressed content is larger than the limit of \(limit) bytes."

@@ -37,7 +37,9 @@ public final class GzipDeflater {
         guard (9...15).contains(windowBits) else { throw .zlib("windowBits must be 9...15, not \(windowBits)") }
         // Set up zlib before any stored property: a class init that throws once self is complete still runs deinit.
         // windowBits + 16 asks zlib for the gzip wrapper instead of zlib's own (zlib.h, deflateInit2).
-        self.stream = try makeZlibStream("deflateInit2 (level \(level), windowBits \(windowBits), memLevel \(memoryLevel))") {
+        self.stream = try makeZlibStream(
+            "deflateInit2 (level \(level), windowBits \(windowBits), memLevel \(memoryLevel))"
+        ) {
             CZlib_deflateInit2($0, level, Z_DEFLATED, windowBits + 16, memoryLevel, Z_DEFAULT_STRATEGY)
         }
     }

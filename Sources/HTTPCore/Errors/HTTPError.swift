@@ -1,6 +1,8 @@
 /// A plain HTTP error: a status, a one-sentence detail, and optionally the fields at fault.
 public struct HTTPError: HTTPResponseError, Sendable, CustomStringConvertible {
+    /// The status the error answers with.
     public let status: HTTPStatus
+    /// Extra fields for the answer, such as `Allow` with a 405.
     public let headers: HTTPHeaders
     /// A sentence for the client, ending with a period.
     public let detail: String
@@ -27,9 +29,11 @@ public struct HTTPError: HTTPResponseError, Sendable, CustomStringConvertible {
         self.headers = headers
     }
 
+    /// The problem document: `type`, the status, `detail` and the fields at fault.
     public var problem: ProblemDetails {
         ProblemDetails(type: type, status: status, detail: detail, errors: errors)
     }
 
+    /// The code and the detail, for logs and test failures: "404 No resource exists at /x."
     public var description: String { "\(status.code) \(detail)" }
 }

@@ -13,10 +13,17 @@ public protocol HTTPResponseError: Error {
 }
 
 extension HTTPResponseError {
+    /// No extra fields, unless the error gives its own.
     public var headers: HTTPHeaders { HTTPHeaders() }
 
+    /// A problem with the status and the error's own text (its `description`) as detail, unless it makes its own.
     public var problem: ProblemDetails {
-        ProblemDetails(status: status, detail: (self as? any CustomStringConvertible)?.description)
+        ProblemDetails(status: status, detail: Self.description(of: self))
+    }
+
+    /// The error's own text, when it has one (taken as `Any`: a cast from `Self` is said to always succeed).
+    private static func description(of error: Any) -> String? {
+        (error as? any CustomStringConvertible)?.description
     }
 
     /// The response this error answers with.

@@ -15,10 +15,15 @@ public struct ProblemDetails: Sendable, Equatable {
         }
     }
 
+    /// The problem type URI; `about:blank` when the status says it all.
     public var type: String
+    /// A short summary of the problem type, the status's reason phrase unless given.
     public var title: String
+    /// The status of the answer, repeated in the document as its code.
     public var status: HTTPStatus
+    /// This occurrence in a sentence for the client; left out of the document when nil.
     public var detail: String?
+    /// The fields at fault, written as `errors` only when there are some.
     public var errors: [FieldError]
     /// Extension members whose values are lists of strings, such as `"allowed": ["send","back"]`; a name that
     /// clashes with a standard member is left out.

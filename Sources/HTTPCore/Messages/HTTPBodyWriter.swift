@@ -30,6 +30,7 @@ public enum HTTPBodyWriterError: Error, Sendable, Equatable, CustomStringConvert
     /// The client went away, a write stalled past the write timeout, or the server closed the connection.
     case connectionClosed
 
+    /// One sentence for the log.
     public var description: String { "The connection closed before the response body was sent." }
 }
 

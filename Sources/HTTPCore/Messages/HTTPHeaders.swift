@@ -115,7 +115,9 @@ public struct HTTPHeaders: Sendable {
         forEachField { fieldName, value in
             guard name.matches(fieldName), value.count >= length else { return true }
             for offset in 0...(value.count - length)
-            where ByteClass.equalsIgnoringCase(UnsafeRawBufferPointer(rebasing: value[offset..<(offset + length)]), needle) {
+            where ByteClass.equalsIgnoringCase(
+                UnsafeRawBufferPointer(rebasing: value[offset..<(offset + length)]), needle)
+            {
                 found = true
                 return false
             }
@@ -170,6 +172,8 @@ public struct HTTPField: Sendable, Hashable {
 }
 
 extension HTTPHeaders: Sequence {
+    /// Iterates the fields in the order received, repeated names included, each name and value copied into a
+    /// string (a lookup by name does not need these copies).
     public func makeIterator() -> IndexingIterator<[HTTPField]> {
         var fields: [HTTPField] = []
         forEachField { name, value in
@@ -182,12 +186,14 @@ extension HTTPHeaders: Sequence {
 }
 
 extension HTTPHeaders: ExpressibleByDictionaryLiteral {
+    /// Creates fields from a literal in the order written, such as `[.allow: "GET, HEAD"]`.
     public init(dictionaryLiteral elements: (HTTPHeaderName, String)...) {
         self.init(elements)
     }
 }
 
 extension HTTPHeaders: CustomStringConvertible {
+    /// The fields as `Name: value` lines, for logs and test failures.
     public var description: String {
         map { "\($0.name): \($0.value)" }.joined(separator: "\n")
     }

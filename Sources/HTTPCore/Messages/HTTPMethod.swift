@@ -21,24 +21,36 @@ public struct HTTPMethod: Hashable, Sendable, CustomStringConvertible {
         self.code = code
     }
 
+    /// The method token, as sent on the request line.
     public var description: String { rawValue }
 
+    /// Methods are equal when their tokens are, case-sensitively; standard methods compare by their code.
     public static func == (lhs: HTTPMethod, rhs: HTTPMethod) -> Bool {
         lhs.code == rhs.code && (lhs.code != 0 || lhs.rawValue == rhs.rawValue)
     }
 
+    /// Hashes the token, so methods that are equal hash alike.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(rawValue)
     }
 
+    /// `GET`: reads the target's current representation.
     public static let get = HTTPMethod(rawValue: "GET", code: 1)
+    /// `HEAD`: as `GET`, without the content.
     public static let head = HTTPMethod(rawValue: "HEAD", code: 2)
+    /// `POST`: sends content for the target to process.
     public static let post = HTTPMethod(rawValue: "POST", code: 3)
+    /// `PUT`: replaces the target's state with the content.
     public static let put = HTTPMethod(rawValue: "PUT", code: 4)
+    /// `PATCH` (RFC 5789): changes part of the target's state.
     public static let patch = HTTPMethod(rawValue: "PATCH", code: 5)
+    /// `DELETE`: removes the target.
     public static let delete = HTTPMethod(rawValue: "DELETE", code: 6)
+    /// `OPTIONS`: asks what the target allows (a CORS preflight, or `*` for the server).
     public static let options = HTTPMethod(rawValue: "OPTIONS", code: 7)
+    /// `TRACE`: asks the server to echo the request back.
     public static let trace = HTTPMethod(rawValue: "TRACE", code: 8)
+    /// `CONNECT`: asks for a tunnel; the parser refuses it, as this server is no proxy.
     public static let connect = HTTPMethod(rawValue: "CONNECT", code: 9)
 
     /// Parses a method token without allocating for the standard methods.

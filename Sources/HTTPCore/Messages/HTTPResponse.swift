@@ -82,6 +82,7 @@ public struct NotModifiedRepresentation: Sendable, Hashable {
     /// Its length in bytes, uncoded.
     public var length: Int
 
+    /// Creates the description of a representation from its `Content-Type` and its uncoded length in bytes.
     public init(contentType: String, length: Int) {
         self.contentType = contentType
         self.length = length

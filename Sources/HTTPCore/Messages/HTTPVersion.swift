@@ -3,6 +3,7 @@ public enum HTTPVersion: Sendable, Hashable, CustomStringConvertible {
     case http1_0
     case http1_1
 
+    /// The version as on the request or status line, such as `HTTP/1.1`.
     public var description: String {
         switch self {
         case .http1_0: "HTTP/1.0"

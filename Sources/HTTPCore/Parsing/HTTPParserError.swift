@@ -57,6 +57,7 @@ public enum HTTPParserError: Error, Sendable, Hashable {
 }
 
 extension HTTPParserError: CustomStringConvertible {
+    /// One sentence for the client's `problem+json` detail, saying what about the request was refused.
     public var description: String {
         switch self {
         case .requestLineTooLong: "The request line is longer than the server accepts."

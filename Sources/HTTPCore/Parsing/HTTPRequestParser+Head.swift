@@ -18,6 +18,7 @@ enum HeadParser {
     ///   - head: The head bytes.
     ///   - requestLineEnd: The offset of the request line's CR.
     /// - Returns: The request (without body) and its framing.
+    /// - Throws: ``HTTPParserError`` for a head that must be refused.
     static func parse(
         _ head: UnsafeRawBufferPointer, requestLineEnd: Int
     ) throws(HTTPParserError) -> (request: HTTPRequest, framing: Framing) {

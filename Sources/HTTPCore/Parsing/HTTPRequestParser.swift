@@ -34,6 +34,7 @@ package struct HTTPRequestParser {
         var fieldCount = 0
     }
 
+    /// The bounds the parser enforces: the request line, the header section and its field count, the body.
     package let limits: HTTPLimits
     private var state = State.head(HeadScan())
 
@@ -58,7 +59,9 @@ package struct HTTPRequestParser {
     /// - Parameter buffer: All unconsumed bytes, starting with the first one not consumed before.
     /// - Returns: What was found, and how many bytes of `buffer` were consumed.
     /// - Throws: `HTTPParserError` for a request that must be refused; the connection is then unusable.
-    package mutating func parse(_ buffer: UnsafeRawBufferPointer) throws(HTTPParserError) -> (event: Event, consumed: Int) {
+    package mutating func parse(_ buffer: UnsafeRawBufferPointer) throws(HTTPParserError) -> (
+        event: Event, consumed: Int
+    ) {
         switch state {
         case .head(let scan):
             return try parseHead(buffer, scan: scan)

@@ -1,29 +1,43 @@
-/// What a handler gives back: a response now, or work that produces one later.
+/// What a handler gives back: a response now, or one that comes later.
 ///
 /// Handlers run on the connection's event loop thread, so a `.response` costs no thread hop; they must not
-/// block. Anything that waits (an actor, a long poll, I/O) returns `.deferred`, which runs on a task, or
-/// `.callback`, which makes no task; either keeps the connection's later pipelined requests waiting, in order.
+/// block. Anything that waits (an actor, a long poll, I/O) answers ``later(_:)``: the connection's later pipelined
+/// requests wait, in order, until it does. ``deferred(_:)`` makes such an answer from async work, on a task; an
+/// answer that waits on a callback anyway (a store's commit) is given from that callback, with no task.
 public enum HTTPHandlerResult: Sendable {
     /// Called once with the response or the error that answers the request, from any thread.
     public typealias Answer = @Sendable (Result<HTTPResponse, any Error>) -> Void
 
     /// The response, ready now.
     case response(HTTPResponse)
-    /// Work that produces the response; thrown errors are answered as for synchronous handlers.
-    case deferred(@Sendable () async throws -> HTTPResponse)
     /// Work started at once (on the event loop) that answers later through the ``Answer`` it is given, on any
-    /// thread, without a task: for an answer that waits on a callback anyway (a store's commit), a task and the
-    /// hop to the cooperative pool and back cost more than the work. Only the first answer counts.
-    case callback(@Sendable (_ answer: @escaping Answer) -> Void)
+    /// thread; an error is answered as one thrown by a synchronous handler. Only the first answer counts. Nothing
+    /// runs on a task unless the work starts one: for an answer that waits on a callback anyway (a store's
+    /// commit), a task and the hop to the cooperative pool and back cost more than the work.
+    case later(@Sendable (_ answer: @escaping Answer) -> Void)
+
+    /// An answer made later by async work, which runs on a task of its own; what it throws is answered as for
+    /// synchronous handlers.
+    public static func deferred(_ work: @escaping @Sendable () async throws -> HTTPResponse) -> HTTPHandlerResult {
+        .later { answer in
+            Task {
+                do {
+                    answer(.success(try await work()))
+                } catch {
+                    answer(.failure(error))
+                }
+            }
+        }
+    }
 }
 
 extension HTTPHandlerResult {
     /// The response, waited for when it comes later.
     public func response() async throws -> HTTPResponse {
         switch self {
-        case .response(let response): return response
-        case .deferred(let work): return try await work()
-        case .callback(let start):
+        case .response(let response):
+            return response
+        case .later(let start):
             return try await withCheckedThrowingContinuation { continuation in
                 let once = OnceAnswer { continuation.resume(with: $0) }
                 start(once.answer)
@@ -31,8 +45,8 @@ extension HTTPHandlerResult {
         }
     }
 
-    /// The same result with `transform` applied to its outcome (the response, or the error answering it), however
-    /// it comes: at once, from a task, or through a callback.
+    /// The same result with `transform` applied, once, to its outcome (the response, or the error answering it),
+    /// however it comes: at once, or later (then on the thread that answers).
     /// - Throws: What `transform` throws for a response ready now.
     public func map(
         _ transform: @escaping @Sendable (Result<HTTPResponse, any Error>) throws -> HTTPResponse
@@ -40,20 +54,10 @@ extension HTTPHandlerResult {
         switch self {
         case .response(let response):
             return .response(try transform(.success(response)))
-        case .deferred(let work):
-            return .deferred {
-                let outcome: Result<HTTPResponse, any Error>
-                do {
-                    outcome = .success(try await work())
-                } catch {
-                    outcome = .failure(error)
-                }
-                return try transform(outcome)
-            }
-        case .callback(let start):
-            return .callback { answer in
-                let once = OnceAnswer(answer)
-                start { outcome in once.answer(Result { try transform(outcome) }) }
+        case .later(let start):
+            return .later { answer in
+                let once = OnceAnswer { outcome in answer(Result { try transform(outcome) }) }
+                start(once.answer)
             }
         }
     }

@@ -13,10 +13,12 @@ public struct RouteParameters: Sendable, Equatable {
     /// Whether nothing was captured.
     public var isEmpty: Bool { values.isEmpty }
 
+    /// Adds the value captured for `name` (the router, as a pattern matches).
     package mutating func append(name: String, value: String) {
         values.append((name, value))
     }
 
+    /// Parameters are equal when they hold the same names and values in the same order.
     public static func == (lhs: RouteParameters, rhs: RouteParameters) -> Bool {
         lhs.values.elementsEqual(rhs.values) { $0.name == $1.name && $0.value == $1.value }
     }

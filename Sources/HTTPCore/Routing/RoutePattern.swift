@@ -8,6 +8,7 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     let segments: [Segment]
+    /// The pattern as written, such as `/sessions/:id/events`; metrics and logs name a route by it.
     public let description: String
 
     /// Parses a pattern.

@@ -46,6 +46,9 @@ public struct Router: HTTPResponder {
         on(.delete, pattern) { request, context in .response(try handler(request, context)) }
     }
 
+    /// Answers with the first route of the request's method (`HEAD` uses `GET`'s) whose pattern matches the path, its
+    /// parameters in the context. A path that other methods' routes match is answered `405` with `Allow` (`204` with
+    /// `Allow` for `OPTIONS`); `OPTIONS *` lists every routed method; a path no route matches throws `404`.
     public func respond(to request: HTTPRequest, context: HTTPRequestContext) throws -> HTTPHandlerResult {
         if request.method == .options, request.pathRange.count == 1, request.path == "*" {
             return .response(HTTPResponse(status: .noContent, headers: [.allow: allowValue(all: true, [])]))

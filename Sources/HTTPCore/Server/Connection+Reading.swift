@@ -9,12 +9,12 @@ extension Connection {
     /// new edge reports anything that arrives later, so most requests cost a single read. When the peer hung
     /// up, reading continues to the end so the end of input is seen.
     func readAvailable(untilDrained: Bool = false) {
-        if let secure, !isLingering {
+        if let secure, !machine.isLingering {
             readSecure(secure)
             return
         }
         let buffer = loop.readBuffer
-        while !isClosed, !readPaused {
+        while !isClosed, !machine.readingIsPaused {
             let count = vh_recv(fd, buffer.baseAddress, buffer.count)
             if count > 0 {
                 received(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
@@ -36,31 +36,34 @@ extension Connection {
 
     /// Handles newly received bytes: parse and answer when free, else buffer (bounded).
     func received(_ chunk: UnsafeRawBufferPointer) {
-        if isLingering || isRejecting || closeWhenFlushed { return }  // nothing more will be answered
-        timers.receivedBytes(at: loop.now)
-        if case .reading = activity, inbound.isEmpty {
-            let consumed = processRequests(chunk)
-            if consumed < chunk.count, !isClosed, !isLingering, !closeWhenFlushed {
-                inbound.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[consumed...]))
-            }
-        } else {
-            inbound.append(contentsOf: chunk)
-            if case .reading = activity {
+        switch machine.received(buffered: inbound.count + chunk.count) {
+        case .parse:
+            timers.receivedBytes(at: loop.now)
+            if inbound.isEmpty {
+                let consumed = processRequests(chunk)
+                if consumed < chunk.count, machine.keepsInput {
+                    inbound.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[consumed...]))
+                }
+            } else {
+                inbound.append(contentsOf: chunk)
                 processInbound()
-            } else if inbound.count > maxBufferedInput {
-                readPaused = true
             }
+        case .buffer:
+            timers.receivedBytes(at: loop.now)
+            inbound.append(contentsOf: chunk)
+        default:
+            return  // nothing more will be answered
         }
         flush()
     }
 
     /// Parses and answers what `inbound` holds, as far as the connection is free to.
     func processInbound() {
-        guard !inbound.isEmpty, case .reading = activity, !closeWhenFlushed else { return }
+        guard !inbound.isEmpty, machine.parsesRequests else { return }
         let buffer = inbound
         inbound = []
         let consumed = buffer.withUnsafeBytes { processRequests($0) }
-        guard !isClosed, !isLingering, !closeWhenFlushed, consumed < buffer.count else { return }
+        guard machine.keepsInput, consumed < buffer.count else { return }
         inbound = consumed == 0 ? buffer : Array(buffer[consumed...])
     }
 
@@ -90,24 +93,16 @@ extension Connection {
     /// Continues reading after a pause, once the connection is free again and its queued answers are under the
     /// bound.
     func resumeReadingIfPaused() {
-        guard readPaused, !isClosed, !outboundIsFull else { return }
-        readPaused = false
-        readAvailable()
+        if machine.resumeReading(unsent: unsent) { readAvailable() }
     }
 
     /// Answers the pipelined requests that waited and reads on, once the client has taken enough of its queued
     /// answers (called after every readiness event, since the client's reading shows as the socket's room).
     func resumeReadingOnceAnswersTaken() {
-        guard readPaused, !isClosed, !outboundIsFull else { return }
-        switch activity {
-        case .reading:
-            processInbound()
-            flush()
-        case .lingering:
-            break  // only discarding input now: read it so the client's close is seen
-        case .awaitingResponse, .streaming, .closed:
-            return  // paused while a response is made: finishing it resumes
-        }
+        // Paused while a response is made, finishing it resumes reading instead.
+        guard case .parseBuffered = machine.answersTaken(unsent: unsent) else { return }
+        processInbound()
+        flush()
         resumeReadingIfPaused()
     }
 
@@ -115,16 +110,13 @@ extension Connection {
     /// wait; returns how many bytes were consumed.
     private func processRequests(_ buffer: UnsafeRawBufferPointer) -> Int {
         var offset = 0
-        while case .reading = activity, !closeWhenFlushed, offset < buffer.count {
-            if parser.isIdle, outboundIsFull {
+        while machine.parsesRequests, offset < buffer.count {
+            if parser.isIdle, machine.answersOverBound(unsent: unsent) {
                 // The client is not reading its answers: send what the socket takes, and unless that brings the
                 // queue under the bound, parse nothing more and stop reading (RFC 9112 §9.3.2) until it does.
                 flush()
                 guard !isClosed else { return buffer.count }
-                if outboundIsFull {
-                    readPaused = true
-                    return offset
-                }
+                if machine.pauseIfAnswersQueued(unsent: unsent) { return offset }
             }
             let result: (event: HTTPRequestParser.Event, consumed: Int)
             do {
@@ -157,13 +149,13 @@ extension Connection {
             RequestIDGenerator.isAcceptable(value) ? String(decoding: value, as: UTF8.self) : nil
         }
         let requestID = (clientID ?? nil) ?? loop.requestIDs.next()
+        // Requests are parsed only while the client's input is open (its end closes or ends the parsing).
         var context = ResponseContext(
-            method: request.method, version: request.version,
-            keepAlive: request.keepAlive && !server.isDraining && !inputClosed, requestID: requestID)
+            method: request.method, version: request.version, keepAlive: request.keepAlive && !server.isDraining,
+            requestID: requestID)
         if server.configuration.compression.isEnabled {
             context.coding = ContentCodingNegotiation.preferredCoding(acceptEncoding: request.headers[.acceptEncoding])
         }
-        inFlight = context
         if let failure = Self.decodeBody(of: &request, limit: server.configuration.limits.maxBodyBytes) {
             write(failure, for: context)
             return
@@ -182,39 +174,30 @@ extension Connection {
         switch result {
         case .response(let response):
             write(response, for: context)
-        case .deferred(let work):
-            activity = .awaitingResponse
-            let bound = LoopBound(self, loop: loop)
-            let loop = loop
-            Task {
-                let response: HTTPResponse
-                do {
-                    response = try await work()
-                } catch {
-                    response = server.response(for: error, requestID: requestID)
-                }
-                loop.execute { bound.value.finishDeferred(response) }
+        case .later(let start):
+            guard case .none = machine.awaitAnswer() else {
+                close()  // no request is parsed while another is answered: a bug, but nothing well-framed follows
+                return
             }
-        case .callback(let start):
-            activity = .awaitingResponse
             let bound = LoopBound(self, loop: loop)
             let loop = loop
+            let context = context  // the answer carries its request's context back to the loop
             let once = OnceAnswer { outcome in
                 let response: HTTPResponse
                 switch outcome {
                 case .success(let made): response = made
-                case .failure(let error): response = server.response(for: error, requestID: requestID)
+                case .failure(let error): response = server.response(for: error, requestID: context.requestID)
                 }
-                loop.execute { bound.value.finishDeferred(response) }
+                loop.execute { bound.value.finishDeferred(response, for: context) }
             }
             start(once.answer)
         }
     }
 
-    /// Writes a deferred response once its work is done, then carries on with what waited behind it.
-    private func finishDeferred(_ response: HTTPResponse) {
-        guard !isClosed, case .awaitingResponse = activity, let context = inFlight else { return }
-        activity = .reading
+    /// Writes a deferred response to the request described by `context` once its work is done, then carries on
+    /// with what waited behind it.
+    private func finishDeferred(_ response: HTTPResponse, for context: ResponseContext) {
+        guard machine.answerArrived() else { return }  // closed meanwhile
         write(response, for: context)
         processInbound()
         flush()
@@ -224,19 +207,10 @@ extension Connection {
 
     /// The client closed its sending side.
     func peerClosed() {
-        inputClosed = true
-        switch activity {
-        case .lingering:
-            close()
-        case .reading where inFlight == nil && (outboundSent == outbound.count || !parser.isIdle):
-            close()  // nothing in progress, or a request that can never complete
-        case .streaming(let stream) where stream.source != nil:
-            // A pulled body is open-ended (server-sent events): a client that stopped sending is leaving, and
-            // nothing could follow the body anyway. End it now rather than at its next write.
-            closeWhenFlushed = true
-            finishStream(stream)
-        default:
-            closeWhenFlushed = true
+        switch machine.peerClosed(unsent: outboundSent < outbound.count, midRequest: !parser.isIdle) {
+        case .close: close()
+        case .finishStream: if let stream { finishStream(stream) }
+        default: break
         }
     }
 }

@@ -8,12 +8,9 @@ import Glibc
 /// The TLS side of a connection: the handshake, and reading and writing through its ``SecureChannel``.
 /// The channel is touched only here, on the connection's loop.
 extension Connection {
-    /// The first byte of every TLS record carrying a handshake (RFC 8446 §5.1, content type 22).
-    private static let handshakeRecord: UInt8 = 0x16
-
     /// Advances the handshake; once it is done, reads whatever request bytes came with it.
     func advanceHandshake() {
-        guard let secure, isHandshaking else { return }
+        guard let secure, case .handshaking(let checkedFirstByte) = machine.state else { return }
         if !checkedFirstByte {
             var byte: UInt8 = 0
             let count = recv(fd, &byte, 1, Int32(MSG_PEEK))
@@ -22,18 +19,27 @@ extension Connection {
                 close()
                 return
             }
-            guard byte == Self.handshakeRecord else {
-                answerPlainHTTP(startingWith: byte)
+            switch machine.receivedFirstByte(byte) {
+            case .handshake:
+                break
+            case .answerPlainHTTP:
+                answerPlainHTTP()
+                return
+            default:
+                close()
                 return
             }
-            checkedFirstByte = true
         }
         switch secure.handshake() {
         case .done:
-            isHandshaking = false
             timers.finishedHandshake(at: loop.now)
-            if isRejecting {
+            switch machine.finishedHandshake() {
+            case .read:
+                break
+            case .answerOverLimit:
                 answerOverLimit()  // over the connection limit: the 503, readable now that the session is up
+                return
+            default:
                 return
             }
             readAvailable()  // in TLS 1.3 the first request often arrives with the client's Finished
@@ -48,32 +54,27 @@ extension Connection {
         }
     }
 
-    /// Plain HTTP sent to the TLS port: a request line starts with a token character, so answer `400` in
-    /// plain text, which the client can read; anything else is closed without an answer.
-    private func answerPlainHTTP(startingWith byte: UInt8) {
+    /// Plain HTTP sent to the TLS port (a request line starts with a token character): answer `400` in plain
+    /// text, which the client can read.
+    private func answerPlainHTTP() {
         secure = nil
-        isHandshaking = false
         timers.finishedHandshake(at: loop.now)
-        guard (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) else {
-            close()
-            return
-        }
         fail(with: HTTPError(.badRequest, detail: "This port speaks HTTPS; send the request over TLS (https://)."))
     }
 
     /// Reads and handles decrypted bytes until the channel has none (TLS may hold several records after one
     /// socket read, so a short read does not mean the socket is drained).
     func readSecure(_ secure: any SecureChannel) {
-        secureReadWantsWrite = false
+        machine.tlsRead(wantsWritable: false)
         let buffer = loop.readBuffer
-        while !isClosed, !readPaused, !isLingering {
+        while !isClosed, !machine.readingIsPaused, !machine.isLingering {
             switch secure.read(into: buffer) {
             case .done(let count):
                 received(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             case .wantRead:
                 return
             case .wantWrite:
-                secureReadWantsWrite = true
+                machine.tlsRead(wantsWritable: true)
                 return
             case .closed:
                 peerClosed()
@@ -88,7 +89,7 @@ extension Connection {
 
     /// Sends queued bytes through the channel as far as it takes them; false once the connection closed.
     func sendSecure(_ secure: any SecureChannel) -> Bool {
-        secureWriteWantsRead = false
+        machine.tlsWrite(wantsReadable: false)
         while outboundSent < outbound.count {
             let result = outbound.withUnsafeBytes { bytes in
                 secure.write(UnsafeRawBufferPointer(rebasing: bytes[outboundSent...]))
@@ -99,7 +100,7 @@ extension Connection {
             case .wantWrite:
                 return true
             case .wantRead:
-                secureWriteWantsRead = true
+                machine.tlsWrite(wantsReadable: true)
                 return true
             case .closed, .failed:
                 close()  // the client is gone, or the session broke: nothing more can be sent

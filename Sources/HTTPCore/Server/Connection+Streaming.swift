@@ -106,10 +106,15 @@ extension Connection {
     /// Starts the producer of a streamed body on a task of its own.
     func startStream(_ body: HTTPBodyStream, chunked: Bool, keepAlive: Bool, deflater: GzipDeflater?) {
         let state = BodyStreamState(chunked: chunked, keepAlive: keepAlive, deflater: deflater)
-        activity = .streaming(state)
+        guard case .none = machine.startedStreaming(pulled: false) else {
+            close()  // another response is under way: a bug, but nothing well-framed could follow
+            return
+        }
+        stream = state
         let bound = LoopBound(self, loop: loop)
         let boundState = LoopBound(state, loop: loop)
-        let writer = HTTPBodyWriter(sink: ConnectionBodySink(connection: bound, state: boundState, closed: state.closedFlag))
+        let writer = HTTPBodyWriter(
+            sink: ConnectionBodySink(connection: bound, state: boundState, closed: state.closedFlag))
         let loop = loop
         let logger = loop.server.logger
         state.task = Task {
@@ -127,7 +132,12 @@ extension Connection {
     /// Starts a pulled body: the source gets its trigger, then is asked for its first part.
     func startSource(_ source: any HTTPBodySource, chunked: Bool, keepAlive: Bool, deflater: GzipDeflater?) {
         let state = BodyStreamState(chunked: chunked, keepAlive: keepAlive, deflater: deflater)
-        activity = .streaming(state)
+        guard case .none = machine.startedStreaming(pulled: true) else {
+            close()  // another response is under way: a bug, but nothing well-framed could follow
+            source.finish()
+            return
+        }
+        stream = state
         state.source = source
         state.lastWrite = loop.now
         let bound = LoopBound(self, loop: loop)
@@ -145,8 +155,7 @@ extension Connection {
 
     /// Asks a pulled source for what it has and queues it, unless the client is behind (then once it catches up).
     func pullSource(_ state: BodyStreamState, idle: Bool) {
-        guard case .streaming(let current) = activity, current === state, let source = state.source, !isClosed,
-            !state.isPulling
+        guard stream === state, let source = state.source, !state.isPulling
         else { return }
         guard outbound.count - outboundSent <= Self.streamLowWater else {
             state.wantsPull = true
@@ -174,7 +183,7 @@ extension Connection {
 
     /// Queues one part of a streamed body; the writer resumes once the backlog is under the low-water mark.
     func streamWrite(_ bytes: [UInt8], for state: BodyStreamState, completion: CheckedContinuation<Void, any Error>) {
-        guard case .streaming(let current) = activity, current === state, !isClosed else {
+        guard stream === state else {
             completion.resume(throwing: HTTPBodyWriterError.connectionClosed)
             return
         }
@@ -199,7 +208,7 @@ extension Connection {
 
     /// Resumes a waiting writer, or pulls a source that signalled meanwhile, when few enough bytes are unsent.
     func resumeStreamWriterIfBelowLowWater() {
-        guard case .streaming(let state) = activity, outbound.count - outboundSent <= Self.streamLowWater else { return }
+        guard let state = stream, outbound.count - outboundSent <= Self.streamLowWater else { return }
         if let pending = state.pendingWrite {
             state.pendingWrite = nil
             pending.resume()
@@ -209,15 +218,16 @@ extension Connection {
 
     /// A pulled source's heartbeat, when it has been silent for its idle interval; returns its next due time.
     func checkStreamIdle(at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-        guard case .streaming(let state) = activity, let due = state.idleDeadline else { return nil }
+        guard let state = stream, let due = state.idleDeadline else { return nil }
         if now >= due { pullSource(state, idle: true) }
-        guard !isClosed, case .streaming(let current) = activity, current === state else { return nil }
+        guard stream === state else { return nil }
         return state.idleDeadline
     }
 
     /// The producer returned: end the body and carry on with the connection.
     func finishStream(_ state: BodyStreamState) {
-        guard case .streaming(let current) = activity, current === state, !isClosed else { return }
+        guard stream === state else { return }
+        stream = nil
         state.finishSource()
         if let pending = state.pendingWrite {
             state.pendingWrite = nil
@@ -226,7 +236,7 @@ extension Connection {
         takeSharedOutbound()
         if let deflater = state.deflater { append(deflater.finish(), for: state) }
         if state.chunked { outbound.append(contentsOf: HTTPResponseWriter.lastChunk) }
-        finishResponse(keepAlive: state.keepAlive && !closeWhenFlushed && !loop.server.isDraining)
+        finishResponse(keepAlive: state.keepAlive && !loop.server.isDraining)  // unless told to close meanwhile
         processInbound()
         flush()
         resumeReadingIfPaused()

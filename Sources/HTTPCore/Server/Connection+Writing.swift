@@ -14,7 +14,7 @@ extension Connection {
         var response = original
         let deflater = applyCompression(to: &response, for: context)
         takeSharedOutbound()
-        var keepAlive = context.keepAlive && !closeWhenFlushed && !loop.server.isDraining
+        var keepAlive = context.keepAlive && machine.keepsAlive && !loop.server.isDraining
         let isHead = context.method == .head
         let allowsContent = response.status.allowsContent
         var framing = HTTPResponseWriter.Framing.none
@@ -108,7 +108,7 @@ extension Connection {
         }
         let before = outboundSent
         if let secure {
-            guard !isHandshaking, sendSecure(secure) else { return }
+            guard !machine.isHandshaking, sendSecure(secure) else { return }
         } else {
             while outboundSent < outbound.count {
                 let count = outbound.withUnsafeBytes { bytes in
@@ -150,12 +150,9 @@ extension Connection {
 
     /// Ends a response: the next request may be read, or the connection closes once flushed.
     func finishResponse(keepAlive: Bool) {
-        inFlight = nil
-        activity = .reading
-        if keepAlive {
+        if machine.finishedResponse(keepAlive: keepAlive) {
             timers.finishedResponse(at: loop.now, pipelined: !inbound.isEmpty || !parser.isIdle)
         } else {
-            closeWhenFlushed = true
             inbound = []
         }
     }
@@ -167,14 +164,13 @@ extension Connection {
     }
 
     /// Shuts our sending side and discards input until the client closes, so it reads our last response
-    /// instead of a reset caused by its unread request bytes.
-    private func startLingeringClose() {
-        activity = .lingering
+    /// instead of a reset caused by its unread request bytes; `thenClose` when it closed already.
+    private func startLingeringClose(thenClose: Bool) {
         inbound = []
         secure?.shutdown()
         shutdown(fd, Int32(SHUT_WR))
         timers.startedLingering(at: loop.now)
-        if inputClosed { close() }
+        if thenClose { close() }
     }
 
     private func outboundDrained() {
@@ -185,9 +181,7 @@ extension Connection {
         returnSharedOutbound()
         timers.writeProgressed(at: loop.now, drained: true)
         resumeStreamWriterIfBelowLowWater()
-        if closeWhenFlushed, inFlight == nil, case .reading = activity {
-            startLingeringClose()
-        }
+        if case .linger(let thenClose) = machine.flushed() { startLingeringClose(thenClose: thenClose) }
     }
 
     /// Borrows the loop's output buffer when this connection has nothing queued, so idle connections own none.
@@ -275,8 +269,11 @@ enum HTTPResponseWriter {
             output.append(UInt8(ascii: "0"))
             return
         }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var digits:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+            ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         var count = 0
         var rest = value
         withUnsafeMutableBytes(of: &digits) { buffer in

@@ -9,22 +9,10 @@ import Glibc
 /// One accepted TCP connection, confined to the event loop that accepted it.
 ///
 /// It reads with one `recv` per readiness edge into the loop's buffer, parses requests in place, answers them
-/// in order (pipelining included), and writes each batch of responses with one `send`. Timeouts are decided by
-/// ``ConnectionTimeouts``; this class only does the I/O. The descriptor is closed only by ``close()``, once.
+/// in order (pipelining included), and writes each batch of responses with one `send`. What it does next is
+/// decided by ``ConnectionStateMachine`` (its lifecycle) and ``ConnectionTimeouts`` (its deadlines); this class
+/// only does the I/O. The descriptor is closed only by ``close()``, once.
 final class Connection {
-    /// What the connection is doing with the current request.
-    enum Activity {
-        /// Reading and answering requests.
-        case reading
-        /// A handler's deferred work is running; later requests wait.
-        case awaitingResponse
-        /// A response body is being streamed; later requests wait.
-        case streaming(BodyStreamState)
-        /// Our side is closed; input is read and discarded until the client closes or the linger time passes.
-        case lingering
-        case closed
-    }
-
     /// What is remembered about a request until its response is written.
     struct ResponseContext {
         var method: HTTPMethod
@@ -42,46 +30,23 @@ final class Connection {
     /// The peer's address without its port, read once per connection (the client of its requests, unless it is a
     /// trusted proxy).
     let peerAddress: IPAddress?
-    /// Whether this connection is over the limit and is only told `503`.
-    let isRejecting: Bool
     var timers: ConnectionTimeouts<ContinuousClock.Instant>
+    var machine: ConnectionStateMachine
     var parser: HTTPRequestParser
-    var activity = Activity.reading
     /// Received bytes not parsed yet (usually empty: requests are parsed straight from the loop's buffer).
     var inbound: [UInt8] = []
     /// Response bytes not sent yet, from `outboundSent` on.
     var outbound: [UInt8] = []
     var outboundSent = 0
+    /// `outbound` is the loop's buffer, lent while this connection has bytes queued (an I/O detail, not state).
     var outboundIsShared = false
-    /// Close once everything queued is sent.
-    var closeWhenFlushed = false
-    /// The client closed its sending side; answer what is in progress, then close.
-    var inputClosed = false
-    /// Reading stopped: too much arrived while a response was being made, or more answers than
-    /// ``HTTPServerConfiguration/maxQueuedResponseBytes`` wait for the client to read them.
-    var readPaused = false
-    var inFlight: ResponseContext?
     /// The TLS session, when the server has ``TransportSecurity``; released (on this loop) when the connection closes.
     var secure: (any SecureChannel)?
-    /// The TLS handshake is not finished yet.
-    var isHandshaking: Bool
-    /// The first byte was checked to be a TLS record (not plain HTTP sent to the TLS port).
-    var checkedFirstByte = false
-    /// A secure read or write must be retried once the socket allows the other direction.
-    var secureReadWantsWrite = false
-    var secureWriteWantsRead = false
+    /// The body being streamed: set while the machine is `.streaming`, and only then.
+    var stream: BodyStreamState?
 
-    /// Input buffered beyond this while a response is being made pauses reading.
-    var maxBufferedInput: Int {
-        let limits = loop.server.configuration.limits
-        return limits.maxRequestLineBytes + limits.maxHeaderBytes + 64 * 1024
-    }
-
-    /// ``HTTPServerConfiguration/maxQueuedResponseBytes``, read once (it is compared before every request).
-    let maxQueuedOutbound: Int
-
-    /// More answers wait to be sent than the client may have queued: no further pipelined request is parsed.
-    var outboundIsFull: Bool { outbound.count - outboundSent > maxQueuedOutbound }
+    /// How many response bytes wait to be sent.
+    var unsent: Int { outbound.count - outboundSent }
 
     init(
         fd: Int32, generation: UInt32, loop: EventLoop, peer: SocketAddress, rejecting: Bool,
@@ -92,28 +57,27 @@ final class Connection {
         self.loop = loop
         self.peer = peer
         peerAddress = IPAddress(peer)
-        self.isRejecting = rejecting
         self.secure = secure
-        self.isHandshaking = secure != nil
-        self.timers = ConnectionTimeouts(
-            timeouts: loop.server.configuration.timeouts, now: loop.now, handshaking: secure != nil)
-        self.parser = HTTPRequestParser(limits: loop.server.configuration.limits)
-        self.maxQueuedOutbound = max(loop.server.configuration.maxQueuedResponseBytes, 0)
+        let configuration = loop.server.configuration
+        self.timers = ConnectionTimeouts(timeouts: configuration.timeouts, now: loop.now, handshaking: secure != nil)
+        self.machine = ConnectionStateMachine(
+            handshaking: secure != nil, rejecting: rejecting,
+            limits: .init(
+                // Room for a whole next head, and some body, while a response is being made.
+                maxBufferedInput: configuration.limits.maxRequestLineBytes + configuration.limits.maxHeaderBytes
+                    + 64 * 1024,
+                maxQueuedAnswers: configuration.maxQueuedResponseBytes))
+        self.parser = HTTPRequestParser(limits: configuration.limits)
     }
 
-    var isClosed: Bool {
-        if case .closed = activity { return true }
-        return false
-    }
+    var isClosed: Bool { machine.isClosed }
 
-    var isLingering: Bool {
-        if case .lingering = activity { return true }
-        return false
-    }
+    /// Whether this connection is over the limit and is only told `503`.
+    var isRejecting: Bool { machine.rejecting }
 
     /// Called once registered.
     func start() {
-        if isRejecting, !isHandshaking {
+        if case .answerOverLimit = machine.started() {
             answerOverLimit()
             return
         }
@@ -137,17 +101,19 @@ final class Connection {
 
     /// Handles readiness reported by epoll.
     func handle(events: UInt32) {
-        if isHandshaking {
+        if machine.isHandshaking {
             advanceHandshake()
             if !isClosed { scheduleTimers() }
             return
         }
         let readable = events & (VH_EPOLLIN | VH_EPOLLRDHUP | VH_EPOLLHUP | VH_EPOLLERR) != 0
         let writable = events & VH_EPOLLOUT != 0
-        if readable || (writable && secureReadWantsWrite) {
+        if readable || (writable && machine.flow?.readWantsWritable == true) {
             readAvailable()
         }
-        if !isClosed, writable || (readable && secureWriteWantsRead), outboundSent < outbound.count {
+        if !isClosed, writable || (readable && machine.flow?.writeWantsReadable == true),
+            outboundSent < outbound.count
+        {
             flush()
         }
         if !isClosed { resumeReadingOnceAnswersTaken() }
@@ -183,28 +149,20 @@ final class Connection {
     /// Ends this connection's part in a graceful shutdown: idle connections close now, busy ones after their
     /// current response, streams are asked to end.
     func drain() {
-        switch activity {
-        case .reading where parser.isIdle && inbound.isEmpty && outboundSent == outbound.count && inFlight == nil:
-            close()
-        case .streaming(let stream):
-            closeWhenFlushed = true
-            if stream.source != nil {
-                finishStream(stream)  // a pulled source has no task to cancel: end its body now (and flush)
-            } else {
-                stream.cancelProducer()
-            }
-        case .closed, .lingering:
-            break
-        default:
-            closeWhenFlushed = true
+        switch machine.drain(quiet: parser.isIdle && inbound.isEmpty && outboundSent == outbound.count) {
+        case .close: close()
+        case .finishStream: if let stream { finishStream(stream) }  // ends its body now, and flushes
+        case .cancelProducer: stream?.cancelProducer()
+        default: break
         }
     }
 
     /// Closes the descriptor and releases everything; safe to call twice.
     func close() {
         if isClosed { return }
-        if case .streaming(let stream) = activity { stream.connectionClosed() }
-        activity = .closed
+        machine.close()
+        stream?.connectionClosed()
+        stream = nil
         secure = nil
         returnSharedOutbound()
         outbound = []
@@ -217,18 +175,19 @@ final class Connection {
     /// Tells the loop when this connection's next deadline is.
     func scheduleTimers() {
         if let deadline = timers.deadline { loop.scheduleTimerCheck(at: deadline) }
-        if case .streaming(let stream) = activity, let idle = stream.idleDeadline { loop.scheduleTimerCheck(at: idle) }
+        if let idle = stream?.idleDeadline { loop.scheduleTimerCheck(at: idle) }
     }
 
     /// Answers a protocol error (problem+json, `Connection: close`) and closes after sending it.
     func fail(with error: any HTTPResponseError) {
         inbound = []
-        let requestID = inFlight?.requestID ?? loop.requestIDs.next()
+        let requestID = loop.requestIDs.next()  // a request that failed has no id of its own yet
         // Every refusal the connection itself makes (a limit: 408, 413, 414, 431; or a malformed request: 400).
         loop.server.refusals.record(
-            status: error.status.code, reason: (error as? HTTPParserError).map { "\($0)" } ?? error.problem.detail ?? "\(error.status.code)",
+            status: error.status.code,
+            reason: (error as? HTTPParserError).map { "\($0)" } ?? error.problem.detail ?? "\(error.status.code)",
             requestID: requestID, peer: peer.host)
-        guard inFlight == nil, case .reading = activity else {
+        guard case .answerError = machine.failed() else {
             close()  // a response is already under way: nothing well-framed can follow it
             return
         }

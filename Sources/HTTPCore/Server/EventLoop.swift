@@ -198,7 +198,8 @@ final class EventLoop: @unchecked Sendable {
         while running {
             let count = vh_epoll_wait(epollFD, events, Int32(capacity), waitTimeout())
             if count < 0 {
-                server.logger.critical("epoll_wait failed", metadata: ["error": "\(SocketError.makeFailed("epoll_wait"))"])
+                server.logger.critical(
+                    "epoll_wait failed", metadata: ["error": "\(SocketError.makeFailed("epoll_wait"))"])
                 break
             }
             now = .now
@@ -256,7 +257,8 @@ final class EventLoop: @unchecked Sendable {
         guard let nextSweep else { return -1 }
         let remaining = ContinuousClock.now.duration(to: nextSweep)
         if remaining <= .zero { return 0 }
-        let milliseconds = remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
+        let milliseconds =
+            remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
         return Int32(clamping: milliseconds + 1)
     }
 

@@ -84,7 +84,8 @@ public final class HTTPServer: Sendable {
         precondition(!alreadyStarted, "an HTTPServer starts once")
         vh_ignore_sigpipe()  // SSL_write cannot pass MSG_NOSIGNAL; plain sends do anyway
         _ = vh_raise_fd_limit()
-        let loopCount = configuration.eventLoopCount > 0 ? configuration.eventLoopCount : Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        let loopCount =
+            configuration.eventLoopCount > 0 ? configuration.eventLoopCount : Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         let address = try SocketAddress(host: configuration.host, port: configuration.port)
         if configuration.reusePort, configuration.port != 0 {
             // SO_REUSEPORT would let a second server share a busy port; probe without it so that a port already

@@ -1,5 +1,5 @@
-import Logging
 import CSystemShim
+import Logging
 import Synchronization
 
 #if canImport(Glibc)
@@ -29,8 +29,9 @@ final class Listener {
             do {
                 accepted = try Socket.accept(fd)
             } catch {
-                if case .failed(_, let code, _) = error, code == EMFILE || code == ENFILE || code == ENOBUFS
-                    || code == ENOMEM
+                if case .failed(_, let code, _) = error,
+                    code == EMFILE || code == ENFILE || code == ENOBUFS
+                        || code == ENOMEM
                 {
                     loop.pauseAccepting(self, reason: error)
                 } else {

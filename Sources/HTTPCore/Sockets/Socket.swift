@@ -12,6 +12,7 @@ enum Socket {
     ///   - backlog: The accept queue length.
     ///   - reusePort: Whether to set `SO_REUSEPORT`, so each event loop can have a listener of its own.
     /// - Returns: The file descriptor.
+    /// - Throws: ``SocketError`` naming the call that failed (`socket`, `setsockopt`, `bind`, `listen`).
     static func makeListener(
         address: SocketAddress, backlog: Int32, reusePort: Bool
     ) throws(SocketError) -> Int32 {

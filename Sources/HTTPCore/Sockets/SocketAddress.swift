@@ -80,10 +80,12 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Addresses are equal when their text (`host:port`) is.
     public static func == (lhs: SocketAddress, rhs: SocketAddress) -> Bool {
         lhs.description == rhs.description
     }
 
+    /// Hashes the text, as equality compares it.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(description)
     }

@@ -11,6 +11,7 @@ public enum SocketError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// Captures `errno` now (call it right after the failing call).
     /// - Parameter operation: What failed, such as `bind(127.0.0.1:8080)`.
+    /// - Returns: ``failed(operation:errno:message:)`` with `errno` and its message.
     static func makeFailed(_ operation: String) -> SocketError {
         let code = errno
         return .failed(operation: operation, errno: code, message: String(cString: strerror(code)))
@@ -22,6 +23,7 @@ public enum SocketError: Error, Sendable, Equatable, CustomStringConvertible {
         return false
     }
 
+    /// One sentence for the log line and the exit message: the operation, the system's message and `errno`.
     public var description: String {
         switch self {
         case .failed(let operation, let code, let message): "\(operation) failed: \(message) (errno \(code))."

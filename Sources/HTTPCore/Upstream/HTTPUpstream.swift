@@ -25,7 +25,9 @@ public final class HTTPUpstream: Sendable {
     private let poller = UpstreamPoller()
 
     /// Creates a client.
-    public init(connectTimeout: Duration = .seconds(1), readTimeout: Duration = .seconds(120), maxBodyBytes: Int = 64 << 20) {
+    public init(
+        connectTimeout: Duration = .seconds(1), readTimeout: Duration = .seconds(120), maxBodyBytes: Int = 64 << 20
+    ) {
         self.connectTimeout = connectTimeout
         self.readTimeout = readTimeout
         self.maxBodyBytes = maxBodyBytes
@@ -124,9 +126,12 @@ public final class HTTPUpstream: Sendable {
             var finished = false
             defer { if finished { release(connection) } else { connection.shutDown() } }
             try await withTaskCancellationHandler {
-                while case .data(let part) = try await take(connection, { () throws(HTTPUpstreamError) in
-                    try connection.takeChunk()
-                }) {
+                while case .data(let part) = try await take(
+                    connection,
+                    { () throws(HTTPUpstreamError) in
+                        try connection.takeChunk()
+                    })
+                {
                     try await writer.write(part)
                 }
                 finished = true

@@ -7,6 +7,7 @@ public enum HTTPUpstreamError: Error, Sendable, Equatable, CustomStringConvertib
     /// the answer was malformed or too large, or the upstream did not answer in time.
     case failed(address: String, reason: String)
 
+    /// The address and the reason in a line; whether the request may have had its effect follows from the case.
     public var description: String {
         switch self {
         case .unreachable(let address, let reason): "\(address) cannot be reached: \(reason)"

@@ -39,7 +39,9 @@ final class UpstreamPoller: Sendable {
             waiters.withLock { $0[token] = Waiter(fd: fd, deadline: deadline, continuation: continuation) }
             if vh_epoll_add(epollFD, fd, events | VH_EPOLLRDHUP, token) != 0 {
                 // Not watchable (an fd already shut): let the caller try its call and see why.
-                if let waiter = waiters.withLock({ $0.removeValue(forKey: token) }) { waiter.continuation.resume(returning: true) }
+                if let waiter = waiters.withLock({ $0.removeValue(forKey: token) }) {
+                    waiter.continuation.resume(returning: true)
+                }
             }
         }
     }

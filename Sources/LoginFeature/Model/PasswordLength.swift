@@ -12,6 +12,7 @@ public struct PasswordLength: Codable, Hashable, Sendable, ExpressibleByStringLi
         units = CredentialRule.length(of: text)
     }
 
+    /// The length of a literal password, as ``init(_:)`` measures it (for tests and examples).
     public init(stringLiteral text: String) {
         self.init(text)
     }
@@ -20,10 +21,12 @@ public struct PasswordLength: Codable, Hashable, Sendable, ExpressibleByStringLi
         self.units = units
     }
 
+    /// Reads the length, stored as a bare integer.
     public init(from decoder: any Decoder) throws {
         units = try decoder.singleValueContainer().decode(Int.self)
     }
 
+    /// Writes the length as a bare integer: the text is never stored.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(units)

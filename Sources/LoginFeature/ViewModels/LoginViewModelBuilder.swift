@@ -67,8 +67,8 @@ enum LoginViewModelBuilder {
     /// The three inputs as actions; only `login` can be disabled, as only the button could.
     static func actions(loginEnabled: Bool) -> LoginSnapshot.Actions {
         LoginSnapshot.Actions(
-            setUsername: ActionDescriptor(event: "setUsername", fields: ["value": "{value}"]),
-            setPassword: ActionDescriptor(event: "setPassword", fields: ["value": "{value}"]),
-            login: ActionDescriptor(event: "login", enabled: loginEnabled))
+            setUsername: ActionDescriptor { (value: String) in LoginIntent.setUsername(value: value) },
+            setPassword: ActionDescriptor { (value: String) in LoginIntent.setPassword(value: value) },
+            login: ActionDescriptor(LoginIntent.login, enabled: loginEnabled))
     }
 }

@@ -15,12 +15,11 @@ enum PersonViewModelBuilder {
             lastName: person.lastName,
             birthdate: ISO8601Renderer.string(from: person.birthdate),
             actions: PersonSnapshot.Actions(
-                setPerson: ActionDescriptor(
-                    event: "setPerson",
-                    fields: [
-                        "salutation": "{salutation}", "firstName": "{firstName}", "lastName": "{lastName}",
-                        "birthdate": "{birthdate}",
-                    ])))
+                setPerson: ActionDescriptor {
+                    (salutation: String, firstName: String, lastName: String, birthdate: String) in
+                    PersonIntent.setPerson(
+                        salutation: salutation, firstName: firstName, lastName: lastName, birthdate: birthdate)
+                }))
     }
 
     /// Mirrors the original (seed 003, `nameText`): with a salutation of length > 0,

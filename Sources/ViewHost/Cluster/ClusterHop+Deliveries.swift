@@ -22,7 +22,8 @@ extension ClusterHop {
     }
 
     /// Sends `delivery` (`count` events) for session `id` to `peer`, which owns it.
-    func deliver(_ delivery: IncomingDelivery, count: Int, to id: SessionID, at peer: PeerNode) async -> DeliveryAnswer {
+    func deliver(_ delivery: IncomingDelivery, count: Int, to id: SessionID, at peer: PeerNode) async -> DeliveryAnswer
+    {
         let request = HTTPRequest(
             method: .post, target: Self.deliveryPath + id.rawValue,
             headers: [

@@ -24,7 +24,8 @@ extension ValueLoader {
     /// The `contacts.*` and `deliveries.*` keys.
     func contactSettings() throws(ConfigurationError) -> AppConfiguration.Contacts {
         var contacts = AppConfiguration.Contacts()
-        contacts.maxPerSession = try integer("contacts.maxPerSession", default: contacts.maxPerSession, in: 1...1_000_000)
+        contacts.maxPerSession = try integer(
+            "contacts.maxPerSession", default: contacts.maxPerSession, in: 1...1_000_000)
         contacts.maxOpenInvitations = try integer(
             "contacts.maxOpenInvitations", default: contacts.maxOpenInvitations, in: 1...10_000)
         contacts.maxPending = try integer("deliveries.maxPending", default: contacts.maxPending, in: 1...100_000)

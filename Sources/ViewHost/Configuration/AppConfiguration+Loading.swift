@@ -36,7 +36,8 @@ extension AppConfiguration {
     ///   - features: The features the app serves.
     /// - Returns: The merged configuration.
     /// - Throws: `ConfigurationError` naming the first bad key or file, or why the features cannot be served.
-    public static func load(from sources: Sources, features: [FeatureRegistration] = []) async throws(ConfigurationError)
+    public static func load(from sources: Sources, features: [FeatureRegistration] = [])
+        async throws(ConfigurationError)
         -> AppConfiguration
     {
         try HostedFeatures.check(features, serverKeys: ConfigurationKey.server)
@@ -173,7 +174,8 @@ struct ValueLoader: FeatureSettings {
         sessions.historyVersions = try integer(
             "sessions.historyVersions", default: sessions.historyVersions, in: 0...1_000_000)
         var simulation = AppConfiguration.Simulation()
-        simulation.speed = try number("simulation.speed", default: simulation.speed, in: SessionSettings.simulationSpeeds)
+        simulation.speed = try number(
+            "simulation.speed", default: simulation.speed, in: SessionSettings.simulationSpeeds)
         if source(of: "simulation.seed") != nil {
             simulation.seed = UInt64(try integer("simulation.seed", default: 0, in: 0...Int.max))
         }
@@ -221,7 +223,8 @@ struct ValueLoader: FeatureSettings {
         }
         if source(of: "cluster.nodeId") != nil {
             store.nodeID = try string("cluster.nodeId", default: "") {
-                !$0.isEmpty && $0.utf8.count <= 64 && !$0.contains(" ") ? nil : "expected 1 to 64 characters without spaces"
+                !$0.isEmpty && $0.utf8.count <= 64 && !$0.contains(" ")
+                    ? nil : "expected 1 to 64 characters without spaces"
             }
         }
         try clusterSettings(into: &store)
@@ -249,13 +252,16 @@ struct ValueLoader: FeatureSettings {
         guard let address = store.internalAddress else { return }
         guard store.kind == .postgres else {
             throw .invalidValue(
-                key: "cluster.internalAddress", source: source(of: "cluster.internalAddress") ?? "cluster.internalAddress",
+                key: "cluster.internalAddress",
+                source: source(of: "cluster.internalAddress") ?? "cluster.internalAddress",
                 reason: "only a node of a cluster (store.kind postgres) forwards requests; got \(address)")
         }
         guard store.clusterSecret != nil else {
             throw .invalidValue(
                 key: "cluster.secret", source: source(of: "cluster.internalAddress") ?? "cluster.internalAddress",
-                reason: "cluster.internalAddress is set, so the cluster's shared secret is needed too (VIEWHOST_CLUSTER_SECRET)")
+                reason:
+                    "cluster.internalAddress is set, so the cluster's shared secret is needed too (VIEWHOST_CLUSTER_SECRET)"
+            )
         }
     }
 
@@ -317,7 +323,8 @@ struct ValueLoader: FeatureSettings {
             throw .invalidValue(key: path, source: source, reason: "expected a number")
         }
         guard range.contains(result) else {
-            throw .invalidValue(key: path, source: source, reason: "\(result) is outside \(range.lowerBound)...\(range.upperBound)")
+            throw .invalidValue(
+                key: path, source: source, reason: "\(result) is outside \(range.lowerBound)...\(range.upperBound)")
         }
         return result
     }

@@ -158,7 +158,7 @@ public struct AppConfiguration: Sendable {
     }
 
     /// The embedded defaults (the values documented in `Config/README.md`). The store is only opened by
-    /// ``makeStorage(_:features:historyInputs:)``: an app made in code (tests) keeps nothing on disk unless it passes a storage.
+    /// ``makeStorage(_:features:historyInputs:database:)``: an app made in code (tests) keeps nothing on disk unless it passes a storage.
     public init(
         http: HTTPServerConfiguration = HTTPServerConfiguration(), logLevel: Logger.Level = .info,
         sessions: Sessions = Sessions(), simulation: Simulation = Simulation(), streams: Streams = Streams(),

@@ -21,6 +21,7 @@ public enum ConfigurationError: Error, Sendable, Equatable, CustomStringConverti
         }
     }
 
+    /// The one line printed before exiting, naming the file or key, its source and the reason.
     public var description: String {
         switch self {
         case .unreadableFile(let path, let reason):

@@ -181,8 +181,11 @@ final class SessionCourier: DeliveryCourier {
             return .retry("the contact directory: \(error)")
         }
         // An address works only for the session it was made for (an imported copy holds the original's).
-        guard let route, route.owner == sender.id, route.feature == batch.feature else { return .failed(.unknownAddress) }
-        return await registry.deliver(IncomingDelivery(batch, from: route.peerAddress), count: batch.count, to: route.peer)
+        guard let route, route.owner == sender.id, route.feature == batch.feature else {
+            return .failed(.unknownAddress)
+        }
+        return await registry.deliver(
+            IncomingDelivery(batch, from: route.peerAddress), count: batch.count, to: route.peer)
     }
 
     private func route(of address: ContactAddress, in registry: SessionRegistry) async throws -> ContactRoute? {
@@ -236,7 +239,9 @@ final class DeliveryCounts: Sendable {
 
     func retried() { retriedCount.add(1, ordering: .relaxed) }
 
-    func failed(_ count: Int, because reason: DeliveryFailure) { failedCounts.withLock { $0[reason, default: 0] += count } }
+    func failed(_ count: Int, because reason: DeliveryFailure) {
+        failedCounts.withLock { $0[reason, default: 0] += count }
+    }
 
     /// Events delivered.
     var delivered: Int { deliveredCount.load(ordering: .relaxed) }

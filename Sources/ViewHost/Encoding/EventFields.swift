@@ -1,8 +1,9 @@
+import ViewHostAPI
 import ViewHostJSON
 import ViewModelCore
 
 /// One event object of a request body: its members, where it stands in a batch (`""` for a single event, `"[2]."`
-/// for the third), its `type` and its own `id`. The feature's intent decodes the rest (``IntentDecoder``).
+/// for the third), its `type` and its own `id`. The feature's intent decodes the rest (``decode(_:fields:)``).
 struct EventFields {
     let members: [(String, JSONValue)]
     /// `""` for a single event, `"[2]."` for the third event of a batch.
@@ -26,12 +27,29 @@ struct EventFields {
         members.first { $0.0 == field }?.1
     }
 
-    /// Refuses members other than `type`, `id` and `allowed`, so a typo (`txt`) is not silently ignored.
-    func onlyFields(_ allowed: [String]) throws(EventDecodingError) {
-        // A few names each: a linear search beats hashing them into a set on every event.
-        for (name, _) in members where name != "type" && name != "id" && !allowed.contains(name) {
+    /// The event as `Intent`, read by the intent's own `Decodable` over the parsed members (no second parse), with
+    /// answers a `422` can name: the field's path (`text`, or `[2].text` in a batch), what it should be and what it
+    /// was. A member the intent does not read (`txt` for `text`) is refused, so a typo is never silently ignored;
+    /// `type` and `id` are always allowed. `null` counts as absent.
+    /// - Parameters:
+    ///   - type: The feature's intent type.
+    ///   - fields: The members the intent reads for this event's type (``FeatureDefinition/fieldsByType``), checked
+    ///     first, so a misspelt member is named rather than the one it stands for as missing; nil when the probe could
+    ///     not list them: then the members the intent asked for, checked after.
+    /// - Returns: The intent.
+    /// - Throws: ``EventDecodingError`` naming the field.
+    func decode<Intent: FeatureIntent>(_ type: Intent.Type, fields: [String]?) throws(EventDecodingError) -> Intent {
+        var decoder = JSONValueDecoder()
+        decoder.source = .client
+        do {
+            return try decoder.decode(Intent.self, fromMembers: members, fields: fields, ignoring: ["type", "id"])
+        } catch let error as JSONValueDecoder.UnexpectedMember {
             // The name is echoed in the 422, so a name of any length is cut first.
-            throw .unexpectedField(path(EventDescription.shortened(name, maxBytes: 64)), allowed: allowed.sorted())
+            throw .unexpectedField(path(EventDescription.shortened(error.name, maxBytes: 64)), allowed: error.fields)
+        } catch let error as DecodingError {
+            throw EventDecodingError(error, prefix: pathPrefix)
+        } catch {
+            throw .invalidValue(path("type"), reason: "\(error)")
         }
     }
 
@@ -40,15 +58,4 @@ struct EventFields {
         if case .string(let id)? = value("id") { return id }
         return nil
     }
-}
-
-/// Why an event in a request body cannot be routed; answered with `422` naming the field.
-enum EventDecodingError: Error, Equatable {
-    case notAnObject(String)
-    case missingField(String)
-    case wrongType(String, expected: String, got: String)
-    case invalidValue(String, reason: String)
-    case unknownType(String, type: String, allowed: [String])
-    case unexpectedField(String, allowed: [String])
-    case emptyBatch
 }

@@ -7,7 +7,7 @@ import ViewModelCore
 /// `version`, keys sorted (so equal versions are equal bytes), and each action's `href` pointing at this
 /// session's events URL. Runs once per version, with ``SortedJSONEncoder`` (the bytes JSONEncoder would write, for a
 /// fraction of its tens of microseconds per chat snapshot: every change of every session pays it once).
-enum SnapshotEncoder {
+package enum SnapshotEncoder {
     private struct Envelope: Encodable {
         let feature: String
         let version: Int
@@ -25,7 +25,13 @@ enum SnapshotEncoder {
         }
     }
 
-    static func encode(feature: String, version: Int, viewModel: any ViewModel, sessionID: SessionID) -> EncodedSnapshot {
+    /// The JSON of one snapshot, as the server serves it (for `viewhost replay`, which prints each version).
+    package static func body(feature: String, version: Int, viewModel: any ViewModel, sessionID: SessionID) -> [UInt8] {
+        encode(feature: feature, version: version, viewModel: viewModel, sessionID: sessionID).body
+    }
+
+    static func encode(feature: String, version: Int, viewModel: any ViewModel, sessionID: SessionID) -> EncodedSnapshot
+    {
         let envelope = Envelope(feature: feature, version: version, viewModel: viewModel)
         let href = "/v1/sessions/\(sessionID.rawValue)/\(feature)/events"
         var encoder = SortedJSONEncoder()
@@ -52,7 +58,9 @@ enum SnapshotEncoder {
     }
 
     /// The snapshot of `viewModel` as Foundation's JSONEncoder writes it (for tests that compare the two).
-    static func foundationEncode(feature: String, version: Int, viewModel: any ViewModel, sessionID: SessionID) -> [UInt8] {
+    static func foundationEncode(feature: String, version: Int, viewModel: any ViewModel, sessionID: SessionID)
+        -> [UInt8]
+    {
         foundationEncode(
             Envelope(feature: feature, version: version, viewModel: viewModel),
             href: "/v1/sessions/\(sessionID.rawValue)/\(feature)/events")

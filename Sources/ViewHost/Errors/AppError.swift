@@ -127,7 +127,10 @@ enum AppError: HTTPResponseError, Sendable {
         case .idempotencyKeyInFlight: [.retryAfter: "1"]
         case .rateLimited(_, let wait):
             // Whole seconds, rounded up (RFC 9110 §10.2.3), so a client that waits that long is let in.
-            [.retryAfter: "\(max(1, Int((Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18).rounded(.up))))"]
+            [
+                .retryAfter:
+                    "\(max(1, Int((Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18).rounded(.up))))"
+            ]
         case .unsupportedMediaType: ["Accept-Post": "application/json"]
         default: HTTPHeaders()
         }
@@ -158,7 +161,8 @@ enum AppError: HTTPResponseError, Sendable {
         case .storeFull(let megabytes):
             ProblemDetails(
                 status: status,
-                detail: "The session store is at its size limit (store.maxMegabytes = \(megabytes)), so no new session can "
+                detail:
+                    "The session store is at its size limit (store.maxMegabytes = \(megabytes)), so no new session can "
                     + "be made until idle ones expire; existing sessions go on. Retry later.")
         case .unsupportedMediaType(let type):
             ProblemDetails(
@@ -176,7 +180,8 @@ enum AppError: HTTPResponseError, Sendable {
         case .eventRefused(let refusal, let index):
             ProblemDetails(
                 status: status,
-                detail: (index.map { "The event at [\($0)] was refused, so none was applied: " } ?? "") + refusal.reason,
+                detail: (index.map { "The event at [\($0)] was refused, so none was applied: " } ?? "")
+                    + refusal.reason,
                 lists: ["allowed": refusal.allowed])
         case .idempotencyKeyReused:
             ProblemDetails(
@@ -190,18 +195,24 @@ enum AppError: HTTPResponseError, Sendable {
         case .storageUnavailable:
             ProblemDetails(
                 status: status,
-                detail: "The server could not store this request, so it was not applied; retry it later (same Idempotency-Key).")
+                detail:
+                    "The server could not store this request, so it was not applied; retry it later (same Idempotency-Key)."
+            )
         case .sessionUnavailable:
             ProblemDetails(
                 status: status,
-                detail: "This session could not be loaded from the store just now, so nothing was applied; retry it in a moment.")
+                detail:
+                    "This session could not be loaded from the store just now, so nothing was applied; retry it in a moment."
+            )
         case .shuttingDown:
             ProblemDetails(
                 status: status, detail: "The server is shutting down, so nothing was applied; retry it in a moment.")
         case .sessionUnreadable:
             ProblemDetails(
                 status: status,
-                detail: "This session could not be read from the store, so nothing was applied; the server logged why. Retry later.")
+                detail:
+                    "This session could not be read from the store, so nothing was applied; the server logged why. Retry later."
+            )
         case .sessionUndecodable(let error):
             // The member and the kind of fault, never the stored value (a decoder's words may quote it).
             ProblemDetails(
@@ -240,12 +251,14 @@ enum AppError: HTTPResponseError, Sendable {
                     + "internal listener. Send the request without that field.")
         case .journalRejected(let error):
             ProblemDetails(
-                status: status, detail: "The journal was not imported, and nothing was kept: line \(error.line): \(error.reason).",
+                status: status,
+                detail: "The journal was not imported, and nothing was kept: line \(error.line): \(error.reason).",
                 errors: [.init(field: "line \(error.line)", message: error.reason)], integers: ["line": error.line])
         case .unstorable(let value):
             ProblemDetails(
                 status: status,
-                detail: "Feature '\(value.feature)' made a value the server cannot store (\(value.field.isEmpty ? "its value" : value.field): "
+                detail:
+                    "Feature '\(value.feature)' made a value the server cannot store (\(value.field.isEmpty ? "its value" : value.field): "
                     + "\(value.reason)); nothing of it was kept. This is a fault of the feature, not of the request.",
                 errors: [.init(field: value.field, message: value.reason)])
         }
@@ -268,7 +281,8 @@ enum AppError: HTTPResponseError, Sendable {
                 errors: [.init(field: field, message: "must be \(expected)")])
         case .invalidValue(let field, let reason):
             return ProblemDetails(
-                status: status, detail: "The event field '\(field)' \(reason).", errors: [.init(field: field, message: reason)])
+                status: status, detail: "The event field '\(field)' \(reason).",
+                errors: [.init(field: field, message: reason)])
         case .unknownType(let field, let type, let allowed):
             return ProblemDetails(
                 status: status,
@@ -278,8 +292,15 @@ enum AppError: HTTPResponseError, Sendable {
             return ProblemDetails(
                 status: status,
                 detail: "The event field '\(field)' is not known for this type"
-                    + (allowed.isEmpty ? "; it takes no fields." : "; its fields: \(allowed.joined(separator: ", ")))."),
+                    + (allowed.isEmpty
+                        ? "; it takes no fields." : "; its fields: \(allowed.joined(separator: ", ")))."),
                 errors: [.init(field: field, message: "is not a field of this event")], lists: ["allowed": allowed])
+        case .notAllowed(let field, let value, let allowed):
+            return ProblemDetails(
+                status: status,
+                detail: "The event field '\(field)' must be one of \(allowed.joined(separator: ", ")), not '\(value)'.",
+                errors: [.init(field: field, message: "must be one of the allowed values")], lists: ["allowed": allowed]
+            )
         case .emptyBatch:
             return ProblemDetails(
                 status: status, detail: "The array of events is empty.",

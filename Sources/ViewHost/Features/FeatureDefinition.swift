@@ -20,8 +20,9 @@ struct FeatureDefinition: Sendable {
     /// Sends the start events (as `view` events) right after the session is made.
     let start: @Sendable (Session) -> Void
     /// Decodes every event first (so a bad one rejects the whole batch), then submits them.
-    let submit: @Sendable (Session, [EventFields], _ idempotency: (key: String, fingerprint: String)?) throws(AppError)
-        -> (outcome: SubmitOutcome, durable: CommitTicket?)
+    let submit:
+        @Sendable (Session, [EventFields], _ idempotency: (key: String, fingerprint: String)?) throws(AppError)
+            -> (outcome: SubmitOutcome, durable: CommitTicket?)
     /// Decodes event objects as ``submit`` does, applying nothing: the number of events (the fuzzers' entry).
     let decode: @Sendable ([EventFields]) throws(AppError) -> Int
     /// How the page draws it; nil draws it generically.
@@ -62,8 +63,7 @@ struct FeatureDefinition: Sendable {
                             object.path("type"), type: EventDescription.shortened(type, maxBytes: 64),
                             allowed: eventTypes)
                     }
-                    if let allowed = fieldsByType[type] { try object.onlyFields(allowed) }
-                    let intent = try IntentDecoder.decode(F.Intent.self, members: object.members, prefix: object.pathPrefix)
+                    let intent = try object.decode(F.Intent.self, fields: fieldsByType[type])
                     do throws(IntentRejection) {
                         events.append(try F.event(for: intent))
                     } catch {

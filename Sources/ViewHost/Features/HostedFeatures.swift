@@ -24,7 +24,8 @@ public struct HostedFeatures: Sendable {
     ///   (see ``check(_:serverKeys:)``); ``ConfigurationError/invalidValue(key:source:reason:)`` for a setting a
     ///   feature cannot use.
     public init(
-        _ registrations: [FeatureRegistration], settings: any FeatureSettings, source: (String) -> String = { _ in "default" }
+        _ registrations: [FeatureRegistration], settings: any FeatureSettings,
+        source: (String) -> String = { _ in "default" }
     ) throws(ConfigurationError) {
         try Self.check(registrations, serverKeys: ConfigurationKey.server)
         var definitions: [FeatureDefinition] = []
@@ -85,7 +86,8 @@ public struct HostedFeatures: Sendable {
             }
             for key in registration.settings {
                 guard key.path.hasPrefix(name + ".") else {
-                    throw .invalidFeatures(reason: "feature '\(name)' declares setting '\(key.path)', not under '\(name).'")
+                    throw .invalidFeatures(
+                        reason: "feature '\(name)' declares setting '\(key.path)', not under '\(name).'")
                 }
                 guard keys.insert(key.path).inserted else {
                     throw .invalidFeatures(reason: "setting '\(key.path)' of feature '\(name)' is declared twice")
@@ -96,11 +98,13 @@ public struct HostedFeatures: Sendable {
 
     private static func isPlainName(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
-        guard let first = bytes.first, bytes.count <= 64, (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z")
+        guard let first = bytes.first, bytes.count <= 64, (first | 0x20) >= UInt8(ascii: "a"),
+            (first | 0x20) <= UInt8(ascii: "z")
         else { return false }
         return bytes.allSatisfy { byte in
             let lower = byte | 0x20
-            return (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            return (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
                 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
         }
     }

@@ -71,7 +71,9 @@ package enum FuzzEntryPoints {
 
     /// A refusal as a client sees it: the status and the problem document's detail.
     package struct Refused: Error {
+        /// The status code the refusal answers with.
         package let status: Int
+        /// The problem document's `detail` ("" when it has none).
         package let detail: String
 
         init(_ error: AppError) {

@@ -30,7 +30,8 @@ enum HistoryRoutes {
                 HTTPResponse(
                     headers: [
                         .contentType: JournalExport.mediaType, .cacheControl: "no-store",
-                        "Content-Disposition": "attachment; filename=\"viewhost-\(session.id.rawValue)-\(stamp).ndjson\"",
+                        "Content-Disposition":
+                            "attachment; filename=\"viewhost-\(session.id.rawValue)-\(stamp).ndjson\"",
                     ],
                     body: .stream(
                         HTTPBodyStream { body in
@@ -66,13 +67,15 @@ enum HistoryRoutes {
                 try archive.snapshot(of: session, feature: feature, version: version)
             }
             guard !ConditionalRequest.noneMatchFails(request, etag: snapshot.etag) else {
-                var response = HTTPResponse(status: .notModified, headers: [.etag: snapshot.etag, .cacheControl: immutable])
+                var response = HTTPResponse(
+                    status: .notModified, headers: [.etag: snapshot.etag, .cacheControl: immutable])
                 response.notModifiedRepresentation = NotModifiedRepresentation(
                     contentType: "application/json", length: snapshot.body.count)
                 return response
             }
             var response = HTTPResponse(
-                contentType: "application/json", bytes: snapshot.body, headers: [.etag: snapshot.etag, .cacheControl: immutable])
+                contentType: "application/json", bytes: snapshot.body,
+                headers: [.etag: snapshot.etag, .cacheControl: immutable])
             response.precompressedGzip = { snapshot.gzipBody }
             return response
         }

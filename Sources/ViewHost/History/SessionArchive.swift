@@ -80,7 +80,10 @@ final class SessionArchive: Sendable {
                 }
                 logger.error(
                     "history of a session cannot be rebuilt",
-                    metadata: ["session": "\(session.id)", "feature": "\(feature)", "version": "\(version)", "cause": "\(error)"])
+                    metadata: [
+                        "session": "\(session.id)", "feature": "\(feature)", "version": "\(version)",
+                        "cause": "\(error)",
+                    ])
                 throw .storageUnavailable
             }
         }
@@ -133,7 +136,8 @@ final class SessionArchive: Sendable {
             let after = cursor.number
             // A few at a time: every record read is decoded (the memory store's made) before it is replayed, and
             // the version may come early.
-            let records = try Self.read { () throws(StorageError) in try source.records(of: id, after: after, limit: 16) }
+            let records = try Self.read { () throws(StorageError) in try source.records(of: id, after: after, limit: 16)
+            }
             guard !records.isEmpty else { throw .history(.gap(expected: cursor.number + 1, found: -1)) }
             for record in records {
                 let made: [(version: Int, viewModel: any ViewModel)]
@@ -164,7 +168,9 @@ final class SessionArchive: Sendable {
     private func checkpoint(
         of id: SessionID, at number: Int, from source: any SessionHistoryReading
     ) throws(RebuildFailure) -> SessionCore? {
-        guard storage != nil else { return try Self.read { () throws(StorageError) in try source.checkpoint(of: id, at: number) } }
+        guard storage != nil else {
+            return try Self.read { () throws(StorageError) in try source.checkpoint(of: id, at: number) }
+        }
         let key = CheckpointKey(session: id, number: number)
         let now = tick()
         if let kept = checkpointCores.withLock({ cores -> SessionCore? in
@@ -213,13 +219,17 @@ final class SessionArchive: Sendable {
     /// the data-flow log of the replay), oldest first.
     func versions(of session: Session) throws(AppError) -> VersionList {
         let current = session.versions
-        guard let source = source(of: session) else { return VersionList(oldest: current, latest: current, versions: []) }
+        guard let source = source(of: session) else {
+            return VersionList(oldest: current, latest: current, versions: [])
+        }
         for attempt in 1...3 {
             do throws(RebuildFailure) {
                 return try list(session.id, from: source, current: current)
             } catch {
                 if case .history(.gap) = error, attempt < 3 { continue }
-                logger.error("history of a session cannot be listed", metadata: ["session": "\(session.id)", "cause": "\(error)"])
+                logger.error(
+                    "history of a session cannot be listed",
+                    metadata: ["session": "\(session.id)", "cause": "\(error)"])
                 throw .storageUnavailable
             }
         }
@@ -232,7 +242,8 @@ final class SessionArchive: Sendable {
         guard let first = try Self.read({ () throws(StorageError) in try source.checkpoints(of: id) }).first else {
             return VersionList(oldest: current, latest: current, versions: [])
         }
-        guard let core = try Self.read({ () throws(StorageError) in try source.checkpoint(of: id, at: first.number) }) else {
+        guard let core = try Self.read({ () throws(StorageError) in try source.checkpoint(of: id, at: first.number) })
+        else {
             throw .history(.gap(expected: first.number, found: -1))
         }
         var cursor = HistoryCursor(core: core, number: first.number)
@@ -240,7 +251,9 @@ final class SessionArchive: Sendable {
         var made: [VersionList.Entry] = []
         while true {
             let after = cursor.number
-            let records = try Self.read { () throws(StorageError) in try source.records(of: id, after: after, limit: Self.page) }
+            let records = try Self.read { () throws(StorageError) in
+                try source.records(of: id, after: after, limit: Self.page)
+            }
             if records.isEmpty { break }
             for record in records {
                 let before = cursor.core.sequence
@@ -256,7 +269,9 @@ final class SessionArchive: Sendable {
                         entry.versionAfter > latest[entry.feature, default: .max]
                     else { continue }
                     latest[entry.feature] = entry.versionAfter
-                    made.append(VersionList.Entry(feature: entry.feature, version: entry.versionAfter, record: record.number, cause: entry))
+                    made.append(
+                        VersionList.Entry(
+                            feature: entry.feature, version: entry.versionAfter, record: record.number, cause: entry))
                 }
             }
         }
@@ -290,7 +305,8 @@ final class SessionArchive: Sendable {
             return records.map { ($0, base.decodedAhead($0.input)) }
         }
         while true {
-            let (next, chunk, more) = try await OffLoop.run { [writer] () throws -> (JournalExportWriter, [UInt8], Bool) in
+            let (next, chunk, more) = try await OffLoop.run {
+                [writer] () throws -> (JournalExportWriter, [UInt8], Bool) in
                 var writer = writer
                 guard let page = try pages.next() else { return (writer, [], false) }
                 var chunk: [UInt8] = []
@@ -307,7 +323,9 @@ final class SessionArchive: Sendable {
 
     /// The value an export starts from and its record number: the oldest checkpoint held, else (no history kept)
     /// the session's value once everything applied is durable.
-    private func exportBase(of session: Session, from source: (any SessionHistoryReading)?) async throws -> (SessionCore, Int) {
+    private func exportBase(of session: Session, from source: (any SessionHistoryReading)?) async throws -> (
+        SessionCore, Int
+    ) {
         if let source {
             let id = session.id
             let held = try await OffLoop.run { () throws -> (SessionCore, Int)? in

@@ -22,7 +22,9 @@ enum SessionImport {
         return .deferred {
             let imported: ImportedJournal
             do {
-                imported = try await OffLoop.run { () throws -> ImportedJournal in try JournalImport.read(body, types: types, now: now) }
+                imported = try await OffLoop.run { () throws -> ImportedJournal in
+                    try JournalImport.read(body, types: types, now: now)
+                }
             } catch let error as JournalImportError {
                 throw AppError.journalRejected(error)
             }

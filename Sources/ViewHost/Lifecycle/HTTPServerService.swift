@@ -12,6 +12,7 @@ public struct HTTPServerService: Service {
         self.server = server
     }
 
+    /// Waits for the started server to stop; a graceful shutdown makes it stop taking connections and drain.
     public func run() async throws {
         try await withGracefulShutdownHandler {
             try await server.run()  // already started: waits, and drains if the task is cancelled

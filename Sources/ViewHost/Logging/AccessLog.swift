@@ -24,6 +24,10 @@ struct AccessLog: Sendable {
     /// Logs one answered request.
     /// - Parameters:
     ///   - outcome: The response, or the error that became one.
+    ///   - request: The request answered.
+    ///   - route: The pattern of the route that answered it (`unmatched` when none did).
+    ///   - context: The request's id, peer and route parameters.
+    ///   - start: When the request reached the router, for the duration.
     func record(
         _ outcome: Result<HTTPResponse, any Error>, request: HTTPRequest, route: String, context: HTTPRequestContext,
         since start: ContinuousClock.Instant
@@ -44,7 +48,8 @@ struct AccessLog: Sendable {
             }
             if Self.limitStatuses.contains(status) {
                 refusals.record(
-                    status: status, reason: "\(response.status.reasonPhrase) from \(route)", requestID: context.requestID,
+                    status: status, reason: "\(response.status.reasonPhrase) from \(route)",
+                    requestID: context.requestID,
                     peer: context.clientAddress?.description)
             }
         case .failure(let error):

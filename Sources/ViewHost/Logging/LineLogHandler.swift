@@ -16,8 +16,12 @@ import ViewHostJSON
 /// each metadata key as a member (after the four fixed ones, which it cannot replace); integer and number metadata
 /// stay numbers.
 public struct LineLogHandler: LogHandler {
+    /// The lowest level written; `info` unless the configuration says otherwise.
     public var logLevel: Logger.Level = .info
+    /// Metadata written with every line of this logger, under the entry's own.
     public var metadata: Logger.Metadata = [:]
+    /// Metadata taken at each log call (swift-log's provider, such as a task-local trace id), over the handler's
+    /// and under the entry's own.
     public var metadataProvider: Logger.MetadataProvider?
     /// The logger's label.
     public let label: String
@@ -39,11 +43,14 @@ public struct LineLogHandler: LogHandler {
         self.now = now
     }
 
+    /// The handler's metadata value under `key`.
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
+    /// Formats the entry as one line (``line(format:time:level:label:message:metadata:)``) and hands it to the writer,
+    /// which writes it on its own thread; the entry's metadata wins over the provider's, which wins over the handler's.
     public func log(event: LogEvent) {
         // The common case (no handler metadata, no provider) takes the entry's metadata as it is: no merge copy.
         var merged = event.metadata ?? [:]

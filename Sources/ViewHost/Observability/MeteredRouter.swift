@@ -37,7 +37,8 @@ struct MeteredRouter: HTTPResponder {
                 switch outcome {
                 case .success(let response):
                     route.record(status: response.status.code, since: start)
-                    accessLog?.record(.success(response), request: request, route: pattern, context: context, since: start)
+                    accessLog?.record(
+                        .success(response), request: request, route: pattern, context: context, since: start)
                     return response
                 case .failure(let error):
                     route.record(status: Self.status(of: error), since: start)

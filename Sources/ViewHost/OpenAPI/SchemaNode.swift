@@ -72,7 +72,8 @@ final class SchemaNode: @unchecked Sendable {
         if let summary { notes.append(summary) }
         if let limit {
             notes.append(
-                "At most \(limit.characters) Unicode code points (so at most \(limit.bytes) UTF-8 bytes); longer gets 422 naming the field and the limit.")
+                "At most \(limit.characters) Unicode code points (so at most \(limit.bytes) UTF-8 bytes); longer gets 422 naming the field and the limit."
+            )
         }
         if nullable, constant == nil, kind == .string, limit != nil { notes.append("null is the same as absent.") }
         if !notes.isEmpty { schema["description"] = notes.joined(separator: " ") }

@@ -10,8 +10,10 @@ import ViewHostJSON
 /// A decoder must hand back values for the type to be made. Scalars get a value of the example (the feature's first
 /// snapshot, walked alongside, so an enum's raw value or a discriminator is one the type takes) or a neutral one;
 /// arrays, dictionaries and optionals are probed for their element and then given empty, so one element type that
-/// refuses a neutral value only leaves that element's schema open. A type that cannot be made at all gives nil:
-/// the caller then describes it from the example (``SchemaNode/inferred(from:)``).
+/// refuses a neutral value only leaves that element's schema open. Each value handed back is made from its JSON by
+/// ``JSONValueDecoder``, the events route's decoder, and an enum's cases are those it lists (``JSONValue/cases(of:)``)
+/// when it refuses a value outside them. A type that cannot be made at all gives nil: the caller then describes it
+/// from the example (``SchemaNode/inferred(from:)``).
 struct SchemaProbe {
     /// The member that names an intent's type, and the type to answer it with.
     var typeOverride: String?
@@ -32,58 +34,63 @@ struct SchemaProbe {
         if let override = typeOverride, path.count == 1, path[0].stringValue == "type", T.self == String.self {
             node.kind = .string
             node.constant = override
-            return override as! T
+            return try Self.made(T.self, from: .string(override))
         }
         switch type {
         case is String.Type:
             node.kind = .string
-            if case .string(let text)? = example { return text as! T }
-            return "" as! T
+            if case .string(let text)? = example { return try Self.made(T.self, from: .string(text)) }
+            return try Self.made(T.self, from: .string(""))
         case is Bool.Type:
             node.kind = .boolean
-            if case .bool(let flag)? = example { return flag as! T }
-            return false as! T
+            if case .bool(let flag)? = example { return try Self.made(T.self, from: .bool(flag)) }
+            return try Self.made(T.self, from: .bool(false))
         case is ActionDescriptor.Type:
             node.reference = "#/components/schemas/Action"
-            return ActionDescriptor(event: "probe") as! T
+            return try Self.made(T.self, from: .object([("body", .object([("type", .string("probe"))]))]))
         default:
             break
         }
-        if let integer = T.self as? any FixedWidthInteger.Type {
-            node.kind = .integer
-            if case .number(let number)? = example, let exact = integer.init(exactly: number) { return exact as! T }
-            return integer.init(0) as! T
-        }
-        if let floating = T.self as? any BinaryFloatingPoint.Type {
-            node.kind = .number
-            if case .number(let number)? = example { return floating.init(number) as! T }
-            return floating.init(0) as! T
+        if T.self is any FixedWidthInteger.Type || T.self is any BinaryFloatingPoint.Type {
+            node.kind = T.self is any FixedWidthInteger.Type ? .integer : .number
+            // The example's number when the type holds it (an integer for an integer type), else 0.
+            if case .number(let number)? = example, let value = try? Self.made(T.self, from: .number(number)) {
+                return value
+            }
+            return try Self.made(T.self, from: .number(0))
         }
         if let array = T.self as? any ProbedArray.Type {
             node.kind = .array
             let item = SchemaNode()
             node.item = item
             elementOrExample(array.probedElement, node: item, example: example?.firstElement, path: path)
-            return array.probedEmpty as! T
+            return try Self.made(T.self, from: .array([]))
         }
         if let map = T.self as? any ProbedMap.Type {
             node.kind = .map
             let item = SchemaNode()
             node.item = item
             elementOrExample(map.probedValue, node: item, example: example?.firstMemberValue, path: path)
-            return map.probedEmpty as! T
+            return try Self.made(T.self, from: .object([]))
         }
         if let optional = T.self as? any ProbedOptional.Type {
             node.nullable = true
             elementOrExample(optional.probedWrapped, node: node, example: example == .null ? nil : example, path: path)
             node.nullable = true
-            return optional.probedNone as! T
+            return try Self.made(T.self, from: .null)
         }
-        if let cases = T.self as? any (CaseIterable & Encodable).Type {
-            node.enumValues = Self.encodedCases(cases)
-        }
-        let example = example ?? node.enumValues?.first.flatMap(Self.exampleValue)
+        let cases = JSONValue.cases(of: T.self)
+        if let cases { node.enumValues = cases.map(Self.documentValue) }
+        let example = example ?? cases?.first
         return try T(from: ProbeDecoder(probe: self, node: node, example: example, codingPath: path))
+    }
+
+    /// The value of `type` that `json` is, as the events route reads it (``JSONValueDecoder``): a scalar, an empty
+    /// list or map, a null, handed back to the type being probed.
+    private static func made<T: Decodable>(_ type: T.Type, from json: JSONValue) throws -> T {
+        var decoder = JSONValueDecoder()
+        decoder.source = .client
+        return try decoder.decode(T.self, from: json)
     }
 
     /// The schema of an element type, or, when the type cannot be made from neutral values, what its example shows
@@ -98,63 +105,53 @@ struct SchemaProbe {
         }
     }
 
-    private func element<E: Decodable>(_ type: E.Type, node: SchemaNode, example: JSONValue?, path: [any CodingKey]) throws {
+    private func element<E: Decodable>(_ type: E.Type, node: SchemaNode, example: JSONValue?, path: [any CodingKey])
+        throws
+    {
         _ = try value(E.self, node: node, example: example, path: path)
     }
 
-    /// An enum case's JSON as an example value.
-    private static func exampleValue(_ value: Any) -> JSONValue? {
-        if let text = value as? String { return .string(text) }
-        if let number = value as? Double { return .number(number) }
-        if let number = value as? Int { return .number(Double(number)) }
-        return nil
-    }
-
-    /// The JSON of every case of a `CaseIterable` type (an enum's raw values).
-    private static func encodedCases<C: CaseIterable & Encodable>(_ type: C.Type) -> [Any]? {
-        let encoder = JSONEncoder()
-        let values = type.allCases.compactMap { value -> Any? in
-            guard let data = try? encoder.encode(value) else { return nil }
-            return try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
+    /// An enum case's JSON as the document's JSONSerialization value: a whole number as an integer.
+    private static func documentValue(_ value: JSONValue) -> Any {
+        switch value {
+        case .null: NSNull()
+        case .bool(let flag): flag
+        case .number(let number): Int(exactly: number).map { $0 as Any } ?? number
+        case .string(let text): text
+        case .array(let elements): elements.map(documentValue)
+        case .object(let members):
+            Dictionary(members.map { ($0.0, documentValue($0.1)) }, uniquingKeysWith: { first, _ in first })
         }
-        return values.isEmpty ? nil : values
     }
 }
 
 /// Arrays, dictionaries keyed by string, optionals and ``Nullable``, for the probe to reach their element type.
 protocol ProbedArray {
     static var probedElement: any Decodable.Type { get }
-    static var probedEmpty: Any { get }
 }
 
 protocol ProbedMap {
     static var probedValue: any Decodable.Type { get }
-    static var probedEmpty: Any { get }
 }
 
 protocol ProbedOptional {
     static var probedWrapped: any Decodable.Type { get }
-    static var probedNone: Any { get }
 }
 
 extension Array: ProbedArray where Element: Decodable {
     static var probedElement: any Decodable.Type { Element.self }
-    static var probedEmpty: Any { [Element]() }
 }
 
 extension Dictionary: ProbedMap where Key == String, Value: Decodable {
     static var probedValue: any Decodable.Type { Value.self }
-    static var probedEmpty: Any { [String: Value]() }
 }
 
 extension Optional: ProbedOptional where Wrapped: Decodable {
     static var probedWrapped: any Decodable.Type { Wrapped.self }
-    static var probedNone: Any { Wrapped?.none as Any }
 }
 
 extension Nullable: ProbedOptional {
     static var probedWrapped: any Decodable.Type { Value.self }
-    static var probedNone: Any { Nullable(wrappedValue: nil) }
 }
 
 /// The recording decoder.
@@ -167,7 +164,8 @@ private struct ProbeDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         node.kind = .object
-        return KeyedDecodingContainer(ProbeKeyed<Key>(probe: probe, node: node, example: example, codingPath: codingPath))
+        return KeyedDecodingContainer(
+            ProbeKeyed<Key>(probe: probe, node: node, example: example, codingPath: codingPath))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -270,7 +268,7 @@ private struct ProbeUnkeyed: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         currentIndex += 1
-        return try probe.value(type, node: item, example: example, path: codingPath + [IntentIndexKey(intValue: 0)])
+        return try probe.value(type, node: item, example: example, path: codingPath + [ProbeIndexKey()])
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
@@ -286,7 +284,7 @@ private struct ProbeUnkeyed: UnkeyedDecodingContainer {
     mutating func superDecoder() throws -> any Decoder {
         currentIndex += 1
         return ProbeDecoder(
-            probe: probe, node: item, example: example, codingPath: codingPath + [IntentIndexKey(intValue: 0)])
+            probe: probe, node: item, example: example, codingPath: codingPath + [ProbeIndexKey()])
     }
 }
 
@@ -318,4 +316,14 @@ extension JSONValue {
         guard case .object(let members) = self else { return nil }
         return members.first?.1
     }
+}
+
+/// The coding key of the one element of an array the probe reads.
+private struct ProbeIndexKey: CodingKey {
+    var stringValue: String { "0" }
+    var intValue: Int? { 0 }
+
+    init() {}
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { nil }
 }

@@ -9,9 +9,9 @@ import Foundation
 /// `string | null`, `const` and `enum` as literal types, maps as index signatures. An object open to more members
 /// (`additionalProperties: true`) lists the members it has and no index signature, so a misspelt member is a
 /// compile error. Members come in the document's order (sorted by name); descriptions become doc comments.
-enum TypeScriptModule {
+package enum TypeScriptModule {
     /// The module for `features`.
-    static func source(features: HostedFeatures) -> String {
+    package static func source(features: HostedFeatures) -> String {
         source(document: OpenAPIDocument.json(features: features), features: features.names)
     }
 
@@ -108,17 +108,18 @@ enum TypeScriptModule {
             if schema["not"] != nil { return "never" }
             let kinds = (schema["type"] as? [String]) ?? (schema["type"] as? String).map { [$0] } ?? []
             guard !kinds.isEmpty else { return schema["properties"] != nil ? object(schema, indent, depth) : "unknown" }
-            return Self.union(kinds.map { kind in
-                switch kind {
-                case "string": "string"
-                case "integer", "number": "number"
-                case "boolean": "boolean"
-                case "null": "null"
-                case "array": Self.array(type(schema["items"] ?? [:], indent: indent, depth: depth + 1))
-                case "object": object(schema, indent, depth)
-                default: "unknown"
-                }
-            })
+            return Self.union(
+                kinds.map { kind in
+                    switch kind {
+                    case "string": "string"
+                    case "integer", "number": "number"
+                    case "boolean": "boolean"
+                    case "null": "null"
+                    case "array": Self.array(type(schema["items"] ?? [:], indent: indent, depth: depth + 1))
+                    case "object": object(schema, indent, depth)
+                    default: "unknown"
+                    }
+                })
         }
 
         /// An object: its members, and an index signature for a map (`additionalProperties` a schema).

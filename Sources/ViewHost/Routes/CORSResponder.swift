@@ -36,7 +36,9 @@ struct CORSResponder: HTTPResponder {
         }
         guard allowed else { return try wrapped.respond(to: request, context: context) }  // same-origin
         do {
-            return try wrapped.respond(to: request, context: context).map { Self.decorated(try $0.get(), origin: origin) }
+            return try wrapped.respond(to: request, context: context).map {
+                Self.decorated(try $0.get(), origin: origin)
+            }
         } catch let error as any HTTPResponseError {
             return .response(Self.decorated(error.response, origin: origin))
         }

@@ -38,12 +38,16 @@ enum ContactRoutes {
             let now = registry.scheduler.now
             let code = SecureIdentifier.make(bits: 160)
             let invitation = Invitation(
-                id: "i" + SecureIdentifier.make(bits: 80), session: session.id, feature: asked.feature, name: asked.name,
-                digest: Digest.sha256(Array(code.utf8)), createdAt: now, expiresAt: now.addingTimeInterval(asked.lifetime),
+                id: "i" + SecureIdentifier.make(bits: 80), session: session.id, feature: asked.feature,
+                name: asked.name,
+                digest: Digest.sha256(Array(code.utf8)), createdAt: now,
+                expiresAt: now.addingTimeInterval(asked.lifetime),
                 uses: asked.uses)
             let contacts = registry.contacts
             return .deferred {
-                let kept = try await directory(context.logger) { try contacts.addInvitation(invitation, openLimit: settings.maxOpenInvitations, now: now) }
+                let kept = try await directory(context.logger) {
+                    try contacts.addInvitation(invitation, openLimit: settings.maxOpenInvitations, now: now)
+                }
                 guard kept else {
                     throw AppError.rateLimited(
                         "This session holds \(settings.maxOpenInvitations) open invitations (contacts.maxOpenInvitations): "
@@ -91,7 +95,10 @@ enum ContactRoutes {
             let contacts = registry.contacts
             let now = registry.scheduler.now
             return .deferred {
-                guard try await directory(context.logger, { try contacts.withdrawInvitation(id, of: session.id, now: now) }) else {
+                guard
+                    try await directory(
+                        context.logger, { try contacts.withdrawInvitation(id, of: session.id, now: now) })
+                else {
                     throw AppError.invalidField(
                         "invitationId", reason: "names no open invitation of this session", status: .notFound)
                 }
@@ -117,7 +124,8 @@ enum ContactRoutes {
                     // know it was cut short after the store kept the contact: it is finished now.)
                     guard !session.knows(existing.redeemerAddress, in: existing.feature) else {
                         throw AppError.invalidField(
-                            "code", reason: "is of a session this one has as a contact for '\(existing.feature)' already",
+                            "code",
+                            reason: "is of a session this one has as a contact for '\(existing.feature)' already",
                             status: .conflict)
                     }
                     pair = existing
@@ -128,7 +136,8 @@ enum ContactRoutes {
                         "code", reason: "is of an invitation that was used up, withdrawn or has expired", status: .gone)
                 case .own:
                     throw AppError.invalidField(
-                        "code", reason: "is this session's own invitation: another session redeems it", status: .conflict)
+                        "code", reason: "is this session's own invitation: another session redeems it",
+                        status: .conflict)
                 case .tooManyContacts(let limit):
                     throw AppError.invalidField(
                         "contacts.maxPerSession",
@@ -194,7 +203,8 @@ enum ContactRoutes {
     /// - Throws: `422` naming the member that is missing or not what it must be.
     private static func redemption(_ body: JSONValue) throws(AppError) -> (code: String, name: String) {
         guard case .object(let members) = body else {
-            throw .invalidField("body", reason: "must be a JSON object with code and name", status: .unprocessableContent)
+            throw .invalidField(
+                "body", reason: "must be a JSON object with code and name", status: .unprocessableContent)
         }
         var code: String?
         var name: String?
@@ -209,7 +219,8 @@ enum ContactRoutes {
             case ("name", _):
                 throw .invalidField("name", reason: InvitationRequest.nameRule, status: .unprocessableContent)
             default:
-                throw .invalidField(member, reason: "is not a member of a redemption (code, name)", status: .unprocessableContent)
+                throw .invalidField(
+                    member, reason: "is not a member of a redemption (code, name)", status: .unprocessableContent)
             }
         }
         guard let code else { throw .invalidField("code", reason: "is missing", status: .unprocessableContent) }
@@ -229,7 +240,9 @@ struct InvitationRequest {
 
     /// - Throws: `422` naming the member: a purpose other than `contact`, not one feature of the session that takes
     ///   contacts, a name out of bounds, uses or a lifetime out of range, a member it does not know.
-    static func parse(_ body: JSONValue, session: Session, registry: SessionRegistry) throws(AppError) -> InvitationRequest {
+    static func parse(_ body: JSONValue, session: Session, registry: SessionRegistry) throws(AppError)
+        -> InvitationRequest
+    {
         guard case .object(let members) = body else {
             throw .invalidField("body", reason: "must be a JSON object", status: .unprocessableContent)
         }
@@ -256,7 +269,8 @@ struct InvitationRequest {
                 }
                 feature = text
             case ("features", _):
-                throw .invalidField("features", reason: "must be an array of one feature's name", status: .unprocessableContent)
+                throw .invalidField(
+                    "features", reason: "must be an array of one feature's name", status: .unprocessableContent)
             case ("name", .string(let text)) where Contact.isValidName(text):
                 name = text
             case ("name", _):
@@ -265,18 +279,23 @@ struct InvitationRequest {
                 uses = Int(number)
             case ("uses", _):
                 throw .invalidField("uses", reason: "must be an integer, 1 to 100", status: .unprocessableContent)
-            case ("expiresInSeconds", .number(let number)) where (60...Double(ContactRoutes.longestLifetime)).contains(number):
+            case ("expiresInSeconds", .number(let number))
+            where (60...Double(ContactRoutes.longestLifetime)).contains(number):
                 lifetime = number
             case ("expiresInSeconds", _):
                 throw .invalidField(
-                    "expiresInSeconds", reason: "must be 60 to \(ContactRoutes.longestLifetime)", status: .unprocessableContent)
+                    "expiresInSeconds", reason: "must be 60 to \(ContactRoutes.longestLifetime)",
+                    status: .unprocessableContent)
             default:
                 throw .invalidField(
-                    member, reason: "is not a member of an invitation (purpose, features, name, uses, expiresInSeconds)",
+                    member,
+                    reason: "is not a member of an invitation (purpose, features, name, uses, expiresInSeconds)",
                     status: .unprocessableContent)
             }
         }
-        guard purpose != nil else { throw .invalidField("purpose", reason: "is missing", status: .unprocessableContent) }
+        guard purpose != nil else {
+            throw .invalidField("purpose", reason: "is missing", status: .unprocessableContent)
+        }
         guard let feature else { throw .invalidField("features", reason: "is missing", status: .unprocessableContent) }
         guard let name else { throw .invalidField("name", reason: "is missing", status: .unprocessableContent) }
         return InvitationRequest(feature: feature, name: name, uses: uses, lifetime: lifetime)

@@ -1,7 +1,7 @@
 import Foundation
-import ViewHostCrypto
 import HTTPCore
 import Logging
+import ViewHostCrypto
 import ViewHostJSON
 import ViewModelCore
 
@@ -35,10 +35,11 @@ enum EventRoutes {
                 }
                 // Answered from the commit's callback: no task per event (a task, and the hops to the cooperative
                 // pool and back, were a tenth of a durable event's CPU).
-                return .callback { answer in
+                return .later { answer in
                     durable.whenResolved { result in
                         switch result {
-                        case .success: answer(.success(accepted(outcome, events: count, feature: feature, metrics: metrics)))
+                        case .success:
+                            answer(.success(accepted(outcome, events: count, feature: feature, metrics: metrics)))
                         case .failure(let error): answer(.failure(AppError(error, batch: count > 1)))
                         }
                     }
@@ -133,7 +134,8 @@ enum EventRoutes {
                     throw .invalidEvent(.wrongType(fields.path("id"), expected: "a string", got: id.typeName))
                 }
                 guard isKey(text) else {
-                    throw .invalidEvent(.invalidValue(fields.path("id"), reason: "must be 1 to 255 visible ASCII characters"))
+                    throw .invalidEvent(
+                        .invalidValue(fields.path("id"), reason: "must be 1 to 255 visible ASCII characters"))
                 }
             }
             objects.append(fields)

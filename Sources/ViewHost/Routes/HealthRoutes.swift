@@ -28,7 +28,8 @@ enum HealthRoutes {
             case .broken(let reason):
                 throw HTTPError(
                     .serviceUnavailable,
-                    detail: "The session store cannot be used safely: \(reason). An operator must act (docs/OPERATIONS.md).",
+                    detail:
+                        "The session store cannot be used safely: \(reason). An operator must act (docs/OPERATIONS.md).",
                     headers: [.cacheControl: "no-store"])
             }
             return HTTPResponse(contentType: "application/json", bytes: ready, headers: [.cacheControl: "no-store"])

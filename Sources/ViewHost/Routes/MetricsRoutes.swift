@@ -22,7 +22,9 @@ enum MetricsRoutes {
     ) {
         router.get("/metrics") { _, _ in
             let live = server.value
-            if let counts = registry.commitCounts { metrics.storeCounts(commits: counts.commits, writes: counts.writes) }
+            if let counts = registry.commitCounts {
+                metrics.storeCounts(commits: counts.commits, writes: counts.writes)
+            }
             metrics.timerLoadCount(registry.dueLoads.load(ordering: .relaxed))
             metrics.deliveries.report(registry.courier.counts)
             if let shared = (registry.storage as? any SharedSessionStorage) {
@@ -32,7 +34,8 @@ enum MetricsRoutes {
                 connections: live?.openConnectionCount ?? 0, accepted: live?.acceptedConnectionCount ?? 0,
                 sessions: registry.store.count, streams: streams.openCount)
             return HTTPResponse(
-                contentType: "text/plain; version=0.0.4; charset=utf-8", bytes: body, headers: [.cacheControl: "no-store"])
+                contentType: "text/plain; version=0.0.4; charset=utf-8", bytes: body,
+                headers: [.cacheControl: "no-store"])
         }
     }
 }

@@ -58,7 +58,8 @@ enum SessionRoutes {
         router.on(.delete, "/v1/sessions/:id", session: resolver) { request, context, session in
             // The session's cookies go with it; the single cookie of earlier releases only when it stood for it.
             let id = session.id.rawValue
-            let legacy = SessionRegistry.bearer(of: request) == nil
+            let legacy =
+                SessionRegistry.bearer(of: request) == nil
                 && SessionCookie.token(in: request, session: id)?.legacy == true
             var headers = HTTPHeaders()
             for cookie in SessionCookie.cleared(id: id, legacy: legacy) { headers.add(.setCookie, cookie) }
@@ -120,7 +121,8 @@ struct SessionOptions {
             switch name {
             case "features":
                 guard case .array(let items) = value, !items.isEmpty else {
-                    throw .invalidField("features", reason: "must be a non-empty array of feature names", status: .unprocessableContent)
+                    throw .invalidField(
+                        "features", reason: "must be a non-empty array of feature names", status: .unprocessableContent)
                 }
                 var names: [String] = []
                 for (index, item) in items.enumerated() {
@@ -135,17 +137,20 @@ struct SessionOptions {
             case "timeZone":
                 guard case .string(let identifier) = value, let zone = timeZone(identifier) else {
                     throw .invalidField(
-                        "timeZone", reason: "must be an IANA time zone such as Europe/Tallinn", status: .unprocessableContent)
+                        "timeZone", reason: "must be an IANA time zone such as Europe/Tallinn",
+                        status: .unprocessableContent)
                 }
                 options.timeZone = zone
             case "locale":
                 guard case .string(let locale) = value, SessionSettings.isLocale(locale) else {
                     throw .invalidField(
-                        "locale", reason: "must be a locale identifier such as en_US or zh-Hans", status: .unprocessableContent)
+                        "locale", reason: "must be a locale identifier such as en_US or zh-Hans",
+                        status: .unprocessableContent)
                 }
                 options.locale = locale
             default:
-                throw .invalidField(name, reason: "is not a session option (features, timeZone, locale)", status: .unprocessableContent)
+                throw .invalidField(
+                    name, reason: "is not a session option (features, timeZone, locale)", status: .unprocessableContent)
             }
         }
         return options
@@ -154,7 +159,8 @@ struct SessionOptions {
     /// The zone named by `identifier` if it is one of ``timeZoneIdentifiers``; nil for anything else, checked by
     /// length first so a long string costs nothing.
     static func timeZone(_ identifier: String) -> TimeZone? {
-        guard (1...SessionSettings.maxTimeZoneBytes).contains(identifier.utf8.count), timeZoneIdentifiers.contains(identifier)
+        guard (1...SessionSettings.maxTimeZoneBytes).contains(identifier.utf8.count),
+            timeZoneIdentifiers.contains(identifier)
         else { return nil }
         return TimeZone(identifier: identifier)
     }
@@ -162,8 +168,9 @@ struct SessionOptions {
     /// The IANA zones a session may name: those this machine's time zone database lists, plus `UTC` and `GMT`.
     /// The OpenAPI document's `timeZone` enum is this set, so it states exactly what is taken.
     static let timeZoneIdentifiers: Set<String> = {
-        Set((TimeZone.knownTimeZoneIdentifiers + ["UTC", "GMT"]).filter { identifier in
-            identifier.utf8.count <= SessionSettings.maxTimeZoneBytes && TimeZone(identifier: identifier) != nil
-        })
+        Set(
+            (TimeZone.knownTimeZoneIdentifiers + ["UTC", "GMT"]).filter { identifier in
+                identifier.utf8.count <= SessionSettings.maxTimeZoneBytes && TimeZone(identifier: identifier) != nil
+            })
     }()
 }

@@ -18,7 +18,8 @@ enum SnapshotRoutes {
                 throw AppError.featureNotFound(feature, available: session.featureNames)
             }
             if let version = try HistoryRoutes.requestedVersion(request) {
-                return HistoryRoutes.past(request, session: session, feature: feature, version: version, archive: archive)
+                return HistoryRoutes.past(
+                    request, session: session, feature: feature, version: version, archive: archive)
             }
             let wait = try waitDuration(request)
             let reply = Reply(request: request, feature: feature, wait: wait, archive: archive)
@@ -129,7 +130,8 @@ enum SnapshotRoutes {
     }
 
     static func notModified(_ snapshot: EncodedSnapshot) -> HTTPResponse {
-        var response = HTTPResponse(status: .notModified, headers: [.etag: snapshot.etag, .cacheControl: "private, no-cache"])
+        var response = HTTPResponse(
+            status: .notModified, headers: [.etag: snapshot.etag, .cacheControl: "private, no-cache"])
         response.notModifiedRepresentation = NotModifiedRepresentation(
             contentType: "application/json", length: snapshot.body.count)
         return response

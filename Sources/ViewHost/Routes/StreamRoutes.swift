@@ -8,7 +8,9 @@ import ViewModelCore
 /// changed since; `?features=chat,weather` filters (API.md, "Live updates"); `?patches=1` sends each feature's
 /// later changes as patches from the version sent before (`event: chat.patch`, `data: {"base":…,"patch":[…]}`).
 enum StreamRoutes {
-    static func register(on router: inout MeteredRouter, registry: SessionRegistry, limiter: StreamLimiter, heartbeat: Duration) {
+    static func register(
+        on router: inout MeteredRouter, registry: SessionRegistry, limiter: StreamLimiter, heartbeat: Duration
+    ) {
         let resolver = SessionResolver(registry: registry)
         router.on(.get, "/v1/sessions/:id/stream", session: resolver) { request, context, session in
             let features = try selectedFeatures(request, session: session)
@@ -50,7 +52,8 @@ enum StreamRoutes {
         switch try QueryParameter.single("patches", of: request) {
         case nil, "0": return false
         case "1": return true
-        default: throw .invalidField("patches", reason: "must be 1 (patches) or 0 (whole snapshots)", status: .badRequest)
+        default:
+            throw .invalidField("patches", reason: "must be 1 (patches) or 0 (whole snapshots)", status: .badRequest)
         }
     }
 
@@ -71,7 +74,8 @@ enum StreamRoutes {
             guard session.featureNames.contains(name) else {
                 throw .invalidField(
                     "features",
-                    reason: "must list one or more of this session's features (\(session.featureNames.joined(separator: ", "))), "
+                    reason:
+                        "must list one or more of this session's features (\(session.featureNames.joined(separator: ", "))), "
                         + "comma-separated; '\(name)' is not one",
                     status: .badRequest)
             }
@@ -87,7 +91,8 @@ enum StreamRoutes {
         guard let text = request.headers[.lastEventID] else { return 0 }
         guard let value = SequenceNumber.parse(text) else {
             throw .invalidField(
-                "Last-Event-ID", reason: "must be a sequence number from this stream (1 to 18 digits)", status: .badRequest)
+                "Last-Event-ID", reason: "must be a sequence number from this stream (1 to 18 digits)",
+                status: .badRequest)
         }
         return value
     }

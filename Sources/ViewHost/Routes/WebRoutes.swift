@@ -48,10 +48,12 @@ enum WebRoutes {
         let modules = WebAssets.modules.mapValues { Asset($0, contentType: javascript, cacheControl: "no-cache") }
         // Made off the start's path: the first request for it waits for it.
         let openAPI = Prepared {
-            Asset(OpenAPIDocument.json(features: features), contentType: "application/json", cacheControl: "public, max-age=300")
+            Asset(
+                OpenAPIDocument.json(features: features), contentType: "application/json",
+                cacheControl: "public, max-age=300")
         }
         router.on(.get, "/openapi.json") { request, _ in
-            .callback { answer in openAPI.whenReady { answer(.success(response($0, request))) } }
+            .later { answer in openAPI.whenReady { answer(.success(response($0, request))) } }
         }
         router.get("/") { request, _ in response(page, request) }
         router.get("/app.js") { request, _ in response(script, request) }

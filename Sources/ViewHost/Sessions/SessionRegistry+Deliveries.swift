@@ -42,15 +42,19 @@ extension SessionRegistry {
 
     /// Where session `id` is for a delivery: in memory, else loaded (off the event loops) and kept in memory here.
     /// - Parameters:
+    ///   - id: The receiving session.
     ///   - replacing: A node that owns the session but could not be reached: the session is taken over from it.
     ///   - hop: Whether the delivery came from another node: a session a third node owns is left there (`elsewhere`,
     ///     answered 421), never forwarded again.
+    /// - Returns: The session here, the node that owns it, or why it cannot be reached.
     func deliveryTarget(_ id: SessionID, replacing: PeerNode? = nil, hop: Bool = false) async -> DeliveryTarget {
         if let live = store.session(id) { return .here(live) }
         // The memory store keeps nothing beyond the process: a session not in memory ended.
         guard storage != nil, id.rawValue.utf8.count <= 64 else { return .ended }
         return await withCheckedContinuation { (continuation: CheckedContinuation<DeliveryTarget, Never>) in
-            Self.loading.async { continuation.resume(returning: self.loadForDelivery(id, replacing: replacing, hop: hop)) }
+            Self.loading.async {
+                continuation.resume(returning: self.loadForDelivery(id, replacing: replacing, hop: hop))
+            }
         }
     }
 
@@ -63,7 +67,8 @@ extension SessionRegistry {
                 switch try shared.claim(id) {
                 case .loaded(let found):
                     lookup = found
-                case .ownedElsewhere(let owner) where !hop && (owner == replacing || cluster?.routes.isUnreachable(owner) == true):
+                case .ownedElsewhere(let owner)
+                where !hop && (owner == replacing || cluster?.routes.isUnreachable(owner) == true):
                     lookup = try storage.load(id)
                 case .ownedElsewhere(let owner):
                     cluster?.routes.remember(id, owner: owner)
@@ -73,7 +78,9 @@ extension SessionRegistry {
                 lookup = try storage.load(id)
             }
         } catch {
-            logger.warning("a delivery's receiving session cannot be loaded", metadata: ["session-id": "\(id)", "reason": "\(error)"])
+            logger.warning(
+                "a delivery's receiving session cannot be loaded",
+                metadata: ["session-id": "\(id)", "reason": "\(error)"])
             return .unavailable("\(error)")
         }
         switch lookup {

@@ -26,7 +26,9 @@ extension SessionRegistry {
         var durable: CommitTicket?
         if let storage {
             let ticket = CommitTicket()
-            let resolve: @Sendable (Bool) -> Void = { stored in ticket.resolve(stored ? .success(()) : .failure(.unavailable)) }
+            let resolve: @Sendable (Bool) -> Void = { stored in
+                ticket.resolve(stored ? .success(()) : .failure(.unavailable))
+            }
             let ignore: @Sendable (Bool) -> Void = { _ in }
             let nextDue = imported.final.nextTimerDue
             do throws(UnstorableValue) {
@@ -77,7 +79,9 @@ extension SessionRegistry {
         var spacing = SnapshotSpacing()
         for record in imported.records {
             let isLast = record.number == imported.lastNumber
-            let checkpoint = isLast ? imported.final.droppingDeliveries()
+            let checkpoint =
+                isLast
+                ? imported.final.droppingDeliveries()
                 : spacing.countInput() ? imported.checkpoints[record.number] : nil
             let bytes = try storage.append(
                 JournalEntry(

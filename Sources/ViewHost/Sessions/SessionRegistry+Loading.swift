@@ -17,7 +17,8 @@ extension SessionRegistry {
             Self.loading.async {
                 do {
                     continuation.resume(
-                        returning: try self.load(load.id, token: load.token, now: load.now, mode: load.mode, prepare: load.prepare))
+                        returning: try self.load(
+                            load.id, token: load.token, now: load.now, mode: load.mode, prepare: load.prepare))
                 } catch {
                     continuation.resume(throwing: error)
                 }
@@ -28,8 +29,12 @@ extension SessionRegistry {
     /// For a request that held `session` when that copy was dropped (the store could not keep one of its inputs, or
     /// another node took it over) before anything of the request was applied: forgets the copy, and says how to
     /// load the durable value, so the request is answered from that as if it had come a moment later.
-    /// - Parameter prepare: Runs on the loaded copy before any other request can reach it (a reader reads the
-    ///   durable value there, whatever writes come next).
+    /// - Parameters:
+    ///   - session: The dropped copy.
+    ///   - request: The request that held it (its token proves the holder).
+    ///   - prepare: Runs on the loaded copy before any other request can reach it (a reader reads the durable value
+    ///     there, whatever writes come next).
+    /// - Returns: How to load the session's durable value.
     func reloading(
         _ session: Session, for request: HTTPRequest, prepare: (@Sendable (Session) -> Void)? = nil
     ) -> SessionLoad {
@@ -71,9 +76,11 @@ extension SessionRegistry {
             // Data this build does not read: no retry helps (500), and the client and the log say where.
             logger.error(
                 "a stored session does not decode with this build",
-                metadata: ["session-id": "\(id)", "feature": "\(error.feature)", "field": "\(error.field)",
+                metadata: [
+                    "session-id": "\(id)", "feature": "\(error.feature)", "field": "\(error.field)",
                     "stored-version": "\(error.storedVersion)", "schema-version": "\(error.currentVersion)",
-                    "reason": "\(error.reason)"])
+                    "reason": "\(error.reason)",
+                ])
             throw AppError.sessionUndecodable(error)
         } catch let error as StorageError {
             // The client is told 503 and nothing more; the operator is told why, naming the file.
@@ -133,8 +140,11 @@ extension SessionRegistry {
     /// A live session from its stored value: its timers start (those that fell due while the server was down
     /// fire at once, in order) and it asks again for what it was waiting for.
     /// Two requests may load the same session at once: only the copy the store keeps starts.
-    /// - Parameter prepare: Runs on the loaded copy before it is adopted (and before it may be dropped for a copy
-    ///   another request loaded first).
+    /// - Parameters:
+    ///   - stored: The session as the store holds it.
+    ///   - prepare: Runs on the loaded copy before it is adopted (and before it may be dropped for a copy another
+    ///     request loaded first).
+    /// - Returns: The session the store keeps: this copy (started), or the one another request adopted first.
     func adopt(_ stored: StoredSession, prepare: ((Session) -> Void)? = nil) -> Session {
         let restored = Session(
             id: stored.id, token: stored.token, createdAt: stored.createdAt, lastAccess: stored.lastAccess,
@@ -160,13 +170,15 @@ extension SessionRegistry {
         Task.detached { [weak self] in
             var round = 0
             while true {
-                guard let self else { return }
+                guard let self, !self.backgroundWork.isClosed else { return }
                 let claiming = self.shared != nil && round % 4 == 0
                 round += 1
                 await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                     Self.loading.async {
-                        self.loadSessionsDue()
-                        if claiming { self.claimOrphanedTimers() }
+                        self.backgroundWork.run {
+                            self.loadSessionsDue()
+                            if claiming { self.claimOrphanedTimers() }
+                        }
                         done.resume()
                     }
                 }
@@ -198,7 +210,9 @@ extension SessionRegistry {
     }
 
     /// Session `id` as stored, claimed for this node in a cluster (left alone when another live node owns it).
-    private func loadStoredForTimers(_ id: SessionID, from storage: any SessionStorage) throws(StorageError) -> StoredLookup? {
+    private func loadStoredForTimers(_ id: SessionID, from storage: any SessionStorage) throws(StorageError)
+        -> StoredLookup?
+    {
         guard let shared else { return try storage.load(id) }
         guard case .loaded(let lookup) = try shared.claim(id) else { return nil }
         return lookup

@@ -56,6 +56,8 @@ final class SessionRegistry: Sendable {
     let contacts: any ContactDirectory
     /// Takes the sessions' deliveries to their receivers.
     let courier: SessionCourier
+    /// The loops' work on the store, shut by ``close()`` before the store closes.
+    let backgroundWork = BackgroundStoreWork()
 
     init(
         settings: Settings, scheduler: any TimerScheduling, features: HostedFeatures,
@@ -81,7 +83,8 @@ final class SessionRegistry: Sendable {
         // A session whose input could not be stored closed itself; dropping it makes the next request load its
         // durable value.
         environment = SessionEnvironment(
-            scheduler: scheduler, requests: requests ?? FeatureRequestRunners(features.definitions.compactMap(\.requestRunner)),
+            scheduler: scheduler,
+            requests: requests ?? FeatureRequestRunners(features.definitions.compactMap(\.requestRunner)),
             journal: storage, historyInputs: storage == nil ? settings.historyInputs : 0,
             onStorageFailure: { id in store.drop(id: id) },
             onUnstorable: { id, value in
@@ -112,7 +115,8 @@ final class SessionRegistry: Sendable {
     ///   store's quota.
     func create(features names: [String]?, timeZone: TimeZone, locale: String) throws(AppError) -> Created {
         try checkStoreRoom()
-        let wanted = names.map { names in self.features.definitions.filter { names.contains($0.name) } }
+        let wanted =
+            names.map { names in self.features.definitions.filter { names.contains($0.name) } }
             ?? self.features.definitions
         let number = ordinal.wrappingAdd(1, ordering: .relaxed).newValue
         let random: RandomSource =
@@ -219,6 +223,7 @@ final class SessionRegistry: Sendable {
     /// Tells the store when each session was last used, then ends the sessions in memory, writes what is queued
     /// and closes the store (shutdown): a session used until the stop does not expire across the restart.
     func close() {
+        backgroundWork.close()
         flushAccess()
         store.removeAll()
         storage?.close()
@@ -268,8 +273,7 @@ final class SessionRegistry: Sendable {
         Task.detached { [weak self] in
             while true {
                 try? await Task.sleep(for: interval)
-                guard let self else { return }
-                self.sweep()
+                guard let self, self.backgroundWork.run({ self.sweep() }) else { return }
             }
         }
     }
@@ -295,8 +299,7 @@ final class SessionRegistry: Sendable {
         Task.detached { [weak self] in
             while true {
                 try? await Task.sleep(for: interval)
-                guard let self else { return }
-                self.flushAccess()
+                guard let self, self.backgroundWork.run({ self.flushAccess() }) else { return }
             }
         }
     }

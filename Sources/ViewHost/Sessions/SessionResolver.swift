@@ -79,6 +79,8 @@ extension MeteredRouter {
         _ pattern: String, session resolver: SessionResolver,
         handler: @escaping @Sendable (HTTPRequest, HTTPRequestContext, Session) throws -> HTTPResponse
     ) {
-        on(.get, pattern, session: resolver) { request, context, session in .response(try handler(request, context, session)) }
+        on(.get, pattern, session: resolver) { request, context, session in
+            .response(try handler(request, context, session))
+        }
     }
 }

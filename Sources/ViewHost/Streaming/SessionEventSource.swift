@@ -178,7 +178,8 @@ final class SessionEventSource: HTTPBodySource {
         events.sort { $0.sequence < $1.sequence }
         let patches = patches
         let toWrite = state.withLock { state in
-            events.compactMap { event -> (sequence: Int, feature: String, snapshot: EncodedSnapshot, base: EncodedSnapshot?)? in
+            events.compactMap {
+                event -> (sequence: Int, feature: String, snapshot: EncodedSnapshot, base: EncodedSnapshot?)? in
                 if let last = state.written[event.feature], last >= event.sequence { return nil }
                 state.written[event.feature] = event.sequence
                 guard patches else { return (event.sequence, event.feature, event.snapshot, nil) }
@@ -193,7 +194,8 @@ final class SessionEventSource: HTTPBodySource {
                 // another version sees the gap and reads the whole snapshot instead.
                 if let patch = event.snapshot.patch(from: base), patch.count < event.snapshot.body.count {
                     output.append(contentsOf: "id: \(event.sequence)\nevent: \(event.feature).patch\ndata: ".utf8)
-                    output.append(contentsOf: "{\"base\":\(base.version),\"feature\":\"\(event.feature)\",\"patch\":".utf8)
+                    output.append(
+                        contentsOf: "{\"base\":\(base.version),\"feature\":\"\(event.feature)\",\"patch\":".utf8)
                     output.append(contentsOf: patch)
                     output.append(contentsOf: ",\"version\":\(event.snapshot.version)}\n\n".utf8)
                     continue

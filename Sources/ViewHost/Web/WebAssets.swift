@@ -12,6 +12,7 @@ enum WebAssets {
     /// The modules `app.js` imports (and any page of the server's origin may: `/client/index.mjs` is the
     /// TypeScript client), by their paths on the server, which are their paths under `Web/Resources`.
     static let modules: [String: [UInt8]] = [
+        "/client/action.mjs": PackageResources.action_mjs,
         "/client/backoff.mjs": PackageResources.backoff_mjs,
         "/client/changes.mjs": PackageResources.changes_mjs,
         "/client/client.mjs": PackageResources.client_mjs,
@@ -24,9 +25,12 @@ enum WebAssets {
         "/client/session.mjs": PackageResources.session_mjs,
         "/client/sse.mjs": PackageResources.sse_mjs,
         "/client/transport.mjs": PackageResources.transport_mjs,
+        "/page/actions.mjs": PackageResources.actions_mjs,
         "/page/dom.mjs": PackageResources.dom_mjs,
+        "/page/generic.mjs": PackageResources.generic_mjs,
         "/page/history.mjs": PackageResources.history_mjs,
         "/page/sessions.mjs": PackageResources.sessions_mjs,
         "/page/ui.mjs": PackageResources.ui_mjs,
+        "/page/values.mjs": PackageResources.values_mjs,
     ]
 }

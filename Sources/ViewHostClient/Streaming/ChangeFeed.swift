@@ -3,7 +3,7 @@ import ViewHostJSON
 import ViewHostLocking
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// The loop behind ``ViewHostSession/changes(features:)``: one event stream after another, resumed with
@@ -105,7 +105,8 @@ struct ChangeFeed: Sendable {
         _ progress: Progress, _ continuation: AsyncThrowingStream<ViewHostChange, any Error>.Continuation
     ) async -> StreamEnd {
         // Patches after each feature's first snapshot: the changes alone, applied to the JSON delivered before.
-        let query = (features.map { [URLQueryItem(name: "features", value: $0.joined(separator: ","))] } ?? [])
+        let query =
+            (features.map { [URLQueryItem(name: "features", value: $0.joined(separator: ","))] } ?? [])
             + [URLQueryItem(name: "patches", value: "1")]
         var request: URLRequest
         do {

@@ -2,7 +2,7 @@ import Foundation
 import ViewHostLocking
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// Collects each answer of a transport's `URLSession` as it arrives, and cuts one off once it is larger than the

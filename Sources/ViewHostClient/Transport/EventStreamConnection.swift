@@ -2,7 +2,7 @@ import Foundation
 import ViewHostLocking
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// One streamed response (an event stream), read as it arrives: its head, then its body in chunks.

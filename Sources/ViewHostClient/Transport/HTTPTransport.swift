@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// The client's one door to the network: builds requests against the base URL with the bearer token, runs them
@@ -81,7 +81,8 @@ struct HTTPTransport: Sendable {
         do {
             answer = try await collector.data(for: request, on: session)
         } catch let error as AnswerCollector.TooLarge {
-            throw .invalidResponse("the answer is larger than \(error.limit) bytes, the client's bound (maxAnswerBytes)")
+            throw .invalidResponse(
+                "the answer is larger than \(error.limit) bytes, the client's bound (maxAnswerBytes)")
         } catch {
             throw .transport(error, request: request)
         }
@@ -114,7 +115,8 @@ struct HTTPTransport: Sendable {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch {
-            throw .invalidResponse("the \(status) answer is not what the API promises: \(Self.words(for: error))", status: status)
+            throw .invalidResponse(
+                "the \(status) answer is not what the API promises: \(Self.words(for: error))", status: status)
         }
     }
 
@@ -138,7 +140,8 @@ struct HTTPTransport: Sendable {
         case .keyNotFound(let key, let context)?:
             return "it lacks '\(path(context.codingPath + [key]))'"
         case .typeMismatch(let type, let context)?:
-            return context.codingPath.isEmpty ? "it is not a JSON object" : "'\(path(context.codingPath))' is not \(kind(type))"
+            return context.codingPath.isEmpty
+                ? "it is not a JSON object" : "'\(path(context.codingPath))' is not \(kind(type))"
         case .valueNotFound(_, let context)?:
             return "'\(path(context.codingPath))' is null"
         default:

@@ -7,11 +7,17 @@ import Foundation
 /// so none of them needs a `DateFormatter` (slow to make, not safe to share) and all agree on every date: ISO 8601
 /// is proleptic Gregorian, whereas `DateFormatter`'s Gregorian calendar switches to Julian before 15 October 1582.
 public struct GregorianDate: Equatable, Sendable {
+    /// The year, astronomical numbering: 0 is 1 BC, negative years before it.
     public var year: Int
+    /// The month, 1 to 12.
     public var month: Int
+    /// The day of the month, from 1.
     public var day: Int
+    /// The hour, 0 to 23.
     public var hour: Int
+    /// The minute, 0 to 59.
     public var minute: Int
+    /// The second, 0 to 59 (no leap seconds: time since 1970 has none).
     public var second: Int
 
     /// A date from its parts (not validated; see ``isValid``).

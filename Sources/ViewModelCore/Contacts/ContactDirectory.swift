@@ -52,7 +52,8 @@ public struct Invitation: Sendable, Equatable {
 
     /// Creates one.
     public init(
-        id: String, session: SessionID, feature: String, name: String, digest: [UInt8], createdAt: Date, expiresAt: Date,
+        id: String, session: SessionID, feature: String, name: String, digest: [UInt8], createdAt: Date,
+        expiresAt: Date,
         uses: Int
     ) {
         self.id = id

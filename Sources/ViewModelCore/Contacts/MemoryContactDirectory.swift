@@ -25,6 +25,7 @@ public final class MemoryContactDirectory: ContactDirectory {
     /// An empty directory.
     public init() {}
 
+    /// Keeps `invitation`, unless its session has `openLimit` open ones already.
     public func addInvitation(_ invitation: Invitation, openLimit: Int, now: Date) throws(StorageError) -> Bool {
         state.withLock { state in
             let open = state.invitations.values.filter {
@@ -37,13 +38,17 @@ public final class MemoryContactDirectory: ContactDirectory {
         }
     }
 
+    /// The open invitations of `session` at `now`, oldest first.
     public func invitations(of session: SessionID, now: Date) throws(StorageError) -> [Invitation] {
         state.withLock { state in
-            state.invitations.values.filter { $0.session == session && Self.isOpen($0, withdrawn: state.withdrawn, now: now) }
-                .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+            state.invitations.values.filter {
+                $0.session == session && Self.isOpen($0, withdrawn: state.withdrawn, now: now)
+            }
+            .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
         }
     }
 
+    /// Withdraws `session`'s invitation `id`.
     public func withdrawInvitation(_ id: String, of session: SessionID, now: Date) throws(StorageError) -> Bool {
         state.withLock { state in
             guard let invitation = state.invitations[id], invitation.session == session,
@@ -54,15 +59,20 @@ public final class MemoryContactDirectory: ContactDirectory {
         }
     }
 
+    /// Redeems the invitation whose code has `redemption`'s digest, making the two addresses at once.
     public func redeem(_ redemption: Redemption, now: Date) throws(StorageError) -> Redeemed {
         state.withLock { state in
-            guard let id = state.byDigest[redemption.digest], let invitation = state.invitations[id] else { return .unknown }
+            guard let id = state.byDigest[redemption.digest], let invitation = state.invitations[id] else {
+                return .unknown
+            }
             guard invitation.session != redemption.session else { return .own }
             if let (address, row) = state.addresses.first(where: {
-                $0.value.owner == redemption.session && $0.value.peer == invitation.session && $0.value.feature == invitation.feature
+                $0.value.owner == redemption.session && $0.value.peer == invitation.session
+                    && $0.value.feature == invitation.feature
             }) {
                 return .existing(
-                    ContactPair(feature: row.feature, inviter: row.peer, inviterName: row.name, redeemerAddress: address))
+                    ContactPair(
+                        feature: row.feature, inviter: row.peer, inviterName: row.name, redeemerAddress: address))
             }
             guard Self.isOpen(invitation, withdrawn: state.withdrawn, now: now) else { return .gone }
             guard state.counts[invitation.session, default: 0] < redemption.maxContacts,
@@ -87,9 +97,12 @@ public final class MemoryContactDirectory: ContactDirectory {
         }
     }
 
+    /// Where `address` leads, if anywhere.
     public func route(of address: ContactAddress) throws(StorageError) -> ContactRoute? {
         state.withLock { state in
-            state.addresses[address].map { ContactRoute(owner: $0.owner, feature: $0.feature, peer: $0.peer, peerAddress: $0.peerAddress) }
+            state.addresses[address].map {
+                ContactRoute(owner: $0.owner, feature: $0.feature, peer: $0.peer, peerAddress: $0.peerAddress)
+            }
         }
     }
 

@@ -45,8 +45,11 @@ public final class LiveTimerScheduler: TimerScheduling {
         stop()
     }
 
+    /// The wall clock.
     public var now: Date { Date() }
 
+    /// Runs `action` on the scheduler's task once `delay` has passed on the continuous clock (a negative delay as
+    /// zero); the timer returned cancels it.
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledTimer {
         let deadline = ContinuousClock.now.advanced(by: max(delay, .zero))
         let (id, wake) = core.state.withLock { state -> (Int, (() -> Void)?) in

@@ -31,6 +31,7 @@ public struct RandomSource: RandomNumberGenerator, Sendable, Equatable, Codable 
         return seeded(system.next())
     }
 
+    /// The next 64 random bits (xoshiro256**); the state moves on, so the same state gives the same sequence.
     public mutating func next() -> UInt64 {
         let result = rotate(state.1 &* 5, 7) &* 9
         let shifted = state.1 << 17
@@ -47,6 +48,7 @@ public struct RandomSource: RandomNumberGenerator, Sendable, Equatable, Codable 
         (value << count) | (value >> (64 - count))
     }
 
+    /// Generators are equal when their states are, so they draw the same numbers from now on.
     public static func == (lhs: RandomSource, rhs: RandomSource) -> Bool {
         lhs.state == rhs.state
     }

@@ -15,6 +15,7 @@ public struct NoRequests: RequestRunning {
     /// Creates the runner.
     public init() {}
 
+    /// Answers every request with nil at once, as no feature of the session asks for outside work.
     public func start(
         _ request: any Sendable, feature: String, completion: @escaping @Sendable ((any Sendable)?) -> Void
     ) {
@@ -53,6 +54,8 @@ public struct FeatureRequestRunners: RequestRunning {
         self.runners = Dictionary(runners.map { ($0.feature, $0) }, uniquingKeysWith: { $1 })
     }
 
+    /// Runs `request` with the runner of `feature` on a detached task and hands `completion` its answer; a feature
+    /// with no runner gets nil at once.
     public func start(
         _ request: any Sendable, feature: String, completion: @escaping @Sendable ((any Sendable)?) -> Void
     ) {

@@ -5,6 +5,7 @@ public enum SecureIdentifier {
 
     /// `bits` random bits (a multiple of 5 is exact; others round up) as base32 text.
     /// - Parameter bits: At least 128 for ids, 256 for secrets.
+    /// - Returns: `(bits + 4) / 5` base32 characters.
     public static func make(bits: Int) -> String {
         var generator = SystemRandomNumberGenerator()
         let characters = (bits + 4) / 5

@@ -43,15 +43,18 @@ protocol AnyFeatureSlot: Sendable {
     /// Makes a contact here (see `FeatureSlot.introduce`).
     mutating func introduce(
         _ contact: Contact, as name: String, now: Date, settings: SessionSettings, counters: inout SessionCounters,
-        output: inout StepOutput) -> Bool
+        output: inout StepOutput
+    ) -> Bool
     /// Applies deliveries from a contact, `events` being the feature's events (see `FeatureSlot.receive`).
     mutating func receive(
         erased events: [any Sendable], from: ContactAddress, first: Int, introduction: String?, now: Date,
-        settings: SessionSettings, counters: inout SessionCounters, output: inout StepOutput) -> Bool
+        settings: SessionSettings, counters: inout SessionCounters, output: inout StepOutput
+    ) -> Bool
     /// The receiver's word on deliveries (see `FeatureSlot.acknowledge`).
     mutating func acknowledge(
         to: ContactAddress, through: Int, failure: DeliveryFailure?, now: Date, settings: SessionSettings,
-        counters: inout SessionCounters, output: inout StepOutput) -> Bool
+        counters: inout SessionCounters, output: inout StepOutput
+    ) -> Bool
     /// The pending deliveries up to `marks`, in batches (see `FeatureSlot.batches`).
     func batches(upTo marks: [ContactAddress: Int]?, maxEvents: Int) throws(UnstorableValue) -> [DeliveryBatch]
     /// Forgets every pending delivery and contact number (an imported copy reaches no one).
@@ -170,7 +173,9 @@ extension FeatureSlot: AnyFeatureSlot {
         // for the error a record that does not decode gets.
         if let value = parsed ?? (try? JSONParser.parse([UInt8](data), maxDepth: 512)) {
             // A bare array (schema version 1) as it is, without asking for the object form first.
-            if case .array = value, F.schemaVersion == 1, let events = try? JSONValueDecoder().decode(StoredEvents<F>.Bare.self, from: value) {
+            if case .array = value, F.schemaVersion == 1,
+                let events = try? JSONValueDecoder().decode(StoredEvents<F>.Bare.self, from: value)
+            {
                 return events.events
             }
             if let stored = try? JSONValueDecoder().decode(StoredEvents<F>.self, from: value) { return stored.events }

@@ -30,17 +30,21 @@ public struct ContactAddress: Hashable, Codable, Sendable, CustomStringConvertib
         (1...maxBytes).contains(text.utf8.count) && text.utf8.allSatisfy { (0x21...0x7E).contains($0) }
     }
 
+    /// Reads an address stored as a string.
     public init(from decoder: any Decoder) throws {
         rawValue = try decoder.singleValueContainer().decode(String.self)
     }
 
+    /// Writes the address as a string.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
     }
 
+    /// The address as it is stored.
     public var description: String { rawValue }
 
+    /// Orders addresses by their text (for stable orders of tables).
     public static func < (lhs: ContactAddress, rhs: ContactAddress) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
@@ -58,7 +62,9 @@ public struct Contact: Equatable, Sendable {
     /// Whether `name` can name a contact: 1 to ``maxNameCharacters`` characters (at most 4 bytes each), not only
     /// white space, and no control characters.
     public static func isValidName(_ name: String) -> Bool {
-        guard name.utf8.count <= maxNameCharacters * 4, (1...maxNameCharacters).contains(name.count) else { return false }
+        guard name.utf8.count <= maxNameCharacters * 4, (1...maxNameCharacters).contains(name.count) else {
+            return false
+        }
         return !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
             && name.unicodeScalars.contains { !$0.properties.isWhitespace }
     }

@@ -79,7 +79,9 @@ public protocol Feature: SendableMetatype {
     /// The snapshot of the state, for a session with `settings`.
     static func snapshot(of state: State, settings: SessionSettings) -> Snapshot
 
-    /// The event's name and a short payload summary, for the data-flow log.
+    /// The event's name and a short payload summary, for the data-flow log. By default derived from the event's
+    /// own `Encodable` (``EventDescription/init(deriving:)``): an intent's `type` or an enum case's name, and its
+    /// fields. Write it to name events as the original does, or to keep a secret (a password) out of the log.
     static func describe(_ event: Event) -> EventDescription
 
     /// A state stored by schema `version` (at least ``oldestMigratableVersion``, below ``schemaVersion``), read
@@ -127,33 +129,52 @@ public protocol Feature: SendableMetatype {
 }
 
 extension Feature {
+    /// Named by ``Snapshot``'s `feature`, so the wire name is written once.
     public static var key: FeatureKey<Self> { FeatureKey(Snapshot.feature) }
 
+    /// 1: a feature's first stored shape.
     public static var schemaVersion: Int { 1 }
 
+    /// ``schemaVersion``: nothing older is migrated unless the feature says so.
     public static var oldestMigratableVersion: Int { schemaVersion }
 
+    /// Migrates nothing: throws ``SchemaError/cannotMigrate(feature:from:to:)``, and the server refuses to start.
     public static func migrate(state decoder: any Decoder, from version: Int) throws -> State {
         throw SchemaError.cannotMigrate(feature: key.name, from: version, to: schemaVersion)
     }
 
+    /// Migrates nothing: throws ``SchemaError/cannotMigrate(feature:from:to:)``, and the server refuses to start.
     public static func migrate(event decoder: any Decoder, from version: Int) throws -> Event {
         throw SchemaError.cannotMigrate(feature: key.name, from: version, to: schemaVersion)
     }
 
+    /// The description the event's own `Encodable` gives (``EventDescription/init(deriving:)``).
+    public static func describe(_ event: Event) -> EventDescription {
+        EventDescription(deriving: event)
+    }
+
+    /// Accepts every state: a feature whose state has bounds or invariants checks them itself.
     public static func validate(state: State) throws(ValueRejection) {}
 
+    /// Accepts every event: a feature whose events have bounds checks them itself.
     public static func validate(event: Event) throws(ValueRejection) {}
 
+    /// Accepts every request.
     public static func validate(request: Request) throws(ValueRejection) {}
 
+    /// Takes no contacts: a feature opts in.
     public static var takesContacts: Bool { false }
 
+    /// Keeps no contact.
     public static func introduced(to contact: Contact) -> Event? { nil }
 
+    /// Accepts every delivered event.
     public static func accepts(_ event: Event, from address: ContactAddress, in state: State) -> Bool { true }
 
-    public static func undelivered(_ event: Event, to address: ContactAddress, because reason: DeliveryFailure) -> Event? {
+    /// Shows nothing of an event that did not arrive.
+    public static func undelivered(_ event: Event, to address: ContactAddress, because reason: DeliveryFailure)
+        -> Event?
+    {
         nil
     }
 }
@@ -184,6 +205,7 @@ public struct IntentRejection: Error, Equatable, Sendable, CustomStringConvertib
         self.reason = reason
     }
 
+    /// The field and the reason in a sentence, such as "text is longer than 500 characters".
     public var description: String { "\(field) \(reason)" }
 }
 
@@ -199,6 +221,7 @@ public enum SchemaError: Error, Equatable, Sendable, CustomStringConvertible {
     /// where, such as "state.items[].priority is new and required".
     case shapeChanged(feature: String, version: Int, change: String)
 
+    /// One line naming the feature, the versions or the change, for the log and the exit message.
     public var description: String {
         switch self {
         case .cannotMigrate(let feature, let from, let to):
@@ -233,41 +256,20 @@ public struct EventRefusal: Error, Equatable, Sendable, CustomStringConvertible 
     /// The event types the feature accepts now.
     public var allowed: [String]
 
-    /// Creates a refusal.
+    /// Creates a refusal listing the kinds of intents the feature accepts now:
+    /// `EventRefusal(reason: "No item is done.", allowed: [TodoIntent.Kind.add, .toggle])`.
+    public init<Kind: IntentKind>(reason: String, allowed: [Kind]) {
+        self.reason = reason
+        self.allowed = allowed.map(\.rawValue)
+    }
+
+    /// Creates a refusal listing event types by name (for a feature's own events that are not intents; an
+    /// intent's kinds are listed by the initializer that takes them, which cannot misspell one).
     public init(reason: String, allowed: [String]) {
         self.reason = reason
         self.allowed = allowed
     }
 
+    /// The reason, as the `422` detail says it.
     public var description: String { reason }
-}
-
-/// How the data-flow log shows an event.
-public struct EventDescription: Sendable, Equatable {
-    /// The event's name as the original names it, such as `sending` or `changeLocation`.
-    public var name: String
-    /// A short payload summary, such as `contact=John text="Hi"` (truncated).
-    public var summary: String
-
-    /// Creates a description; `summary` is cut to 120 UTF-8 bytes (see ``shortened(_:maxBytes:)``).
-    public init(name: String, summary: String = "") {
-        self.name = name
-        self.summary = Self.shortened(summary, maxBytes: 120)
-    }
-
-    /// `value` itself when it has at most `maxBytes` UTF-8 bytes; otherwise its longest prefix of whole Unicode
-    /// code points within `maxBytes - 1` bytes, then `…`. It cuts on a code point, not a grapheme cluster: one
-    /// "character" of 450,000 combining marks is still cut to a few bytes. Costs O(maxBytes), whatever the length.
-    public static func shortened(_ value: String, maxBytes: Int) -> String {
-        guard value.utf8.count > maxBytes else { return value }
-        var kept = String.UnicodeScalarView()
-        var used = 0
-        for scalar in value.unicodeScalars {
-            let width = UTF8.width(scalar)
-            guard used + width < maxBytes else { break }
-            kept.append(scalar)
-            used += width
-        }
-        return String(kept) + "…"
-    }
 }

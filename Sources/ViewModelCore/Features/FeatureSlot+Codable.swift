@@ -31,7 +31,8 @@ extension FeatureSlot: Codable {
                 .map { (ContactAddress($0.key), $0.value) })
         if schema == F.schemaVersion {
             state = try container.decode(F.State.self, forKey: .state)
-            timers = TimerTable(try container.decodeIfPresent([Int: PendingTimer<F.Event>].self, forKey: .timers) ?? [:])
+            timers = TimerTable(
+                try container.decodeIfPresent([Int: PendingTimer<F.Event>].self, forKey: .timers) ?? [:])
             outbox = try container.decodeIfPresent([PendingDelivery<F.Event>].self, forKey: .outbox) ?? []
             return
         }
@@ -42,7 +43,9 @@ extension FeatureSlot: Codable {
             var stored = try container.nestedUnkeyedContainer(forKey: .outbox)
             while !stored.isAtEnd {
                 outbox.append(
-                    try PendingDelivery(from: stored.superDecoder()) { decoder in try F.migrate(event: decoder, from: schema) })
+                    try PendingDelivery(from: stored.superDecoder()) { decoder in
+                        try F.migrate(event: decoder, from: schema)
+                    })
             }
         }
         guard container.contains(.timers) else { return }
@@ -67,7 +70,8 @@ extension FeatureSlot: Codable {
         try container.encode(requests, forKey: .requests)
         if !outbox.isEmpty { try container.encode(outbox, forKey: .outbox) }
         if !links.isEmpty {
-            try container.encode(Dictionary(uniqueKeysWithValues: links.map { ($0.key.rawValue, $0.value) }), forKey: .links)
+            try container.encode(
+                Dictionary(uniqueKeysWithValues: links.map { ($0.key.rawValue, $0.value) }), forKey: .links)
         }
     }
 }
@@ -87,4 +91,3 @@ private struct SlotTimerKey: CodingKey {
         self.intValue = intValue
     }
 }
-

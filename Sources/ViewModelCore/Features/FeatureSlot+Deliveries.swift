@@ -17,11 +17,13 @@ extension FeatureSlot {
         links[contact.address] = ContactLink(sent: 1, received: 0)
         queue(
             PendingDelivery(
-                to: contact.address, number: 1, event: nil, introduction: name, causedBy: max(1, counters.sequence), at: now),
+                to: contact.address, number: 1, event: nil, introduction: name, causedBy: max(1, counters.sequence),
+                at: now),
             output: &output)
         if let event = F.introduced(to: contact) {
             step(
-                event, source: .session, causedBy: nil, now: now, settings: settings, counters: &counters, output: &output,
+                event, source: .session, causedBy: nil, now: now, settings: settings, counters: &counters,
+                output: &output,
                 sender: contact.address)
         }
         return true
@@ -33,7 +35,8 @@ extension FeatureSlot {
     /// then only its number is noted).
     /// - Returns: Whether any number was new (false: every one was applied before, and nothing changed).
     mutating func receive(
-        from: ContactAddress, first: Int, introduction: String?, events: [F.Event], now: Date, settings: SessionSettings,
+        from: ContactAddress, first: Int, introduction: String?, events: [F.Event], now: Date,
+        settings: SessionSettings,
         counters: inout SessionCounters, output: inout StepOutput
     ) -> Bool {
         let received = links[from]?.received ?? 0
@@ -52,7 +55,8 @@ extension FeatureSlot {
             links[from, default: ContactLink()].received = first + offset
             guard F.accepts(event, from: from, in: state) else { continue }
             step(
-                event, source: .session, causedBy: nil, now: now, settings: settings, counters: &counters, output: &output,
+                event, source: .session, causedBy: nil, now: now, settings: settings, counters: &counters,
+                output: &output,
                 sender: from)
         }
         return true
@@ -74,7 +78,9 @@ extension FeatureSlot {
         output.outboxChanged = true
         guard let failure else { return true }
         for delivery in done {
-            guard let event = delivery.event, let told = F.undelivered(event, to: to, because: failure) else { continue }
+            guard let event = delivery.event, let told = F.undelivered(event, to: to, because: failure) else {
+                continue
+            }
             step(
                 told, source: .session, causedBy: delivery.causedBy, now: now, settings: settings, counters: &counters,
                 output: &output)
@@ -128,7 +134,8 @@ extension FeatureSlot {
 
     /// The highest number pending per address.
     var deliveryMarks: [ContactAddress: Int] {
-        outbox.reduce(into: [:]) { marks, delivery in marks[delivery.to] = max(marks[delivery.to] ?? 0, delivery.number) }
+        outbox.reduce(into: [:]) { marks, delivery in marks[delivery.to] = max(marks[delivery.to] ?? 0, delivery.number)
+        }
     }
 
     /// When the earliest pending delivery was decided.

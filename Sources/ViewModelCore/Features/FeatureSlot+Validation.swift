@@ -24,7 +24,8 @@ extension FeatureSlot {
             return ValueRejection(field: "version", reason: "must be 1 to \(SessionCore.maxCounter)")
         }
         guard (0...bounds.sequence).contains(lastChangeSequence) else {
-            return ValueRejection(field: "lastChangeSequence", reason: "must be 0 to the session's sequence (\(bounds.sequence))")
+            return ValueRejection(
+                field: "lastChangeSequence", reason: "must be 0 to the session's sequence (\(bounds.sequence))")
         }
         do throws(ValueRejection) {
             try F.validate(state: state)
@@ -34,13 +35,19 @@ extension FeatureSlot {
         for (id, timer) in timers.byID.sorted(by: { $0.key < $1.key }) {
             let field = "timers[\(id)]"
             guard timer.id == id, (1..<bounds.nextTimerID).contains(id) else {
-                return ValueRejection(field: field, reason: "must be numbered below the session's next number (\(bounds.nextTimerID))")
+                return ValueRejection(
+                    field: field, reason: "must be numbered below the session's next number (\(bounds.nextTimerID))")
             }
             guard (1...bounds.sequence).contains(timer.causedBy) else {
-                return ValueRejection(field: "\(field).causedBy", reason: "must be a step of the session (1 to \(bounds.sequence))")
+                return ValueRejection(
+                    field: "\(field).causedBy", reason: "must be a step of the session (1 to \(bounds.sequence))")
             }
             guard bounds.dues.contains(timer.dueAt) else {
-                return ValueRejection(field: "\(field).dueAt", reason: "must fall between the session's creation and \(SessionCore.maxTimerHorizonDays) days after the import")
+                return ValueRejection(
+                    field: "\(field).dueAt",
+                    reason:
+                        "must fall between the session's creation and \(SessionCore.maxTimerHorizonDays) days after the import"
+                )
             }
             do throws(ValueRejection) {
                 try F.validate(event: timer.event)
@@ -51,10 +58,14 @@ extension FeatureSlot {
         var seen = Set<Int>()
         for (index, work) in requests.enumerated() {
             guard (1..<bounds.nextTimerID).contains(work.id), seen.insert(work.id).inserted else {
-                return ValueRejection(field: "requests[\(index)].id", reason: "must be unique and below the session's next number (\(bounds.nextTimerID))")
+                return ValueRejection(
+                    field: "requests[\(index)].id",
+                    reason: "must be unique and below the session's next number (\(bounds.nextTimerID))")
             }
             guard (1...bounds.sequence).contains(work.causedBy) else {
-                return ValueRejection(field: "requests[\(index)].causedBy", reason: "must be a step of the session (1 to \(bounds.sequence))")
+                return ValueRejection(
+                    field: "requests[\(index)].causedBy",
+                    reason: "must be a step of the session (1 to \(bounds.sequence))")
             }
             do throws(ValueRejection) {
                 try F.validate(request: work.request)
@@ -72,21 +83,29 @@ extension FeatureSlot {
     private func deliveryProblem(within bounds: ValueBounds) -> ValueRejection? {
         for (address, link) in links.sorted(by: { $0.key < $1.key }) {
             guard ContactAddress.isValid(address.rawValue) else {
-                return ValueRejection(field: "links", reason: "must be keyed by addresses of 1 to \(ContactAddress.maxBytes) visible ASCII characters")
+                return ValueRejection(
+                    field: "links",
+                    reason: "must be keyed by addresses of 1 to \(ContactAddress.maxBytes) visible ASCII characters")
             }
-            guard (0...SessionCore.maxCounter).contains(link.sent), (0...SessionCore.maxCounter).contains(link.received) else {
+            guard (0...SessionCore.maxCounter).contains(link.sent), (0...SessionCore.maxCounter).contains(link.received)
+            else {
                 return ValueRejection(field: "links[\(address)]", reason: "must count 0 to \(SessionCore.maxCounter)")
             }
         }
         var last: [ContactAddress: Int] = [:]
         for (index, delivery) in outbox.enumerated() {
             let field = "outbox[\(index)]"
-            guard let sent = links[delivery.to]?.sent, (last[delivery.to] ?? 0) < delivery.number, delivery.number <= sent else {
-                return ValueRejection(field: "\(field).number", reason: "must follow the one before to its address, up to the last number given it")
+            guard let sent = links[delivery.to]?.sent, (last[delivery.to] ?? 0) < delivery.number,
+                delivery.number <= sent
+            else {
+                return ValueRejection(
+                    field: "\(field).number",
+                    reason: "must follow the one before to its address, up to the last number given it")
             }
             last[delivery.to] = delivery.number
             guard (1...bounds.sequence).contains(delivery.causedBy) else {
-                return ValueRejection(field: "\(field).causedBy", reason: "must be a step of the session (1 to \(bounds.sequence))")
+                return ValueRejection(
+                    field: "\(field).causedBy", reason: "must be a step of the session (1 to \(bounds.sequence))")
             }
             guard bounds.times.contains(delivery.at) else {
                 return ValueRejection(field: "\(field).at", reason: "must fall within the session's lifetime")
@@ -101,7 +120,10 @@ extension FeatureSlot {
             case (nil, let name?) where Contact.isValidName(name):
                 break
             default:
-                return ValueRejection(field: field, reason: "must hold an event, or an introduction's name of 1 to \(Contact.maxNameCharacters) characters")
+                return ValueRejection(
+                    field: field,
+                    reason:
+                        "must hold an event, or an introduction's name of 1 to \(Contact.maxNameCharacters) characters")
             }
         }
         return nil

@@ -53,7 +53,15 @@ struct FeatureSlot<F: Feature>: Equatable, Sendable {
 
     /// Applies one event and the follow-ups it routes as one step: one version bump at most, one log entry each.
     /// Refusals are checked by the caller, before the first event.
-    /// - Parameter sender: For an event another session delivered, the address this session knows its sender by.
+    /// - Parameters:
+    ///   - event: The event.
+    ///   - source: Where it came from.
+    ///   - causedBy: The log entry of the input that caused it, if another did.
+    ///   - now: The instant it is applied at.
+    ///   - settings: The session's settings.
+    ///   - counters: The session's counters (timers, requests and deliveries are numbered from them).
+    ///   - output: What the step made, added to.
+    ///   - sender: For an event another session delivered, the address this session knows its sender by.
     mutating func step(
         _ event: F.Event, source: EventSource, causedBy: Int?, now: Date, settings: SessionSettings,
         counters: inout SessionCounters, output: inout StepOutput, sender: ContactAddress? = nil
@@ -131,7 +139,9 @@ struct FeatureSlot<F: Feature>: Equatable, Sendable {
             let number = (links[delivery.to]?.sent ?? 0) + 1
             links[delivery.to, default: ContactLink()].sent = number
             queue(
-                PendingDelivery(to: delivery.to, number: number, event: delivery.event, introduction: nil, causedBy: sequence, at: now),
+                PendingDelivery(
+                    to: delivery.to, number: number, event: delivery.event, introduction: nil, causedBy: sequence,
+                    at: now),
                 output: &output)
         }
         guard !context.followUps.isEmpty else { return [] }
@@ -161,4 +171,3 @@ extension Feature {
         }
     }
 }
-

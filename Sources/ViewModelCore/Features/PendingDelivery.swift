@@ -78,7 +78,9 @@ public struct DeliveryBatch: Sendable, Equatable {
     public var last: Int { first + count - 1 }
 
     /// Creates a batch (the session core makes them; tests too).
-    public init(feature: String, to: ContactAddress, first: Int, count: Int, introduction: String?, events: Data, at: Date) {
+    public init(
+        feature: String, to: ContactAddress, first: Int, count: Int, introduction: String?, events: Data, at: Date
+    ) {
         self.feature = feature
         self.to = to
         self.first = first

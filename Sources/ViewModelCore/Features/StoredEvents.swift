@@ -78,4 +78,3 @@ struct StoredEvents<F: Feature>: Decodable {
         }
     }
 }
-

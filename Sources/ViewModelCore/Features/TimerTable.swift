@@ -58,7 +58,9 @@ struct TimerTable<Event: Codable & Equatable & Sendable>: Sendable {
     /// Adds `timer`, or puts it in place of the timer of the same number.
     mutating func insert(_ timer: PendingTimer<Event>) {
         change { box in
-            if let old = box.byID.updateValue(timer, forKey: timer.id) { box.dues.remove(at: Self.index(of: old, in: box.dues)) }
+            if let old = box.byID.updateValue(timer, forKey: timer.id) {
+                box.dues.remove(at: Self.index(of: old, in: box.dues))
+            }
             let due = Due(at: timer.dueAt, id: timer.id)
             box.dues.insert(due, at: Self.insertionIndex(of: due, in: box.dues))
         }
@@ -100,7 +102,8 @@ struct TimerTable<Event: Codable & Equatable & Sendable>: Sendable {
     /// Where `timer`'s entry is in `dues` (it is there: every timer of the table has one).
     private static func index(of timer: PendingTimer<Event>, in dues: [Due]) -> Int {
         let index = insertionIndex(of: Due(at: timer.dueAt, id: timer.id), in: dues)
-        precondition(index < dues.count && dues[index].id == timer.id, "timer \(timer.id) is missing from its due order")
+        precondition(
+            index < dues.count && dues[index].id == timer.id, "timer \(timer.id) is missing from its due order")
         return index
     }
 }

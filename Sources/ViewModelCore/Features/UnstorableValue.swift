@@ -33,6 +33,7 @@ public struct UnstorableValue: Error, Equatable, Sendable, CustomStringConvertib
         reason = context.debugDescription
     }
 
+    /// One line naming the feature, the field and the encoder's reason, for the log and the `500` detail.
     public var description: String {
         "feature '\(feature)' made a value that cannot be stored (\(field.isEmpty ? "its value" : field): \(reason))"
     }
@@ -56,7 +57,8 @@ extension SessionCore {
                 _ = try StoredJSON.encode(EncodedSlot(slot: slot))
             } catch let error as EncodingError {
                 guard case .invalidValue(_, let context) = error else { continue }
-                return UnstorableValue(feature: slot.name, field: joined(context.codingPath), reason: context.debugDescription)
+                return UnstorableValue(
+                    feature: slot.name, field: joined(context.codingPath), reason: context.debugDescription)
             } catch {
                 continue
             }

@@ -16,11 +16,14 @@ public struct ValueRejection: Error, Equatable, Sendable, CustomStringConvertibl
         self.reason = reason
     }
 
+    /// The field, then the reason ("messages[2].text is longer than 500 characters"); the reason alone without a field.
     public var description: String { field.isEmpty ? reason : "\(field) \(reason)" }
 
     /// The same rejection one level further out: `prefix` before its field.
     public func inside(_ prefix: String) -> ValueRejection {
-        ValueRejection(field: field.isEmpty ? prefix : field.hasPrefix("[") ? prefix + field : "\(prefix).\(field)", reason: reason)
+        ValueRejection(
+            field: field.isEmpty ? prefix : field.hasPrefix("[") ? prefix + field : "\(prefix).\(field)", reason: reason
+        )
     }
 }
 
@@ -45,21 +48,27 @@ extension ValueRejection {
 
     /// Refuses `count` items past `limit`.
     public static func check(count: Int, atMost limit: Int, field: String) throws(ValueRejection) {
-        guard count <= limit else { throw ValueRejection(field: field, reason: "holds \(count) items, more than the \(limit) kept") }
+        guard count <= limit else {
+            throw ValueRejection(field: field, reason: "holds \(count) items, more than the \(limit) kept")
+        }
     }
 
     /// Refuses `value` outside `range`.
     public static func check(_ value: Int, in range: ClosedRange<Int>, field: String) throws(ValueRejection) {
         guard range.contains(value) else {
-            throw ValueRejection(field: field, reason: "must be \(range.lowerBound) to \(range.upperBound), not \(value)")
+            throw ValueRejection(
+                field: field, reason: "must be \(range.lowerBound) to \(range.upperBound), not \(value)")
         }
     }
 
     /// The instants a value read from outside may hold: the years 1 to 9999, which every date formatter renders.
-    public static let dates = Date(timeIntervalSinceReferenceDate: -63_113_904_000)...Date(timeIntervalSinceReferenceDate: 252_423_993_599)
+    public static let dates =
+        Date(timeIntervalSinceReferenceDate: -63_113_904_000)...Date(timeIntervalSinceReferenceDate: 252_423_993_599)
 
     /// Refuses an instant outside ``dates``.
     public static func check(_ date: Date, field: String) throws(ValueRejection) {
-        guard dates.contains(date) else { throw ValueRejection(field: field, reason: "must be an instant of the years 1 to 9999") }
+        guard dates.contains(date) else {
+            throw ValueRejection(field: field, reason: "must be an instant of the years 1 to 9999")
+        }
     }
 }

@@ -15,6 +15,7 @@ import ViewHostLocking
 public final class Ahead<Part: Sendable>: Sendable {
     /// A part that was not made within ``limit``.
     public struct Stalled: Error, CustomStringConvertible {
+        /// One line naming the bound, for the log.
         public var description: String { "a part of the work was not made within \(Ahead.limit)" }
     }
 

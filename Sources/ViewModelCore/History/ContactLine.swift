@@ -13,6 +13,7 @@ enum ContactLine {
     ///   - events: Its events, as a journal records them.
     ///   - value: The line's member of a name.
     ///   - fail: The error naming the line, for a reason.
+    /// - Returns: The input the line records.
     /// - Throws: ``JournalImportError`` naming the line and the member.
     static func input(
         _ kind: String, feature: String, at: Date, events: Data, value: (String) -> JSONValue?,
@@ -49,7 +50,9 @@ enum ContactLine {
         switch kind {
         case "delivery":
             let introduction = try name("introduction")
-            guard introduction == nil || events == Data("[]".utf8) else { throw fail("an introduction delivers no events") }
+            guard introduction == nil || events == Data("[]".utf8) else {
+                throw fail("an introduction delivers no events")
+            }
             return .delivery(
                 feature: feature, at: at, from: address, number: try number("delivery"), introduction: introduction,
                 events: events)
@@ -60,7 +63,9 @@ enum ContactLine {
         default:
             let failure = try string("failure")
             guard failure.map({ DeliveryFailure(rawValue: $0) != nil }) ?? true else {
-                throw fail("'failure' must be null or one of \(DeliveryFailure.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw fail(
+                    "'failure' must be null or one of \(DeliveryFailure.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
             }
             return .acknowledgement(
                 feature: feature, at: at, to: address, through: try number("through"),

@@ -67,17 +67,22 @@ public struct HeldHistory: Sendable, SessionHistoryReading {
     /// The number of the last record held (the base checkpoint's when none is).
     public var lastNumber: Int { inputs.last?.number ?? (later.last ?? base).number }
 
+    /// The checkpoints held, oldest first (`id` is the one session this history is of).
     public func checkpoints(of id: SessionID) -> [HistoryCheckpoint] {
         held.map { HistoryCheckpoint(number: $0.number, core: $0.core) }
     }
 
+    /// The value at checkpoint `number`, or nil when it is not held.
     public func checkpoint(of id: SessionID, at number: Int) -> SessionCore? {
         baseBox.number == number ? baseBox.core : later.first { $0.number == number }?.core
     }
 
+    /// At most `limit` of the records held after record `number`, in order.
     public func records(of id: SessionID, after number: Int, limit: Int) -> [JournalRecord] {
         let start = inputs.firstIndex { $0.number > number } ?? inputs.endIndex
-        return inputs[start..<min(inputs.endIndex, start + max(0, limit))].map { JournalRecord(number: $0.number, input: $0.input.make()) }
+        return inputs[start..<min(inputs.endIndex, start + max(0, limit))].map {
+            JournalRecord(number: $0.number, input: $0.input.make())
+        }
     }
 }
 

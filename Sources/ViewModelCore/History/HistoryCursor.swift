@@ -39,7 +39,8 @@ public struct HistoryCursor: Sendable {
     /// Applies `record`, the next one, telling `observe` of every new version with a way to build its snapshot.
     /// - Throws: ``HistoryError``, as ``apply(_:collecting:)``.
     public mutating func apply(
-        _ record: JournalRecord, observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)?
+        _ record: JournalRecord,
+        observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)?
     ) throws(HistoryError) {
         try apply(record, decoded: nil, observe: observe)
     }
@@ -67,6 +68,7 @@ public enum HistoryError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Record `number` does not replay on the value before it.
     case unreadable(number: Int, reason: String)
 
+    /// One line naming the record, for the log and the `500` detail.
     public var description: String {
         switch self {
         case .gap(let expected, let found): "the history skips from record \(expected - 1) to \(found)"
@@ -79,7 +81,8 @@ extension SessionCore {
     /// Pending timer `id`: its feature, how the log shows its source, and its event as a journal records events
     /// (a one-element array, with the schema version when it is not 1); nil when no feature holds it.
     /// - Throws: ``UnstorableValue`` when its event cannot be encoded.
-    public func pendingTimer(_ id: Int) throws(UnstorableValue) -> (feature: String, source: EventSource, events: Data)? {
+    public func pendingTimer(_ id: Int) throws(UnstorableValue) -> (feature: String, source: EventSource, events: Data)?
+    {
         for slot in slots {
             if let timer = try slot.encodedTimer(id) { return (slot.name, timer.source, timer.events) }
         }

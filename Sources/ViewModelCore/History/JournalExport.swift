@@ -105,7 +105,8 @@ public struct JournalExportWriter: Sendable {
     /// checkpoint held).
     /// - Throws: When the value does not encode (a feature's state that is not JSON).
     public init(session: SessionID, createdAt: Date?, exportedAt: Date, base: SessionCore, number: Int) throws {
-        header = try JournalExport.header(session: session, createdAt: createdAt, exportedAt: exportedAt, base: base, number: number)
+        header = try JournalExport.header(
+            session: session, createdAt: createdAt, exportedAt: exportedAt, base: base, number: number)
         digest = JournalExport.chained([], header.dropLast())
         cursor = HistoryCursor(core: base, number: number)
     }
@@ -113,7 +114,8 @@ public struct JournalExportWriter: Sendable {
     /// The line of `record`, the next one, newline included; `decoded`: its events decoded ahead
     /// (``SessionCore/decodedAhead(_:)``), if they were.
     /// - Throws: ``HistoryError`` when the record is not the next one or does not replay.
-    public mutating func line(for record: JournalRecord, decoded: DecodedEvents? = nil) throws(HistoryError) -> [UInt8] {
+    public mutating func line(for record: JournalRecord, decoded: DecodedEvents? = nil) throws(HistoryError) -> [UInt8]
+    {
         // Scalars of the value before, not a copy of it (a copy kept across the replay would make it copy the log).
         let sequenceBefore = cursor.core.sequence
         var writer = JSONWriter()
@@ -161,7 +163,11 @@ public struct JournalExportWriter: Sendable {
         writer.key("versionAfter")
         if let version = feature.flatMap(after.version(of:)) { writer.integer(version) } else { writer.null() }
         writer.key("causedBy")
-        if let cause = after.log.entry(sequence: sequenceBefore + 1)?.causedBy { writer.integer(cause) } else { writer.null() }
+        if let cause = after.log.entry(sequence: sequenceBefore + 1)?.causedBy {
+            writer.integer(cause)
+        } else {
+            writer.null()
+        }
         let (schema, eventsJSON) = events.map(JournalExport.split(events:)) ?? (1, Array("[]".utf8))
         writer.key("schema")
         writer.integer(schema)

@@ -33,6 +33,7 @@ public enum JournalImport {
     ///   - observe: Told of every version of each feature, as it is made: the record's number, the feature, its
     ///     version and its view model (nil: nobody asks); first of each feature's version in the header's value
     ///     (with the header's record number).
+    /// - Returns: The export read back and replayed.
     /// - Throws: ``JournalImportError`` naming the line.
     public static func read(
         _ bytes: [UInt8], types: FeatureTypes, now: Date, checkpointEvery: Int = Session.snapshotInterval,
@@ -91,7 +92,8 @@ public enum JournalImport {
                 }
                 return ImportedJournal(
                     exportedSession: header.session, createdAt: header.createdAt, baseNumber: header.baseNumber,
-                    base: header.base, records: reader.records, checkpoints: reader.checkpoints, final: reader.cursor.core)
+                    base: header.base, records: reader.records, checkpoints: reader.checkpoints,
+                    final: reader.cursor.core)
             }
             try reader.apply(Fields(members, line: line.number), bytes: line.bytes, ahead: line)
             reader.digest = JournalExport.chained(reader.digest, line.bytes)
@@ -127,11 +129,13 @@ public enum JournalImport {
                         time = Date(timeIntervalSinceReferenceDate: seconds).formatted(JournalExport.timeStyle)
                     }
                     if (try? fields.string("kind")) != "timer", let feature = try? fields.string("feature"),
-                        let data = try? Reader.eventsData(fields, bytes: line.bytes), let array = fields.value("events"),
+                        let data = try? Reader.eventsData(fields, bytes: line.bytes),
+                        let array = fields.value("events"),
                         let schema = try? fields.integer("schema")
                     {
                         // The events as their stored text parses, from the line's parse.
-                        decoded = base.decodedAhead(data, parsed: StoredEventsShape.value(array: array, schema: schema), of: feature)
+                        decoded = base.decodedAhead(
+                            data, parsed: StoredEventsShape.value(array: array, schema: schema), of: feature)
                     }
                 }
                 return Prepared(number: line.number, bytes: line.bytes, members: members, decoded: decoded, time: time)
@@ -142,7 +146,8 @@ public enum JournalImport {
     /// The id of the session an export was made from, as its header names it (nil when the first line does not).
     public static func exportedSession(of bytes: [UInt8]) -> String? {
         var lines = Lines(bytes)
-        guard let first = lines.next(), let members = try? JSONParser.members(ofObject: first.bytes, maxDepth: maxDepth),
+        guard let first = lines.next(),
+            let members = try? JSONParser.members(ofObject: first.bytes, maxDepth: maxDepth),
             case .string(let id)? = members.first(where: { $0.name == "session" })?.value
         else { return nil }
         return id
@@ -172,19 +177,24 @@ public enum JournalImport {
             }
             let probe = try? JSONDecoder().decode(Probe.self, from: Data(bytes))
             guard probe?.format == JournalExport.format else {
-                throw JournalImportError(line: line, reason: "not the header of a ViewHost journal export (format \"\(JournalExport.format)\")")
+                throw JournalImportError(
+                    line: line,
+                    reason: "not the header of a ViewHost journal export (format \"\(JournalExport.format)\")")
             }
             guard probe?.formatVersion == JournalExport.formatVersion else {
                 throw JournalImportError(
                     line: line,
-                    reason: "format version \(probe?.formatVersion.map(String.init) ?? "?") is not one this server reads (\(JournalExport.formatVersion))")
+                    reason:
+                        "format version \(probe?.formatVersion.map(String.init) ?? "?") is not one this server reads (\(JournalExport.formatVersion))"
+                )
             }
             let decoder = types.jsonDecoder()
             let header: Header
             do {
                 header = try decoder.decode(Header.self, from: Data(bytes))
             } catch {
-                throw JournalImportError(line: line, reason: "the header does not decode: \(JournalImportError.describe(error))")
+                throw JournalImportError(
+                    line: line, reason: "the header does not decode: \(JournalImportError.describe(error))")
             }
             guard header.features == header.base.featureNames else {
                 throw JournalImportError(
@@ -196,7 +206,9 @@ public enum JournalImport {
             let latest = now.addingTimeInterval(JournalImport.allowedClockSkew)
             let earliest = header.createdAtDate?.addingTimeInterval(-JournalImport.allowedClockSkew) ?? .distantPast
             guard earliest <= latest else {
-                throw JournalImportError(line: line, reason: "createdAt lies after the import (more than the 5 minutes of clock skew allowed)")
+                throw JournalImportError(
+                    line: line,
+                    reason: "createdAt lies after the import (more than the 5 minutes of clock skew allowed)")
             }
             let times = earliest...latest
             if let problem = header.base.problem(times: times) {
@@ -271,7 +283,8 @@ public enum JournalImport {
             let number = try fields.integer("number")
             guard number == cursor.number + 1 else {
                 throw fields.fail(
-                    "record \(number) where record \(cursor.number + 1) belongs: records are in order, each once, none missing")
+                    "record \(number) where record \(cursor.number + 1) belongs: records are in order, each once, none missing"
+                )
             }
             guard case .number(let seconds)? = fields.value("at"), seconds.isFinite else {
                 throw fields.fail("'at' must be a number of seconds")
@@ -279,7 +292,8 @@ public enum JournalImport {
             let at = Date(timeIntervalSinceReferenceDate: seconds)
             guard times.contains(at) else {
                 throw fields.fail(
-                    "'at' lies outside the session's lifetime: an input falls between its creation and the import, 5 minutes of clock skew either side")
+                    "'at' lies outside the session's lifetime: an input falls between its creation and the import, 5 minutes of clock skew either side"
+                )
             }
             guard try fields.string("time") == ahead.time ?? at.formatted(JournalExport.timeStyle) else {
                 throw fields.fail("'time' is not the instant 'at' names")
@@ -295,7 +309,9 @@ public enum JournalImport {
             switch kind {
             case "submission":
                 let name = try named(feature, fields)
-                guard case .array(let ids)? = fields.value("eventIds") else { throw fields.fail("'eventIds' must be an array") }
+                guard case .array(let ids)? = fields.value("eventIds") else {
+                    throw fields.fail("'eventIds' must be an array")
+                }
                 var eventIDs: [String?] = []
                 for id in ids {
                     switch id {
@@ -304,7 +320,9 @@ public enum JournalImport {
                     default: throw fields.fail("'eventIds' holds nulls and ids of 1 to 255 visible ASCII characters")
                     }
                 }
-                guard source == EventSource.client.rawValue else { throw fields.fail("a submission's source is client") }
+                guard source == EventSource.client.rawValue else {
+                    throw fields.fail("a submission's source is client")
+                }
                 // What a request could carry: the key as `Idempotency-Key` takes it, the fingerprint as the server
                 // makes it (a SHA-256 in hex).
                 let key = try fields.optionalString("idempotencyKey")
@@ -337,22 +355,28 @@ public enum JournalImport {
                 }
                 input = .timer(id: id, at: at)
             case "answer":
-                guard source == EventSource.provider.rawValue else { throw fields.fail("an answer's source is provider") }
-                input = .answer(feature: try named(feature, fields), at: at, request: try fields.integer("request"), events: events)
+                guard source == EventSource.provider.rawValue else {
+                    throw fields.fail("an answer's source is provider")
+                }
+                input = .answer(
+                    feature: try named(feature, fields), at: at, request: try fields.integer("request"), events: events)
             case "delivery", "introduction", "acknowledgement":
                 guard source == EventSource.session.rawValue else { throw fields.fail("a \(kind)'s source is session") }
                 input = try ContactLine.input(
-                    kind, feature: try named(feature, fields), at: at, events: events, value: fields.value, fail: fields.fail)
+                    kind, feature: try named(feature, fields), at: at, events: events, value: fields.value,
+                    fail: fields.fail)
             default:
                 throw fields.fail(
-                    "'\(kind)' is not a kind of input (submission, events, timer, answer, delivery, introduction, acknowledgement)")
+                    "'\(kind)' is not a kind of input (submission, events, timer, answer, delivery, introduction, acknowledgement)"
+                )
             }
             let record = JournalRecord(number: number, input: input)
             // The events as the feature would have made them: decoded (ahead, mostly) and accepted by the feature.
             var decoded = ahead.decoded
             if kind != "timer", let feature {
                 let events = decoded ?? cursor.core.decodedAhead(events, of: feature)
-                if case .success(let list) = events.events, let problem = cursor.core.problem(events: list, of: feature) {
+                if case .success(let list) = events.events, let problem = cursor.core.problem(events: list, of: feature)
+                {
                     throw fields.fail("its \(problem)")
                 }
                 decoded = events
@@ -376,7 +400,8 @@ public enum JournalImport {
             let version = feature.flatMap(after.version(of:))
             guard version == (try fields.optionalInteger("versionAfter")) else {
                 throw fields.fail(
-                    "replayed, it leaves \(feature ?? "no feature") at version \(version.map(String.init) ?? "none"), not the one it states")
+                    "replayed, it leaves \(feature ?? "no feature") at version \(version.map(String.init) ?? "none"), not the one it states"
+                )
             }
             let cause = after.log.entry(sequence: sequenceBefore + 1)?.causedBy
             guard cause == (try fields.optionalInteger("causedBy")) else {
@@ -389,23 +414,28 @@ public enum JournalImport {
         mutating func end(_ fields: Fields) throws(JournalImportError) {
             guard fields.value("end") == .bool(true) else { throw fields.fail("'end' must be true") }
             guard try fields.string("digest") == Digest.hex(digest) else {
-                throw fields.fail("the lines before it are not the ones exported (its digest differs): the journal was changed")
+                throw fields.fail(
+                    "the lines before it are not the ones exported (its digest differs): the journal was changed")
             }
             let core = cursor.core
             guard try fields.integer("records") == records.count, try fields.integer("number") == cursor.number else {
-                throw fields.fail("the end line counts \(try fields.integer("records")) records, the journal has \(records.count)")
+                throw fields.fail(
+                    "the end line counts \(try fields.integer("records")) records, the journal has \(records.count)")
             }
             guard try fields.integer("sequence") == core.sequence else {
                 throw fields.fail("the end line's sequence is not the one the replay reached (\(core.sequence))")
             }
             guard case .object(let members)? = fields.value("versions"),
-                Dictionary(members.map { ($0.0, $0.1) }, uniquingKeysWith: { $1 }) == core.versions.mapValues({ JSONValue.number(Double($0)) })
+                Dictionary(members.map { ($0.0, $0.1) }, uniquingKeysWith: { $1 })
+                    == core.versions.mapValues({ JSONValue.number(Double($0)) })
             else { throw fields.fail("the end line's versions are not the ones the replay reached") }
             // Its `snapshots` digest is not compared: this build renders every version again, and a snapshot that
             // gained a field since the export was written renders differently (docs/JOURNAL-EXPORT.md). The lines'
             // digest above still finds any change to what was exported.
             let snapshots = try fields.string("snapshots")
-            guard snapshots.utf8.count == 64, snapshots.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
+            guard snapshots.utf8.count == 64,
+                snapshots.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+            else {
                 throw fields.fail("'snapshots' must be a SHA-256 digest in hex")
             }
         }

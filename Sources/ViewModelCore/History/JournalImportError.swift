@@ -13,6 +13,7 @@ public struct JournalImportError: Error, Equatable, Sendable, CustomStringConver
         self.reason = reason
     }
 
+    /// The line number and the reason, as the `422` detail and the command's message say them.
     public var description: String { "line \(line): \(reason)" }
 
     /// A decoding error in a sentence: where and what.

@@ -104,6 +104,7 @@ final class SharedParts<Work: Sendable, Part: Sendable> {
     /// The next part, in order; nil after the last.
     /// - Parameter previous: The part the caller is done with (the one this returned last), to be freed by the
     ///   thread that prepared it.
+    /// - Returns: The next part, or nil after the last.
     func next(returning previous: consuming Part? = nil) -> Part? {
         let condition = state.condition
         condition.lock()

@@ -48,5 +48,6 @@ public protocol AnyFeatureHosting: Sendable {
 }
 
 extension FeatureHosting: AnyFeatureHosting {
+    /// The hosting itself.
     public var hosting: FeatureHosting<F> { self }
 }

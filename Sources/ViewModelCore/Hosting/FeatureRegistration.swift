@@ -49,6 +49,7 @@ public struct FeatureRegistration: Sendable {
     ///   - feature: The feature.
     ///   - settings: Its keys, each named under the feature (`weather.provider`), with defaults and meanings.
     ///   - configure: Reads the settings and returns the hosting; throws ``SettingError`` for a bad value.
+    /// - Returns: The registration, to hand to the app.
     public static func feature<F: Feature>(
         _ feature: F.Type, settings: [ConfigurationKey],
         configure: @escaping @Sendable (any FeatureSettings) throws(SettingError) -> FeatureHosting<F>

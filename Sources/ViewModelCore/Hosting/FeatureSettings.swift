@@ -36,5 +36,6 @@ public struct SettingError: Error, Equatable, Sendable, CustomStringConvertible 
         self.reason = reason
     }
 
+    /// The key's path and the reason.
     public var description: String { "\(key): \(reason)" }
 }

@@ -16,45 +16,53 @@ public struct FixedFeatureSettings: FeatureSettings {
         self.variables = variables
     }
 
+    /// The value given for `key`, checked with `check`; without one, the key's default.
     public func string(_ key: ConfigurationKey, check: (String) -> String?) throws(SettingError) -> String? {
         guard let text = values[key.path] else { return key.defaultValue(as: String?.self) ?? nil }
         if let problem = check(text) { throw SettingError(key: key.path, reason: problem) }
         return text
     }
 
+    /// The value given for `key` (or its default, or the range's lower bound), which must be an integer within `range`.
     public func integer(_ key: ConfigurationKey, in range: ClosedRange<Int>) throws(SettingError) -> Int {
-        let value = try values[key.path].map { text throws(SettingError) in
-            guard let value = Int(text) else { throw SettingError(key: key.path, reason: "expected an integer") }
-            return value
-        } ?? key.defaultValue(as: Int.self) ?? range.lowerBound
+        let value =
+            try values[key.path].map { text throws(SettingError) in
+                guard let value = Int(text) else { throw SettingError(key: key.path, reason: "expected an integer") }
+                return value
+            } ?? key.defaultValue(as: Int.self) ?? range.lowerBound
         guard range.contains(value) else {
             throw SettingError(key: key.path, reason: "\(value) is outside \(range.lowerBound)...\(range.upperBound)")
         }
         return value
     }
 
+    /// The value given for `key` (or its default, or the range's lower bound), which must be a number within `range`.
     public func number(_ key: ConfigurationKey, in range: ClosedRange<Double>) throws(SettingError) -> Double {
-        let value = try values[key.path].map { text throws(SettingError) in
-            guard let value = Double(text) else { throw SettingError(key: key.path, reason: "expected a number") }
-            return value
-        } ?? key.defaultValue(as: Double.self) ?? range.lowerBound
+        let value =
+            try values[key.path].map { text throws(SettingError) in
+                guard let value = Double(text) else { throw SettingError(key: key.path, reason: "expected a number") }
+                return value
+            } ?? key.defaultValue(as: Double.self) ?? range.lowerBound
         guard range.contains(value) else {
             throw SettingError(key: key.path, reason: "\(value) is outside \(range.lowerBound)...\(range.upperBound)")
         }
         return value
     }
 
+    /// The value given for `key` as seconds, 0.001 to a day, rounded to the millisecond.
     public func seconds(_ key: ConfigurationKey) throws(SettingError) -> Duration {
         let seconds = try number(key, in: 0.001...86_400)
         return .milliseconds(Int64((seconds * 1000).rounded()))
     }
 
+    /// The value given for `key`, `true` or `false`; without one, the key's default (false when it has none).
     public func boolean(_ key: ConfigurationKey) throws(SettingError) -> Bool {
         guard let text = values[key.path] else { return key.defaultValue(as: Bool.self) ?? false }
         guard let value = Bool(text) else { throw SettingError(key: key.path, reason: "expected true or false") }
         return value
     }
 
+    /// The variable `name` of the environment given, when it is set and not empty.
     public func environment(_ name: String) -> String? {
         variables[name].flatMap { $0.isEmpty ? nil : $0 }
     }

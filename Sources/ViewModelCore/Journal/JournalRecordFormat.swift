@@ -22,6 +22,7 @@ public enum JournalRecordFormat {
         /// The bytes end early, hold more than the record, or hold a value out of range.
         case malformed(String)
 
+        /// One line naming the format version or what is malformed.
         public var description: String {
             switch self {
             case .newerFormat(let version):
@@ -172,12 +173,14 @@ public enum JournalRecordFormat {
             let number = try reader.signed()
             let introduction = try reader.optionalString()
             return .delivery(
-                feature: feature, at: at, from: from, number: number, introduction: introduction, events: try reader.bytes())
+                feature: feature, at: at, from: from, number: number, introduction: introduction,
+                events: try reader.bytes())
         case .introduction:
             let feature = try reader.string()
             let contact = ContactAddress(try reader.string())
             let name = try reader.string()
-            return .introduction(feature: feature, at: at, contact: contact, name: name, introducing: try reader.string())
+            return .introduction(
+                feature: feature, at: at, contact: contact, name: name, introducing: try reader.string())
         case .acknowledgement:
             let feature = try reader.string()
             let to = ContactAddress(try reader.string())

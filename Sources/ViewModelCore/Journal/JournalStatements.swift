@@ -39,11 +39,14 @@ public protocol JournalStatements: Sendable {
 }
 
 extension JournalStatements {
+    /// Writes them one by one with ``apply(_:in:)``.
     public func apply(_ writes: [JournalWrite], in connection: Connection) throws -> [Bool] {
         try writes.map { try apply($0, in: connection) }
     }
 
+    /// Always: a store with nothing to check before a batch.
     public func mayWrite() -> Bool { true }
 
+    /// No fault: a store with nothing to do after a commit.
     public func committed(_ writes: [JournalWrite], results: [Bool]) -> StorageHealth? { nil }
 }

@@ -15,9 +15,13 @@ public enum JournalWrite: Sendable {
 
     /// A new session as the store keeps it.
     public struct NewSession: Sendable {
+        /// Its id.
         public let id: SessionID
+        /// The digest of its secret (never the secret).
         public let token: SessionToken
+        /// When it was made.
         public let createdAt: Date
+        /// When it was last used, which its idle expiry counts from.
         public let lastAccess: Date
         /// The number of the last journal record the value includes.
         public let journalNumber: Int
@@ -34,6 +38,7 @@ public enum JournalWrite: Sendable {
 
     /// A journal record as the store keeps it.
     public struct Record: Sendable {
+        /// The session it belongs to.
         public let session: SessionID
         /// Its number: 1, 2, 3… without gaps.
         public let number: Int
@@ -78,7 +83,8 @@ public enum JournalWrite: Sendable {
             Record(
                 session: entry.session, number: entry.number, bytes: JournalRecordFormat.encode(entry.input),
                 snapshot: stored,
-                versions: entry.snapshot.map { HistoryCheckpoint(number: entry.number, core: $0).versionsJSON }, nextDueAt: entry.dueChanged ? .some(entry.nextDueAt) : .none,
+                versions: entry.snapshot.map { HistoryCheckpoint(number: entry.number, core: $0).versionsJSON },
+                nextDueAt: entry.dueChanged ? .some(entry.nextDueAt) : .none,
                 copy: entry.copy, fence: fence))
     }
 

@@ -15,7 +15,8 @@ extension SessionCore {
     ///   feature it does not have).
     @discardableResult
     public mutating func replay(
-        _ input: SessionInput, observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)? = nil
+        _ input: SessionInput,
+        observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)? = nil
     ) throws(ReplayError) -> SessionStep? {
         try replay(input, decoded: nil, observe: observe)
     }
@@ -54,7 +55,8 @@ extension SessionCore {
             let claim = key.map { (key: $0, fingerprint: fingerprint ?? "") }
             let index = try slot(of: feature)
             do throws(SessionError) {
-                return try submit(events, eventIDs: eventIDs, idempotency: claim, slot: index, at: at, observe: observe).step
+                return try submit(events, eventIDs: eventIDs, idempotency: claim, slot: index, at: at, observe: observe)
+                    .step
             } catch {
                 throw .refused("\(error)")
             }
@@ -64,7 +66,8 @@ extension SessionCore {
                 at: at, decoded: decoded, observe: observe)
         case .introduction(let feature, let at, let contact, let name, let introducing):
             do throws(SessionRefusal) {
-                return try introduce(Contact(name: name, address: contact), in: feature, as: introducing, at: at, observe: observe)
+                return try introduce(
+                    Contact(name: name, address: contact), in: feature, as: introducing, at: at, observe: observe)
             } catch {
                 throw .noSuchFeature(feature)
             }
@@ -96,7 +99,8 @@ extension SessionCore {
     public func decodedAhead(_ input: SessionInput) -> DecodedEvents? {
         switch input {
         case .timer, .introduction, .acknowledgement, .delivery(_, _, _, _, .some, _): return nil
-        case .submission(let feature, _, let data, _, _, _), .events(let feature, _, _, let data), .answer(let feature, _, _, let data),
+        case .submission(let feature, _, let data, _, _, _), .events(let feature, _, _, let data),
+            .answer(let feature, _, _, let data),
             .delivery(let feature, _, _, _, nil, let data):
             return decodedAhead(data, of: feature)
         }
@@ -107,13 +111,16 @@ extension SessionCore {
     ///   - data: The events as a journal records them.
     ///   - parsed: `data` as `JSONParser` reads it, when the caller has read it already (nil: read here).
     ///   - feature: The feature whose events they are.
+    /// - Returns: The events decoded, or why they do not decode.
     public func decodedAhead(_ data: Data, parsed: JSONValue? = nil, of feature: String) -> DecodedEvents {
         DecodedEvents(
             feature: feature, data: data,
             events: Result { () throws(ReplayError) in try decodedEvents(data, parsed: parsed, of: feature) })
     }
 
-    private func decodedEvents(_ data: Data, parsed: JSONValue? = nil, of feature: String) throws(ReplayError) -> [any Sendable] {
+    private func decodedEvents(_ data: Data, parsed: JSONValue? = nil, of feature: String) throws(ReplayError)
+        -> [any Sendable]
+    {
         let index = try slot(of: feature)
         do {
             return try slots[index].decodeEvents(from: data, parsed: parsed, with: JSONDecoder())

@@ -47,6 +47,7 @@ public enum ReplayError: Error, Equatable, CustomStringConvertible {
     /// The state refused the input's events (it was recorded against another state).
     case refused(String)
 
+    /// One line naming the feature or the refusal, for the log and the `422` or `500` detail.
     public var description: String {
         switch self {
         case .noSuchFeature(let name): "the journal names feature '\(name)', which the session does not have"

@@ -143,6 +143,7 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// member and the stored version; exit 65 from a command).
     case undecodable(session: SessionID, StoredFeatureError)
 
+    /// One line naming the file or the session and the reason, for the log and the exit message.
     public var description: String {
         switch self {
         case .cannotCreate(let path, let reason): "cannot use data directory \(path): \(reason)"

@@ -43,5 +43,6 @@ public struct PeerNode: Sendable, Hashable, CustomStringConvertible {
         self.address = address
     }
 
+    /// The node's name and address, as a log line names the owner.
     public var description: String { "\(name) at \(address)" }
 }

@@ -14,6 +14,7 @@ public enum StorageHealth: Sendable, Equatable, CustomStringConvertible {
     /// Whether writes succeed.
     public var isHealthy: Bool { self == .healthy }
 
+    /// `healthy`, or the state and its reason, as `/readyz` and the log say it.
     public var description: String {
         switch self {
         case .healthy: "healthy"

@@ -66,6 +66,8 @@ public struct StoredFeatureError: Error, Equatable, Sendable, CustomStringConver
         "feature '\(feature)': \(field) \(reason) (schema version \(storedVersion))"
     }
 
+    /// One line naming the feature, the member, the stored version and what is wrong, with a hint when the schema
+    /// version did not change; for the log and the `500` detail.
     public var description: String {
         "feature '\(feature)' does not decode \(field) stored by schema version \(storedVersion): it \(reason)"
             + (storedVersion == currentVersion

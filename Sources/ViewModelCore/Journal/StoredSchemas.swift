@@ -64,9 +64,12 @@ public struct StoredSchemas: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Each feature with its schema version or range of versions, sorted by name, for a message about them.
     public var description: String {
         versions.sorted { $0.key < $1.key }
-            .map { "\($0.key) \($0.value.lowerBound == $0.value.upperBound ? "\($0.value.lowerBound)" : "\($0.value)")" }
+            .map {
+                "\($0.key) \($0.value.lowerBound == $0.value.upperBound ? "\($0.value.lowerBound)" : "\($0.value)")"
+            }
             .joined(separator: ", ")
     }
 
@@ -120,6 +123,7 @@ extension FeatureTypes {
 
 extension UInt8 {
     fileprivate var isWhitespace: Bool {
-        self == UInt8(ascii: " ") || self == UInt8(ascii: "\n") || self == UInt8(ascii: "\t") || self == UInt8(ascii: "\r")
+        self == UInt8(ascii: " ") || self == UInt8(ascii: "\n") || self == UInt8(ascii: "\t")
+            || self == UInt8(ascii: "\r")
     }
 }

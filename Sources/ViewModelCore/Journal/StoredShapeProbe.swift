@@ -209,7 +209,11 @@ protocol ShapeDictionary {
 
 extension Optional: ShapeOptional where Wrapped: Decodable {
     static var wrappedType: any Decodable.Type { Wrapped.self }
-    static var none: Any { Wrapped?.none as Any }
+    static var none: Any {
+        // Not `Wrapped?.none`: inside this extension that names this very property, which then called itself.
+        let absent: Wrapped? = nil
+        return absent as Any
+    }
 }
 
 extension Array: ShapeCollection where Element: Decodable {

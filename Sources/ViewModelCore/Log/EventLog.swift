@@ -140,15 +140,21 @@ extension EventLog {
         for (index, entry) in ordered.enumerated() {
             let field = "entries[\(index)]"
             guard (1...sequence).contains(entry.seq), expected == nil || entry.seq == expected else {
-                return ValueRejection(field: "\(field).seq", reason: "must follow the entry before it, up to the session's sequence (\(sequence))")
+                return ValueRejection(
+                    field: "\(field).seq",
+                    reason: "must follow the entry before it, up to the session's sequence (\(sequence))")
             }
             expected = entry.seq + 1
             guard features.contains(names[Int(entry.feature)]) else {
                 return ValueRejection(field: "\(field).feature", reason: "must be one of the session's features")
             }
-            guard entry.event.utf8.count <= Self.maxEventNameBytes, entry.summary.utf8.count <= Self.maxSummaryBytes else {
+            guard entry.event.utf8.count <= Self.maxEventNameBytes, entry.summary.utf8.count <= Self.maxSummaryBytes
+            else {
                 return ValueRejection(
-                    field: field, reason: "must have an event name of at most \(Self.maxEventNameBytes) bytes and a summary of at most \(Self.maxSummaryBytes)")
+                    field: field,
+                    reason:
+                        "must have an event name of at most \(Self.maxEventNameBytes) bytes and a summary of at most \(Self.maxSummaryBytes)"
+                )
             }
             guard entry.causedBy == .min || (1..<entry.seq).contains(entry.causedBy) else {
                 return ValueRejection(field: "\(field).causedBy", reason: "must be an earlier step")
@@ -179,6 +185,8 @@ extension EventLog: Codable {
         case entries, start, capacity
     }
 
+    /// Reads the stored shape, refusing a ring whose start, capacity and entries do not fit together or that names more
+    /// features than it can number (a log read from outside, such as an import, is untrusted).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let entries = try container.decode([LogEntry].self, forKey: .entries)
@@ -204,11 +212,14 @@ extension EventLog: Codable {
         self.start = start
     }
 
+    /// Writes the stored shape, entries in ring order.
     public func encode(to encoder: any Encoder) throws {
         // A snapshot's encoder takes the text written here: the same bytes, without a node, a container and a cast
         // per member (a log is most of a small session's value, and a snapshot is taken every 64 inputs). Non-finite
         // times are left to the containers, which refuse them as they always did.
-        if let sink = encoder as? any JSONTextEncoder, packed.allSatisfy({ $0.at.timeIntervalSinceReferenceDate.isFinite }) {
+        if let sink = encoder as? any JSONTextEncoder,
+            packed.allSatisfy({ $0.at.timeIntervalSinceReferenceDate.isFinite })
+        {
             return sink.encodeJSONText(jsonText())
         }
         var container = encoder.container(keyedBy: CodingKeys.self)

@@ -133,7 +133,9 @@ struct CommitPipeline {
             box.handoff.append(recorded.entry(number))
             if let key = recorded.key { box.keysInFlight.insert(key) }
             box.pending.append(
-                Pending(number: number, effects: recorded.effects, versions: recorded.versions, key: recorded.key, ticket: ticket))
+                Pending(
+                    number: number, effects: recorded.effects, versions: recorded.versions, key: recorded.key,
+                    ticket: ticket))
         }
         return (number, ticket)
     }

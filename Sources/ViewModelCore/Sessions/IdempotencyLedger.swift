@@ -103,7 +103,9 @@ public struct IdempotencyLedger: Sendable {
 
     /// What `key` means for a request with `fingerprint` at `now`.
     public func lookup(key: String, fingerprint: String, now: Date) -> Lookup {
-        guard let entry = box?.kept.entryIndex[key], entry.at.addingTimeInterval(Self.keyLifetime) > now else { return .new }
+        guard let entry = box?.kept.entryIndex[key], entry.at.addingTimeInterval(Self.keyLifetime) > now else {
+            return .new
+        }
         return entry.fingerprint == fingerprint ? .replay(entry.answer) : .mismatch
     }
 
@@ -147,21 +149,28 @@ extension IdempotencyLedger {
     /// fingerprints as ``isFingerprint(_:)`` says, versions within `versions`, and times within `times`.
     func problem(versions: ClosedRange<Int>, times: ClosedRange<Date>) -> ValueRejection? {
         if entries.count > Self.maxKeys {
-            return ValueRejection(field: "entries", reason: "holds \(entries.count) keys, more than the \(Self.maxKeys) a session keeps")
+            return ValueRejection(
+                field: "entries", reason: "holds \(entries.count) keys, more than the \(Self.maxKeys) a session keeps")
         }
         if eventIDs.count > Self.maxEventIDs {
-            return ValueRejection(field: "eventIDs", reason: "holds \(eventIDs.count) ids, more than the \(Self.maxEventIDs) a session keeps")
+            return ValueRejection(
+                field: "eventIDs",
+                reason: "holds \(eventIDs.count) ids, more than the \(Self.maxEventIDs) a session keeps")
         }
         for (index, entry) in entries.enumerated() {
             let field = "entries[\(index)]"
-            guard Self.isKey(entry.key) else { return ValueRejection(field: "\(field).key", reason: "must be 1 to 255 visible ASCII characters") }
+            guard Self.isKey(entry.key) else {
+                return ValueRejection(field: "\(field).key", reason: "must be 1 to 255 visible ASCII characters")
+            }
             guard Self.isFingerprint(entry.fingerprint) else {
                 return ValueRejection(field: "\(field).fingerprint", reason: "must be a SHA-256 digest in hex")
             }
             guard (0...100_000).contains(entry.answer.accepted), versions.contains(entry.answer.version) else {
                 return ValueRejection(field: "\(field).answer", reason: "is not an answer a session gave")
             }
-            guard times.contains(entry.at) else { return ValueRejection(field: "\(field).at", reason: "is outside the session's lifetime") }
+            guard times.contains(entry.at) else {
+                return ValueRejection(field: "\(field).at", reason: "is outside the session's lifetime")
+            }
         }
         if let index = eventIDs.firstIndex(where: { !Self.isKey($0) }) {
             return ValueRejection(field: "eventIDs[\(index)]", reason: "must be 1 to 255 visible ASCII characters")
@@ -171,6 +180,7 @@ extension IdempotencyLedger {
 }
 
 extension IdempotencyLedger: Equatable {
+    /// Ledgers are equal when they hold the same entries and event ids in the same order.
     public static func == (lhs: IdempotencyLedger, rhs: IdempotencyLedger) -> Bool {
         lhs.entries == rhs.entries && lhs.eventIDs == rhs.eventIDs
     }
@@ -181,6 +191,7 @@ extension IdempotencyLedger: Codable {
         case entries, eventIDs
     }
 
+    /// Reads `{"entries":[…],"eventIDs":[…]}` and indexes both for lookups.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let entries = try container.decode([Entry].self, forKey: .entries)
@@ -189,9 +200,11 @@ extension IdempotencyLedger: Codable {
         box = Box(
             Kept(
                 entries: entries, eventIDs: eventIDs,
-                entryIndex: Dictionary(entries.map { ($0.key, $0) }, uniquingKeysWith: { $1 }), eventIDSet: Set(eventIDs)))
+                entryIndex: Dictionary(entries.map { ($0.key, $0) }, uniquingKeysWith: { $1 }),
+                eventIDSet: Set(eventIDs)))
     }
 
+    /// Writes `{"entries":[…],"eventIDs":[…]}`, oldest first.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(entries, forKey: .entries)

@@ -27,7 +27,14 @@ extension Session {
     /// next journal entry of the session's ``CommitPipeline``, and its effects wait for the commit. Timers start at
     /// once either way. `input` is made only when a journal keeps it, and outside the lock (``complete(_:)``); a
     /// history kept in memory keeps it unmade, until the record is read.
-    /// - Parameter firedTimer: Whether the input is a timer that fired (the session's next due instant may move).
+    /// - Parameters:
+    ///   - input: The input applied, made later if a journal keeps it.
+    ///   - step: What applying it did (timers started and cancelled, deliveries), nil when it did nothing.
+    ///   - key: The request's idempotency key, if it had one (held in flight until the commit).
+    ///   - waited: Whether the caller waits for the commit (a ticket is made).
+    ///   - firedTimer: Whether the input is a timer that fired (the session's next due instant may move).
+    ///   - shell: The session's state under the lock.
+    /// - Returns: The input's effects, whether it was journaled, and the ticket the caller waits on, if any.
     func record(
         _ input: UnmadeInput, step: SessionStep?, key: String?, waited: Bool,
         firedTimer: Bool = false, in shell: inout Shell
@@ -90,7 +97,8 @@ extension Session {
                 let number = unmade.number
                 let entry = JournalEntry(
                     session: id, number: number, input: unmade.input.make(), snapshot: unmade.snapshot,
-                    nextDueAt: unmade.nextDueAt, dueChanged: unmade.dueChanged, lastAccess: unmade.lastAccess, copy: copy)
+                    nextDueAt: unmade.nextDueAt, dueChanged: unmade.dueChanged, lastAccess: unmade.lastAccess,
+                    copy: copy)
                 // The completion holds the session until the journal answers: a session dropped from memory
                 // meanwhile (taken over, or every copy dropped when the node lost the store) still answers the
                 // requests that wait on this write. Held weakly, it answered none of them: they waited for ever.
@@ -125,7 +133,9 @@ extension Session {
     private func committed(upTo number: Int, durable: Bool) {
         let outcome = shell.withLock { shell -> CommitPipeline.Outcome in
             let core = shell.core
-            let outcome = shell.pipeline.committed(upTo: number, durable: durable && !shell.closed) { core.version(of: $0) }
+            let outcome = shell.pipeline.committed(upTo: number, durable: durable && !shell.closed) {
+                core.version(of: $0)
+            }
             guard case .failed = outcome else { return outcome }
             if shell.end == nil { shell.end = .unavailable }
             closedFlag.store(true, ordering: .releasing)
@@ -165,6 +175,7 @@ extension Session {
 /// Resolved once an applied input is durable (or could not be kept); any number of tasks or callbacks may wait on
 /// it.
 public final class CommitTicket: Sendable {
+    /// Told once whether the input is durable (or ``SessionError/unavailable`` when it could not be kept).
     public typealias Waiter = @Sendable (Result<Void, SessionError>) -> Void
 
     private let result = OneShot<Result<Void, SessionError>>()

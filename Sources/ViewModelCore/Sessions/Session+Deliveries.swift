@@ -71,7 +71,8 @@ extension Session {
                 let step = shell.core.acknowledge(
                     feature, to: address, through: through, failure: failure, at: now, observe: shell.observer)
             else { return nil }
-            let input = SessionInput.acknowledgement(feature: feature, at: now, to: address, through: through, failure: failure)
+            let input = SessionInput.acknowledgement(
+                feature: feature, at: now, to: address, through: through, failure: failure)
             return record(.maker({ input }), step: step, key: nil, waited: true, in: &shell)
         }
         guard let commit else { return nil }
@@ -85,7 +86,8 @@ extension Session {
     /// - Returns: Resolved once it is durable (nil with the memory store); when the contact was made here before,
     ///   once what made it is.
     /// - Throws: ``SessionError/ended(_:)``, ``SessionError/noSuchFeature(_:)``.
-    public func introduce(_ contact: Contact, in feature: String, as name: String) throws(SessionError) -> CommitTicket? {
+    public func introduce(_ contact: Contact, in feature: String, as name: String) throws(SessionError) -> CommitTicket?
+    {
         let now = environment.scheduler.now
         let (commit, ticket) = try shell.withLock { shell throws(SessionError) -> (Commit?, CommitTicket?) in
             if let end = shell.end { throw shell.ended(end) }

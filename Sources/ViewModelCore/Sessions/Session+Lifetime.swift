@@ -55,7 +55,8 @@ extension Session {
         guard storedFlag.load(ordering: .acquiring), !isHeld else { return false }
         let now = environment.scheduler.now
         let closing = shell.withLock { shell -> (timers: [ScheduledTimer], sequence: Int)? in
-            guard shell.end == nil, shell.pipeline.isSettled, shell.core.pendingRequests.isEmpty, (shell.core.nextTimerDue ?? .distantFuture) > now
+            guard shell.end == nil, shell.pipeline.isSettled, shell.core.pendingRequests.isEmpty,
+                (shell.core.nextTimerDue ?? .distantFuture) > now
             else { return nil }
             shell.end = .unavailable
             closedFlag.store(true, ordering: .releasing)

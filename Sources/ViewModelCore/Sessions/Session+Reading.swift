@@ -39,11 +39,15 @@ extension Session {
     /// Built outside the session's lock (from the state as it was), so a long chat's builders never hold up its
     /// events, and cached for its version.
     public func viewModel<F: Feature>(of key: FeatureKey<F>) -> (version: Int, value: F.Snapshot)? {
-        let found = shell.withLock { shell -> (version: Int, cached: F.Snapshot?, state: F.State, settings: SessionSettings)? in
+        let found = shell.withLock {
+            shell -> (version: Int, cached: F.Snapshot?, state: F.State, settings: SessionSettings)? in
             guard let version = shell.core.version(of: key.name), let state = shell.core.state(of: key) else {
                 return nil
             }
-            return (version, shell.caches.viewModel(of: key.name, version: version) as? F.Snapshot, state, shell.core.settings)
+            return (
+                version, shell.caches.viewModel(of: key.name, version: version) as? F.Snapshot, state,
+                shell.core.settings
+            )
         }
         guard let found else { return nil }
         if let cached = found.cached { return (found.version, cached) }
@@ -69,7 +73,8 @@ extension Session {
                 return .done(.ready(version: committed, sequence: cached.sequence, value: cached.value))
             }
             if committed == version { return .current }
-            return shell.pipeline.keptVersion(of: feature, version: committed).map(RepresentationSource.kept) ?? .done(.pending)
+            return shell.pipeline.keptVersion(of: feature, version: committed).map(RepresentationSource.kept)
+                ?? .done(.pending)
         }
         switch found {
         case .done(let representation):

@@ -167,7 +167,8 @@ public final class Session: Sendable {
 
     /// A new session with `features` in their initial states.
     public convenience init(
-        id: SessionID, token: SessionToken, environment: SessionEnvironment, settings: SessionSettings = SessionSettings(),
+        id: SessionID, token: SessionToken, environment: SessionEnvironment,
+        settings: SessionSettings = SessionSettings(),
         random: RandomSource = .system(), features: [InitialFeature]
     ) {
         self.init(
@@ -178,7 +179,8 @@ public final class Session: Sendable {
     /// A new session with `features` in their initial states, shared with every session made from them until it
     /// changes them.
     public convenience init(
-        id: SessionID, token: SessionToken, environment: SessionEnvironment, settings: SessionSettings = SessionSettings(),
+        id: SessionID, token: SessionToken, environment: SessionEnvironment,
+        settings: SessionSettings = SessionSettings(),
         random: RandomSource = .system(), features: InitialFeatures
     ) {
         self.init(
@@ -239,7 +241,9 @@ public final class Session: Sendable {
                     eventIDs: submission.eventIDs,
                     key: submission.idempotency?.key, fingerprint: submission.idempotency?.fingerprint)
             }
-            return (outcome, record(.maker(input), step: step, key: submission.idempotency?.key, waited: true, in: &shell))
+            return (
+                outcome, record(.maker(input), step: step, key: submission.idempotency?.key, waited: true, in: &shell)
+            )
         }
         guard let commit else { return (outcome, nil) }
         complete(commit)

@@ -68,7 +68,8 @@ public struct FeatureTypes: Sendable {
         { StoredShape(of: F.self) }
     }
 
-    private static func decoder<F: Feature>(for feature: F.Type) -> @Sendable (any Decoder) throws -> any AnyFeatureSlot {
+    private static func decoder<F: Feature>(for feature: F.Type) -> @Sendable (any Decoder) throws -> any AnyFeatureSlot
+    {
         { decoder in try FeatureSlot<F>(from: decoder) }
     }
 }
@@ -90,11 +91,14 @@ extension SessionCore: Codable {
         case name, slot
     }
 
+    /// Reads the whole value, each feature's slot with the ``FeatureTypes`` under `CodingUserInfoKey.featureTypes`
+    /// (without them it throws); a feature name they do not know throws ``SchemaError/unknownFeature(_:)``.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         guard let types = decoder.userInfo[.featureTypes] as? FeatureTypes else {
             throw DecodingError.dataCorrupted(
-                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "no feature types to decode with"))
+                DecodingError.Context(
+                    codingPath: decoder.codingPath, debugDescription: "no feature types to decode with"))
         }
         sharedSettings = SharedSettings(try container.decode(SessionSettings.self, forKey: .settings))
         counters = try container.decode(SessionCounters.self, forKey: .counters)
@@ -112,6 +116,7 @@ extension SessionCore: Codable {
         log.share(names: featureNames)
     }
 
+    /// Writes the whole value, the features in the session's order.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(settings, forKey: .settings)

@@ -21,7 +21,8 @@ extension SessionCore {
     /// The pending deliveries numbered at or below `marks` (per feature and address; all when nil), in batches for
     /// their receivers, each of at most `maxEvents` events to one address, in the order they were made.
     /// - Throws: ``UnstorableValue`` when an event cannot be encoded.
-    public func deliveryBatches(upTo marks: [String: [ContactAddress: Int]]?, maxEvents: Int = 64) throws(UnstorableValue)
+    public func deliveryBatches(upTo marks: [String: [ContactAddress: Int]]?, maxEvents: Int = 64)
+        throws(UnstorableValue)
         -> [DeliveryBatch]
     {
         var batches: [DeliveryBatch] = []
@@ -47,7 +48,9 @@ extension SessionCore {
     ) throws(SessionRefusal) -> SessionStep? {
         guard let index = slot(named: feature) else { throw .noSuchFeature(feature) }
         var output = StepOutput(observe: observe)
-        guard slots[index].introduce(contact, as: name, now: now, settings: settings, counters: &counters, output: &output)
+        guard
+            slots[index].introduce(
+                contact, as: name, now: now, settings: settings, counters: &counters, output: &output)
         else { return nil }
         return finish(output, slot: index)
     }
@@ -61,7 +64,8 @@ extension SessionCore {
         observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)? = nil
     ) throws(ReplayError) -> SessionStep? {
         guard let index = slot(named: delivery.feature) else { throw .noSuchFeature(delivery.feature) }
-        let events = delivery.introduction == nil ? try decodedAhead(delivery.events, of: delivery.feature).events.get() : []
+        let events =
+            delivery.introduction == nil ? try decodedAhead(delivery.events, of: delivery.feature).events.get() : []
         return receive(delivery, events: events, slot: index, at: now, observe: observe)
     }
 
@@ -72,7 +76,8 @@ extension SessionCore {
         var output = StepOutput(observe: observe)
         guard
             slots[index].receive(
-                erased: events, from: delivery.from, first: delivery.first, introduction: delivery.introduction, now: now,
+                erased: events, from: delivery.from, first: delivery.first, introduction: delivery.introduction,
+                now: now,
                 settings: settings, counters: &counters, output: &output)
         else { return nil }
         return finish(output, slot: index)
@@ -130,7 +135,8 @@ extension SessionCore {
     public func deliveries<F: Feature>(of key: FeatureKey<F>) -> [FeatureDelivery<F.Event>] {
         guard let index = slot(named: key.name), let slot = slots[index] as? FeatureSlot<F> else { return [] }
         return slot.outbox.map {
-            FeatureDelivery(to: $0.to, number: $0.number, event: $0.event, introduction: $0.introduction, causedBy: $0.causedBy)
+            FeatureDelivery(
+                to: $0.to, number: $0.number, event: $0.event, introduction: $0.introduction, causedBy: $0.causedBy)
         }
     }
 }

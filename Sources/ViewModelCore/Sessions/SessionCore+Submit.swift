@@ -5,12 +5,17 @@ import ViewHostAPI
 /// events whose own id was applied before skipped. In the core, so a journal replays it exactly.
 extension SessionCore {
     /// Applies `submission` to `key`'s feature.
+    /// - Parameters:
+    ///   - submission: The client's events, their ids and idempotency key.
+    ///   - key: The feature.
+    ///   - now: The instant they are applied at.
+    ///   - observe: Told of every version each event makes (nil: nobody asks).
+    ///   - maxPendingDeliveries: The most deliveries to contacts the session may have waiting (nil: no bound); past
+    ///     it the submission is refused with ``SessionError/deliveriesWaiting(limit:)``.
     /// - Returns: What became of it, and the step when events were applied (nil for a replayed key or when every
     ///   event's id was applied before and no key is recorded).
     /// - Throws: ``SessionError`` when the state refuses an event, the key came with another request, or there is
     ///   no such feature.
-    /// - Parameter maxPendingDeliveries: The most deliveries to contacts the session may have waiting (nil: no
-    ///   bound); past it the submission is refused with ``SessionError/deliveriesWaiting(limit:)``.
     public mutating func submit<F: Feature>(
         _ submission: Submission<F.Event>, to key: FeatureKey<F>, at now: Date,
         observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)? = nil,
@@ -26,7 +31,8 @@ extension SessionCore {
 
     /// The erased form, for ``submit(_:to:at:observe:)`` and replays.
     mutating func submit(
-        _ events: [any Sendable], eventIDs: [String?], idempotency: (key: String, fingerprint: String)?, slot index: Int,
+        _ events: [any Sendable], eventIDs: [String?], idempotency: (key: String, fingerprint: String)?,
+        slot index: Int,
         at now: Date, observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)?,
         maxPendingDeliveries: Int? = nil
     ) throws(SessionError) -> (outcome: SubmitOutcome, step: SessionStep?, changed: Bool) {

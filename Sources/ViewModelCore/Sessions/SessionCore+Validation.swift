@@ -17,6 +17,7 @@ extension SessionCore {
     /// timer due before ``maxTimerHorizonDays`` after its end.
     /// - Parameter times: When anything of the session may have happened: from its creation to the import, each
     ///   widened by the clock skew the caller allows.
+    /// - Returns: The first problem found, or nil.
     public func problem(times: ClosedRange<Date>) -> ValueRejection? {
         if let problem = settings.problem { return problem.inside("settings") }
         guard (0...Self.maxCounter).contains(counters.sequence) else {
@@ -29,7 +30,8 @@ extension SessionCore {
             return ValueRejection(field: "features", reason: "must name each feature once")
         }
         guard log.capacity == settings.logCapacity else {
-            return ValueRejection(field: "log.capacity", reason: "must be the session's settings.logCapacity (\(settings.logCapacity))")
+            return ValueRejection(
+                field: "log.capacity", reason: "must be the session's settings.logCapacity (\(settings.logCapacity))")
         }
         if let problem = log.problem(sequence: counters.sequence, features: featureNames, times: times) {
             return problem.inside("log")

@@ -102,19 +102,30 @@ public struct SessionCore: Sendable {
     ///   - source: Who sent them (`client`, `view`…).
     ///   - now: The instant they are applied at.
     ///   - observe: Told of each new version with a way to build its snapshot (nil: nobody asks).
+    /// - Returns: What the events did: the version and sequence after them, the changes, and the timers started and
+    ///   cancelled.
     /// - Throws: ``SessionRefusal/refused(_:index:)`` for the first event the state cannot apply, with its index.
     public mutating func apply<F: Feature>(
         _ events: [F.Event], to key: FeatureKey<F>, source: EventSource, at now: Date,
         observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)? = nil
     ) throws(SessionRefusal) -> SessionStep {
         guard let index = slot(named: key.name) else { throw .noSuchFeature(key.name) }
-        return try applyEvents(events.map { $0 as any Sendable }, slot: index, source: source, at: now, observe: observe)
+        return try applyEvents(
+            events.map { $0 as any Sendable }, slot: index, source: source, at: now, observe: observe)
     }
 
     /// The erased form of ``apply(_:to:source:at:observe:)``.
-    /// - Parameter maxPendingDeliveries: The most deliveries the session may have waiting for their receivers: with
-    ///   that many waiting nothing is applied, and a batch that would leave more (and more than before) is refused
-    ///   whole (nil: no bound, as for a replay, which applies what was accepted).
+    /// - Parameters:
+    ///   - events: The feature's events, in order.
+    ///   - index: The feature's slot.
+    ///   - source: Where they came from.
+    ///   - now: The instant they are applied at.
+    ///   - observe: Told of every version each event makes (nil: nobody asks).
+    ///   - maxPendingDeliveries: The most deliveries the session may have waiting for their receivers: with that
+    ///     many waiting nothing is applied, and a batch that would leave more (and more than before) is refused
+    ///     whole (nil: no bound, as for a replay, which applies what was accepted).
+    /// - Returns: What applying them did.
+    /// - Throws: ``SessionRefusal`` when the state refuses the first event or deliveries are waiting.
     mutating func applyEvents(
         _ events: [any Sendable], slot index: Int, source: EventSource, at now: Date,
         observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)?,

@@ -15,6 +15,7 @@ public struct SessionID: Hashable, Sendable, CustomStringConvertible {
         SessionID(SecureIdentifier.make(bits: 130))
     }
 
+    /// The id itself: it names a session and is no secret.
     public var description: String { rawValue }
 }
 
@@ -34,6 +35,7 @@ public struct SessionSecret: Sendable, CustomStringConvertible {
         SessionSecret(SecureIdentifier.make(bits: 260))
     }
 
+    /// `<secret>`, so a secret interpolated into a log line by mistake is not written.
     public var description: String { "<secret>" }
 }
 
@@ -88,6 +90,7 @@ public struct SessionToken: Sendable, Equatable, CustomStringConvertible {
         return difference == 0
     }
 
+    /// `<token>`, so a digest interpolated into a log line by mistake is not written.
     public var description: String { "<token>" }
 
     private var byteCount: Int {

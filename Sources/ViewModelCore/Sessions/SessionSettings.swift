@@ -28,7 +28,9 @@ public struct SessionSettings: Codable, Hashable, Sendable {
     public static let maxRealDelay = Duration.seconds(3_155_760_000)
 
     /// Creates settings.
-    public init(timeZone: TimeZone = .gmt, locale: String = "en_US", simulationSpeed: Double = 1, logCapacity: Int = 256) {
+    public init(
+        timeZone: TimeZone = .gmt, locale: String = "en_US", simulationSpeed: Double = 1, logCapacity: Int = 256
+    ) {
         self.timeZone = timeZone
         self.locale = locale
         self.simulationSpeed = simulationSpeed > 0 ? simulationSpeed : 1
@@ -54,12 +56,15 @@ public struct SessionSettings: Codable, Hashable, Sendable {
         if !Self.logCapacities.contains(logCapacity) {
             return ValueRejection(
                 field: "logCapacity",
-                reason: "must be \(Self.logCapacities.lowerBound) to \(Self.logCapacities.upperBound), not \(logCapacity)")
+                reason:
+                    "must be \(Self.logCapacities.lowerBound) to \(Self.logCapacities.upperBound), not \(logCapacity)")
         }
         if !simulationSpeed.isFinite || !Self.simulationSpeeds.contains(simulationSpeed) {
             return ValueRejection(
                 field: "simulationSpeed",
-                reason: "must be \(Self.simulationSpeeds.lowerBound) to \(Int(Self.simulationSpeeds.upperBound)), not \(simulationSpeed)")
+                reason:
+                    "must be \(Self.simulationSpeeds.lowerBound) to \(Int(Self.simulationSpeeds.upperBound)), not \(simulationSpeed)"
+            )
         }
         if !Self.isLocale(locale) {
             return ValueRejection(
@@ -67,7 +72,8 @@ public struct SessionSettings: Codable, Hashable, Sendable {
                 reason: "must be a locale identifier of 1 to \(Self.maxLocaleBytes) letters, digits, '_' and '-'")
         }
         if timeZone.identifier.utf8.count > Self.maxTimeZoneBytes {
-            return ValueRejection(field: "timeZone", reason: "must be a time zone identifier of at most \(Self.maxTimeZoneBytes) bytes")
+            return ValueRejection(
+                field: "timeZone", reason: "must be a time zone identifier of at most \(Self.maxTimeZoneBytes) bytes")
         }
         return nil
     }

@@ -65,6 +65,7 @@ public final class SessionStore: Sendable {
     }
 
     private static let shardCount = 16
+    /// The limits and lifetimes the store was made with.
     public let configuration: Configuration
     private let shards: [ShardBox]
     private let liveCount = Atomic<Int>(0)
@@ -95,6 +96,7 @@ public final class SessionStore: Sendable {
     ///   - id: The id from the URL.
     ///   - token: The bearer token or cookie value.
     ///   - now: The current time (for the TTL).
+    /// - Returns: The session, or that it expired, is not here (a wrong token reads the same), or is not loaded.
     public func lookup(_ id: SessionID, token: String, now: Date) -> Lookup {
         let ttl = configuration.idleTTL
         let (result, expired, dropped) = shard(for: id).state.withLock { shard -> (Lookup, Session?, Bool) in
@@ -192,7 +194,8 @@ public final class SessionStore: Sendable {
         var candidates: [Session] = []
         forEachSession { if !$0.isHeld && !$0.isClosed { candidates.append($0) } }
         let wanted = max(1, configuration.maxSessions / 64) + max(0, count - configuration.maxSessions)
-        let oldest = candidates.count <= wanted
+        let oldest =
+            candidates.count <= wanted
             ? candidates : Array(candidates.sorted { $0.lastAccess < $1.lastAccess }.prefix(wanted))
         var evicted = 0
         for session in oldest where session.closeIfIdle() && drop(session) { evicted += 1 }
@@ -240,7 +243,8 @@ public final class SessionStore: Sendable {
                     expired.append(session)
                 }
                 while let oldest = shard.tombstoneOrder.first,
-                    let tombstone = shard.tombstones[oldest], tombstone.expiredAt.addingTimeInterval(tombstoneTTL) <= now
+                    let tombstone = shard.tombstones[oldest],
+                    tombstone.expiredAt.addingTimeInterval(tombstoneTTL) <= now
                 {
                     shard.tombstones[oldest] = nil
                     shard.tombstoneOrder.removeFirst()

@@ -20,7 +20,8 @@ struct SnapshotCaches {
     }
 
     /// The cached representation of `feature` at `version` with the sequence of the step that produced it, if any.
-    func representation<Value>(of feature: String, version: Int, as type: Value.Type) -> (sequence: Int, value: Value)? {
+    func representation<Value>(of feature: String, version: Int, as type: Value.Type) -> (sequence: Int, value: Value)?
+    {
         guard let cached = representations[feature], cached.version == version, let value = cached.value as? Value
         else { return nil }
         return (cached.sequence, value)

@@ -63,7 +63,8 @@ public final class SnapshotStream: Sendable {
     /// Wakes the waiters of the features that changed and tells every observer.
     func publish(_ change: SessionChange) {
         guard let state = stateIfMade else { return }
-        let (woken, observers) = state.withLock { state -> ([(CheckedContinuation<Int?, Never>, Int)], [@Sendable (SessionChange) -> Void]) in
+        let (woken, observers) = state.withLock {
+            state -> ([(CheckedContinuation<Int?, Never>, Int)], [@Sendable (SessionChange) -> Void]) in
             var woken: [(CheckedContinuation<Int?, Never>, Int)] = []
             state.waiters.removeAll { waiter in
                 guard let version = change.versions[waiter.feature], version > waiter.afterVersion else { return false }
@@ -77,8 +78,12 @@ public final class SnapshotStream: Sendable {
     }
 
     /// Waits until `feature` has a version newer than `version`, or `timeout` passes.
-    /// - Parameter current: Reads the feature's version now (nil: no such feature), once the waiter is in place, so
-    ///   a change between the caller's read and the wait is not missed.
+    /// - Parameters:
+    ///   - feature: The feature watched.
+    ///   - version: The version the caller has.
+    ///   - timeout: The longest wait.
+    ///   - current: Reads the feature's version now (nil: no such feature), once the waiter is in place, so a change
+    ///     between the caller's read and the wait is not missed.
     /// - Returns: The newer version, or nil on timeout, cancellation or the session's end.
     func wait(
         for feature: String, after version: Int, timeout: Duration, current: @escaping @Sendable () -> Int?

@@ -13,6 +13,7 @@ public enum WeatherError: Error, Sendable, Equatable, Codable, CustomStringConve
     /// The answer was not the JSON the service documents.
     case invalidResponse(service: String)
 
+    /// One sentence naming the service, as the weather screen shows it.
     public var description: String {
         switch self {
         case .timedOut(let service): "\(service) did not answer in time."

@@ -1,5 +1,5 @@
-import WeatherAPI
 import ViewHostAPI
+import WeatherAPI
 
 extension WeatherSnapshot {
     /// The snapshot of `viewModel` as served by `provider`.

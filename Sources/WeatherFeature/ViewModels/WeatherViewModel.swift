@@ -1,5 +1,5 @@
-import WeatherAPI
 import ViewHostAPI
+import WeatherAPI
 
 /// What the weather screen shows: the original view model's five outputs (seed 004: `locationName`, `date`,
 /// `icon`, `summary`, `forecastSummary`, each a `Box`) plus the status fields the host adds. A pure value that

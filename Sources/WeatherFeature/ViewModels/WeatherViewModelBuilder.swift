@@ -1,6 +1,6 @@
 import Foundation
-import WeatherAPI
 import ViewHostAPI
+import WeatherAPI
 
 /// The weather screen's rules as pure functions (seed 004, `WeatherViewModel.swift`): each takes what the
 /// original's closures had at hand and returns the whole next view model.

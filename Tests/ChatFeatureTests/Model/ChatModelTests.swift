@@ -11,7 +11,7 @@ struct ChatModelTests {
         let contacts = (1...20).map { "contact \($0)" }
         for contact in contacts {
             model.create(chatWith: contact)
-            for earlier in contacts.prefix { $0 != contact } + [contact] {
+            for earlier in contacts.prefix(while: { $0 != contact }) + [contact] {
                 #expect(model.hasChat(with: earlier))
             }
             #expect(!model.hasChat(with: "nobody"))

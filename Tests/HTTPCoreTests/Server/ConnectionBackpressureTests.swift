@@ -37,7 +37,7 @@ struct ConnectionBackpressureTests {
         let answered = pipe.answered
         #expect(answered > 0)
         #expect(answered < Self.requestCount, "every pipelined request was answered though the client read nothing")
-        #expect(pipe.connection.readPaused)
+        #expect(pipe.connection.machine.flow?.paused == .answersQueued)
         #expect(pipe.queuedBytes <= Self.bound + Self.bodyBytes + 512, "the queue passed the bound by over an answer")
 
         // More readiness (the client could have sent more) reads and answers nothing while nothing is taken.
@@ -54,7 +54,7 @@ struct ConnectionBackpressureTests {
         }
         received += pipe.clientReceive()
         #expect(pipe.answered == Self.requestCount)
-        #expect(!pipe.connection.readPaused)
+        #expect(!pipe.connection.machine.readingIsPaused)
         var offset = 0
         for number in 0..<Self.requestCount {
             // A window that holds one whole answer, so parsing them all is not quadratic.
@@ -76,7 +76,7 @@ struct ConnectionBackpressureTests {
         let requests = String(repeating: "GET /items/1 HTTP/1.1\r\nHost: x\r\n\r\n", count: Self.requestCount)
         #expect(pipe.clientSend(Array(requests.utf8)) == requests.utf8.count)
         pipe.handle(events: epollIn)
-        #expect(pipe.connection.readPaused)
+        #expect(pipe.connection.machine.flow?.paused == .answersQueued)
         let stalled = try #require(pipe.connection.timers.writeStalledSince)
         let timeouts = pipe.connection.timers.timeouts
         #expect(pipe.connection.timers.deadline == stalled.advanced(by: timeouts.write))
@@ -133,7 +133,8 @@ final class ConnectionPipe {
         loop.add(connectionFD: pair[0]) { generation in
             let connection = Connection(
                 fd: pair[0], generation: generation, loop: loop, peer: peer, rejecting: false, secure: channel)
-            connection.checkedFirstByte = true  // the memory channel's records never pass through the socket
+            // The memory channel's records never pass through the socket: its first byte is taken as read.
+            _ = connection.machine.receivedFirstByte(0x16)
             made = connection
             return connection
         }

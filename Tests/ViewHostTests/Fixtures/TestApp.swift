@@ -7,6 +7,7 @@ import LoginFeature
 import Logging
 import PersonAPI
 import PersonFeature
+import PostgresStorage
 import Testing
 import TestSupport
 import ViewHost
@@ -105,7 +106,9 @@ final class TestApp: Sendable {
             configuration.store.clusterSecret = "test-cluster-secret"
             let app = makeApp(
                 configuration: configuration, logger: logger, scheduler: scheduler, security: nil,
-                storage: try makeStorage(configuration.store, features: configuration.features.types, historyInputs: storeHistory),
+                storage: try makeStorage(
+                    configuration.store, features: configuration.features.types, historyInputs: storeHistory,
+                    database: .postgres),
                 limitsClock: limitsClock)
             self.app = app
             server = app.server
@@ -116,7 +119,9 @@ final class TestApp: Sendable {
             configuration.store.dataDirectory = storeDirectory
             let app = makeApp(
                 configuration: configuration, logger: logger, scheduler: scheduler, security: nil,
-                storage: try makeStorage(configuration.store, features: configuration.features.types, historyInputs: storeHistory),
+                storage: try makeStorage(
+                    configuration.store, features: configuration.features.types, historyInputs: storeHistory,
+                    database: .postgres),
                 limitsClock: limitsClock)
             self.app = app
             server = app.server

@@ -22,21 +22,23 @@ public enum TodoIntent: FeatureIntent {
     /// Brings back what the last `remove` or `clearCompleted` took, while its undo window is open.
     case undo
 
+    /// The event types, as clients post them in `type`.
+    public enum Kind: String, IntentKind { case add, toggle, edit, remove, clearCompleted, undo }
+
     public static let feature = TodoSnapshot.feature
-    public static let types = ["add", "toggle", "edit", "remove", "clearCompleted", "undo"]
     /// An item's title: at most 200 characters.
     public static let titleLimit = TextLimit(characters: 200)
     /// An item's id, such as `t3`.
     public static let itemLimit = TextLimit(characters: 16)
 
-    public var type: String {
+    public var kind: Kind {
         switch self {
-        case .add: "add"
-        case .toggle: "toggle"
-        case .edit: "edit"
-        case .remove: "remove"
-        case .clearCompleted: "clearCompleted"
-        case .undo: "undo"
+        case .add: .add
+        case .toggle: .toggle
+        case .edit: .edit
+        case .remove: .remove
+        case .clearCompleted: .clearCompleted
+        case .undo: .undo
         }
     }
 
@@ -48,24 +50,23 @@ public enum TodoIntent: FeatureIntent {
                 "title", limit: Self.titleLimit, pattern: #"\S"#,
                 summary: "The item's title: at least one character that is not white space (it is trimmed).")
         }
-        switch try container.intentType() {
-        case "add": self = .add(title: try title())
-        case "toggle": self = .toggle(item: try item())
-        case "edit": self = .edit(item: try item(), title: try title())
-        case "remove": self = .remove(item: try item())
-        case "clearCompleted": self = .clearCompleted
-        case "undo": self = .undo
-        case let other: throw container.unknownType(other, of: Self.feature)
+        switch try container.kind(Kind.self) {
+        case .add: self = .add(title: try title())
+        case .toggle: self = .toggle(item: try item())
+        case .edit: self = .edit(item: try item(), title: try title())
+        case .remove: self = .remove(item: try item())
+        case .clearCompleted: self = .clearCompleted
+        case .undo: self = .undo
         }
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: IntentCodingKeys.self)
         switch self {
-        case .add(let title): try container.encode(type: type, ["title": title])
-        case .toggle(let item), .remove(let item): try container.encode(type: type, ["item": item])
-        case .edit(let item, let title): try container.encode(type: type, ["item": item, "title": title])
-        case .clearCompleted, .undo: try container.encode(type: type)
+        case .add(let title): try container.encode(kind: kind, ["title": title])
+        case .toggle(let item), .remove(let item): try container.encode(kind: kind, ["item": item])
+        case .edit(let item, let title): try container.encode(kind: kind, ["item": item, "title": title])
+        case .clearCompleted, .undo: try container.encode(kind: kind)
         }
     }
 }

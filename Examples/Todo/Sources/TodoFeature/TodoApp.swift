@@ -71,33 +71,22 @@ public enum TodoApp: Feature {
             TodoSnapshot.Item(
                 id: item.id, title: item.title, done: item.done,
                 actions: .init(
-                    toggle: ActionDescriptor(event: "toggle", fields: ["item": item.id]),
-                    edit: ActionDescriptor(
-                        event: "edit", fields: ["item": item.id, "title": "{title}"],
-                        prompt: ActionPrompt(title: "Rename", submit: "Rename")),
-                    remove: ActionDescriptor(event: "remove", fields: ["item": item.id])))
+                    toggle: ActionDescriptor(TodoIntent.toggle(item: item.id)),
+                    edit: ActionDescriptor(prompt: ActionPrompt(title: "Rename", submit: "Rename")) { (title: String) in
+                        TodoIntent.edit(item: item.id, title: title)
+                    },
+                    remove: ActionDescriptor(TodoIntent.remove(item: item.id))))
         }
         let removed = state.undo?.removed.map(\.item.title) ?? []
         return TodoSnapshot(
             items: items, remaining: state.items.count(where: { !$0.done }),
             undoMessage: removed.isEmpty ? nil : "Removed " + removed.map { "“\($0)”" }.joined(separator: ", "),
             actions: .init(
-                add: ActionDescriptor(
-                    event: "add", fields: ["title": "{title}"], prompt: ActionPrompt(title: "New item", submit: "Add")),
-                clearCompleted: ActionDescriptor(event: "clearCompleted", enabled: state.items.contains(where: \.done)),
-                undo: ActionDescriptor(event: "undo", enabled: state.undo != nil)))
-    }
-
-    public static func describe(_ event: TodoEvent) -> EventDescription {
-        switch event {
-        case .add(let title): EventDescription(name: "add", summary: "title=\"\(title)\"")
-        case .toggle(let id): EventDescription(name: "toggle", summary: "id=\(id)")
-        case .edit(let id, let title): EventDescription(name: "edit", summary: "id=\(id) title=\"\(title)\"")
-        case .remove(let id): EventDescription(name: "remove", summary: "id=\(id)")
-        case .clearCompleted: EventDescription(name: "clearCompleted")
-        case .undo: EventDescription(name: "undo")
-        case .undoExpired: EventDescription(name: "undoExpired")
-        }
+                add: ActionDescriptor(prompt: ActionPrompt(title: "New item", submit: "Add")) { (title: String) in
+                    TodoIntent.add(title: title)
+                },
+                clearCompleted: ActionDescriptor(TodoIntent.clearCompleted, enabled: state.items.contains(where: \.done)),
+                undo: ActionDescriptor(TodoIntent.undo, enabled: state.undo != nil)))
     }
 
     /// Refuses a list read from outside (a journal export) that the intents could not have made: a title past
@@ -155,11 +144,11 @@ public enum TodoApp: Feature {
         return text
     }
 
-    private static func allowed(in state: TodoState) -> [String] {
-        var types = ["add"]
-        if !state.items.isEmpty { types += ["toggle", "edit", "remove"] }
-        if state.items.contains(where: \.done) { types.append("clearCompleted") }
-        if state.undo != nil { types.append("undo") }
-        return types
+    private static func allowed(in state: TodoState) -> [TodoIntent.Kind] {
+        var kinds: [TodoIntent.Kind] = [.add]
+        if !state.items.isEmpty { kinds += [.toggle, .edit, .remove] }
+        if state.items.contains(where: \.done) { kinds.append(.clearCompleted) }
+        if state.undo != nil { kinds.append(.undo) }
+        return kinds
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TodoAPI
 import TodoFeature
+import ViewHostAPI
 import ViewHostTesting
 import ViewModelCore
 
@@ -25,6 +26,8 @@ struct TodoAppTests {
         #expect(snapshot.remaining == 1)
         #expect(snapshot.actions.clearCompleted.isEnabled)
         #expect(snapshot.items[0].actions.toggle.body() == .success(["type": "toggle", "item": "t1"]))
+        #expect(snapshot.items[1].actions.edit.body(filling: ["title": "Rye"]) == .success(["type": "edit", "item": "t2", "title": "Rye"]))
+        #expect(snapshot.actions.add.placeholders == [ActionPlaceholder(name: "title")])
         #expect(snapshot.summaryLine == "2 items, 1 left")
     }
 
@@ -88,7 +91,7 @@ struct TodoAppTests {
             try host.send(TodoIntent.add(title: "   "), to: TodoApp.key)
         }
         #expect(
-            throws: SessionRefusal.refused(EventRefusal(reason: "There is no item 't9'.", allowed: ["add"]), index: 0)
+            throws: SessionRefusal.refused(EventRefusal(reason: "There is no item 't9'.", allowed: [TodoIntent.Kind.add]), index: 0)
         ) {
             try host.send(TodoIntent.toggle(item: "t9"), to: TodoApp.key)
         }
@@ -102,6 +105,7 @@ struct TodoAppTests {
         try host.send(TodoIntent.remove(item: "t1"), to: TodoApp.key)
         host.advance(by: .seconds(5))
         #expect(host.log.map(\.event) == ["add", "remove", "undoExpired"])
+        #expect(host.log.map(\.summary) == [#"title="Milk""#, #"id="t1""#, ""])
         #expect(host.log.last?.source == .timer)
         #expect(host.log.last?.causedBy == host.log[1].seq)
     }

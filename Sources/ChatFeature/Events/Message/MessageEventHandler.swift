@@ -50,7 +50,9 @@ enum MessageEventHandler {
     }
 
     /// `sent`: the screen stops its spinner (every row an update), and the lists refresh.
-    static func sent(message: Message, to contact: String, state: inout ChatState, context: inout FeatureContext<ChatApp>) {
+    static func sent(
+        message: Message, to contact: String, state: inout ChatState, context: inout FeatureContext<ChatApp>
+    ) {
         guard state.model.hasChat(with: contact) else { return }
         updateListenersHandlingMessage(for: contact, state: &state, context: &context)
         ChatEventHandler.updateAllChatLists(state: &state, context: &context)

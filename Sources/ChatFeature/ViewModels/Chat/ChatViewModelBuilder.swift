@@ -26,9 +26,10 @@ enum ChatViewModelBuilder {
             messages: chat.messages.map { MessageViewModelBuilder.build(for: $0, dateRenderer: dateRenderer) },
             tableViewDifferences: differences,
             actions: ChatViewModel.Actions(
-                send: ActionDescriptor(
-                    event: "send", fields: ["contact": chat.contact, "text": "{text}"], enabled: true),
-                afterShowingMessages: ActionDescriptor(event: "userRead", fields: ["contact": chat.contact])))
+                send: ActionDescriptor(enabled: true) { (text: String) in
+                    ChatIntent.send(text: text, contact: chat.contact)
+                },
+                afterShowingMessages: ActionDescriptor(ChatIntent.userRead(contact: chat.contact))))
     }
 
     /// The screen of a chat that cannot be shown: only the error, no contact, no messages, and actions that do
@@ -38,8 +39,8 @@ enum ChatViewModelBuilder {
             title: "", contact: "", shouldAnimateChanges: false, shouldWipeMessage: false, shouldBeBusy: false,
             shouldShowEmpty: false, shouldShowError: true, error: reason, messages: [], tableViewDifferences: .empty,
             actions: ChatViewModel.Actions(
-                send: ActionDescriptor(event: "send", fields: ["contact": "", "text": "{text}"], enabled: false),
-                afterShowingMessages: ActionDescriptor(event: "userRead", fields: ["contact": ""], enabled: false)))
+                send: ActionDescriptor(enabled: false) { (text: String) in ChatIntent.send(text: text, contact: "") },
+                afterShowingMessages: ActionDescriptor(ChatIntent.userRead(contact: ""), enabled: false)))
     }
 
     /// The view model `inputs` describe for `chat` (failed when the chat is missing).

@@ -19,6 +19,6 @@ enum ChatListItemViewModelBuilder {
             lastMessageDate: last.map { dateRenderer.string(from: $0.sendDate) } ?? "",
             unreadMessageCount: chat.unreadCount,
             actions: ChatListItemViewModel.Actions(
-                itemTapped: ActionDescriptor(event: "openChat", fields: ["contact": chat.contact])))
+                itemTapped: ActionDescriptor(ChatIntent.openChat(contact: chat.contact))))
     }
 }

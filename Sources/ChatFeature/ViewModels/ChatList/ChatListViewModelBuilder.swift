@@ -31,7 +31,9 @@ enum ChatListViewModelBuilder {
     }
 
     /// The list the Chats screen was last told to show (`inputs`), over `model`.
-    static func build(inputs: ChatListViewModelInputs, model: ChatModel, dateRenderer: DateRenderer) -> ChatListViewModel {
+    static func build(inputs: ChatListViewModelInputs, model: ChatModel, dateRenderer: DateRenderer)
+        -> ChatListViewModel
+    {
         switch inputs {
         case .notStarted, .loading:
             buildLoading()
@@ -41,5 +43,5 @@ enum ChatListViewModelBuilder {
     }
 
     /// `addChat` pushes Create Chat.
-    private static let actions = ChatListViewModel.Actions(addChat: ActionDescriptor(event: "addChat"))
+    private static let actions = ChatListViewModel.Actions(addChat: ActionDescriptor(ChatIntent.addChat))
 }

@@ -11,6 +11,7 @@ enum CreateChatViewModelBuilder {
         CreateChatViewModel(
             hideError: error == nil, enableCreate: !isSending, showSpinner: isSending, error: error ?? "",
             actions: CreateChatViewModel.Actions(
-                create: ActionDescriptor(event: "create", fields: ["contact": "{contact}"], enabled: !isSending)))
+                create: ActionDescriptor(enabled: !isSending) { (contact: String) in ChatIntent.create(contact: contact)
+                }))
     }
 }

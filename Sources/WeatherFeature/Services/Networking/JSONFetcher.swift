@@ -2,7 +2,7 @@ import Foundation
 import ViewHostLocking
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// Fetches and decodes one JSON document from a provider, with a timeout and one retry.

@@ -2,6 +2,7 @@
 export { ViewHostClient } from "./client.mjs";
 export { ViewHostSession, versionOf } from "./session.mjs";
 export { ViewHostError } from "./errors.mjs";
+export { fillAction, inputOf, inputValue } from "./action.mjs";
 export { delay } from "./backoff.mjs";
 export { applyPatch } from "./patch.mjs";
 export { ServerSentEventParser } from "./sse.mjs";

@@ -1,3 +1,4 @@
+import { fillAction } from "./action.mjs";
 import { ChangeFeed } from "./changes.mjs";
 import { ViewHostError } from "./errors.mjs";
 import { delay } from "./backoff.mjs";
@@ -96,22 +97,13 @@ export class ViewHostSession {
         return await this.post(this.path(`/${segment(feature)}/events`), intents, options.signal);
     }
     /** Performs an action a snapshot offers, as it is: posts its body, with its `{param}` placeholders filled from
-     * `params`, to its `href`. A disabled action is posted too (the server answers `409` with what is allowed). */
+     * `params` and converted to what each takes (`"3"` posts `3` for an integer placeholder, see `inputs`), to its
+     * `href`. A disabled action is posted too (the server answers `409` with what is allowed). */
     async perform(action, params = {}, options = {}) {
         if (!action || typeof action.href !== "string" || !action.body) {
             throw new ViewHostError("invalidRequest", "invalid request", "an action needs its href and body, as a snapshot gives them");
         }
-        const body = {};
-        for (const [key, value] of Object.entries(action.body)) {
-            body[key] = typeof value !== "string" ? value : value.replace(/\{(\w+)\}/g, (_, name) => {
-                const filled = params[name];
-                if (filled === undefined) {
-                    throw new ViewHostError("invalidRequest", "invalid request", `the '${action.body.type}' action needs a value for {${name}}`);
-                }
-                return filled;
-            });
-        }
-        return await this.post(action.href, body, options.signal);
+        return await this.post(action.href, fillAction(action, params), options.signal);
     }
     /** One logical send: a new `Idempotency-Key`, kept for every retry (no answer, `408`, or `409`/`429`/`503` with
      * `Retry-After`), with backoff between tries. */

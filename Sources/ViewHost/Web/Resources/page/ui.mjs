@@ -1,4 +1,6 @@
-import { el, isAction, placeholders, words } from "./dom.mjs";
+import { inputOf } from "../client/action.mjs";
+import { el, placeholders, words } from "./dom.mjs";
+import { GenericDrawing } from "./generic.mjs";
 const $ = (id) => document.getElementById(id);
 /** The helpers, posting with `post`. */
 export function makeUI(post) {
@@ -23,44 +25,24 @@ export function makeUI(post) {
                     input.value = ""; });
             }
         };
-        return el("fieldset", { class: "action" }, el("legend", {}, action.prompt?.title ?? words(name)), params.map((param, i) => [
-            el("label", { for: ids[i] }, words(param)),
-            el("input", { id: ids[i], value: inputs[ids[i] ?? ""] ?? "", autocomplete: "off",
-                onkeydown: (event) => { if (event.key === "Enter")
-                    void submit(); } }),
-        ]), el("button", { disabled: action.enabled === false, onclick: submit }, action.prompt?.submit ?? words(name)));
-    }
-    // Any JSON value of a snapshot: text, a list, or a definition list whose actions become buttons and forms.
-    function value(item, inputs, key) {
-        if (item === null || item === undefined)
-            return el("span", { class: "empty" }, "–");
-        if (Array.isArray(item)) {
-            if (item.length === 0)
-                return el("span", { class: "empty" }, "none");
-            return el("ul", { class: "generic" }, item.map((entry, i) => el("li", {}, value(entry, inputs, `${key}-${i}`))));
-        }
-        if (isAction(item))
-            return actionForm(item, item.body.type, inputs, key);
-        if (typeof item === "object") {
-            const record = item;
-            const entries = Object.entries(record).filter(([name]) => name !== "actions");
-            const actions = record.actions && typeof record.actions === "object"
-                ? Object.entries(record.actions).filter((entry) => isAction(entry[1]))
-                : [];
+        return el("fieldset", { class: "action" }, el("legend", {}, action.prompt?.title ?? words(name)), params.map((param, i) => {
+            // A typed placeholder (the action's `inputs`): a number field, or the values it takes offered as a list.
+            const input = inputOf(action, param);
+            const values = input.enum ?? (input.type === "boolean" ? ["true", "false"] : undefined);
+            const numeric = input.type === "integer" || input.type === "number";
             return [
-                el("dl", { class: "generic" }, entries.map(([name, entry]) => [
-                    el("dt", {}, words(name)), el("dd", {}, value(entry, inputs, `${key}-${name}`))
-                ])),
-                actions.length ? el("div", { class: "actions" }, actions.map(([name, action]) => actionForm(action, name, inputs, `${key}-${name}`))) : null,
+                el("label", { for: ids[i] }, words(param)),
+                el("input", { id: ids[i], value: inputs[ids[i] ?? ""] ?? "", autocomplete: "off",
+                    type: numeric ? "number" : undefined, step: input.type === "integer" ? "1" : numeric ? "any" : undefined,
+                    list: values ? `${ids[i]}-values` : undefined,
+                    onkeydown: (event) => { if (event.key === "Enter")
+                        void submit(); } }),
+                values ? el("datalist", { id: `${ids[i]}-values` }, values.map((value) => el("option", { value }))) : null,
             ];
-        }
-        return String(item);
+        }), el("button", { disabled: action.enabled === false, onclick: submit }, action.prompt?.submit ?? words(name)));
     }
-    function generic(snapshot, inputs = {}) {
-        const feature = snapshot.feature;
-        const rest = Object.fromEntries(Object.entries(snapshot).filter(([name]) => name !== "feature" && name !== "version"));
-        return [el("h2", { id: `${feature}-title` }, words(feature)), value(rest, inputs, feature)];
-    }
+    const drawing = new GenericDrawing(post);
+    const generic = (snapshot, inputs = {}) => drawing.draw(snapshot, inputs);
     const banners = (list) => $("banners")?.replaceChildren(...list);
     return { renderers: {}, el, post, status, actionButton, actionForm, generic, banners, words };
 }
