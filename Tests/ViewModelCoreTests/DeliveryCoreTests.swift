@@ -107,6 +107,9 @@ struct DeliveryCoreTests {
         let letters = pair.bob.log.entries(after: 0).filter { $0.event == "letter" }
         #expect(letters.count == 5)
         #expect(letters.allSatisfy { $0.source == .session && $0.causedBy == nil })
+        // ...and who sent each, by the name the contact was introduced by (never another session's id).
+        #expect(letters.first?.summary == #"from="Alice" text="letter 1""#)
+        #expect(pair.alice.log.entries(after: 0).first { $0.event == "met" }?.summary == #"from="Bob" Bob"#)
         // A delivery of numbers applied before changes nothing.
         var bob = pair.bob
         let repeated = IncomingDelivery(

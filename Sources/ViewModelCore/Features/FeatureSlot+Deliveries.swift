@@ -14,7 +14,7 @@ extension FeatureSlot {
         output: inout StepOutput
     ) -> Bool {
         guard links[contact.address] == nil else { return false }
-        links[contact.address] = ContactLink(sent: 1, received: 0)
+        links[contact.address] = ContactLink(sent: 1, received: 0, name: contact.name)
         queue(
             PendingDelivery(
                 to: contact.address, number: 1, event: nil, introduction: name, causedBy: max(1, counters.sequence),
@@ -43,6 +43,7 @@ extension FeatureSlot {
         if let name = introduction {
             guard first > received else { return false }
             links[from, default: ContactLink()].received = first
+            links[from, default: ContactLink()].name = name
             if let event = F.introduced(to: Contact(name: name, address: from)) {
                 step(
                     event, source: .session, causedBy: nil, now: now, settings: settings, counters: &counters,

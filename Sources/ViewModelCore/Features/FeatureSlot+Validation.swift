@@ -91,6 +91,11 @@ extension FeatureSlot {
             else {
                 return ValueRejection(field: "links[\(address)]", reason: "must count 0 to \(SessionCore.maxCounter)")
             }
+            if let name = link.name, !Contact.isValidName(name) {
+                return ValueRejection(
+                    field: "links[\(address)].name",
+                    reason: "must be a name of 1 to \(Contact.maxNameCharacters) characters")
+            }
         }
         var last: [ContactAddress: Int] = [:]
         for (index, delivery) in outbox.enumerated() {

@@ -111,7 +111,12 @@ struct FeatureSlot<F: Feature>: Equatable, Sendable {
         counters.random = context.random
         counters.nextTimerID = context.nextTimerValue
         changed = changed || context.didChange
-        let description = F.describe(event)
+        var description = F.describe(event)
+        if let sender {
+            // Who sent it, by the name the contact was introduced by: the log never shows another session's id.
+            let name = links[sender]?.name ?? "a contact"
+            description = EventDescription(name: description.name, summary: "from=\"\(name)\" \(description.summary)")
+        }
         output.entries.append(
             LogEntry(
                 seq: sequence, at: now, feature: F.key.name, event: description.name, summary: description.summary,

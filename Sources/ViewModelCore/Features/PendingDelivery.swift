@@ -54,6 +54,9 @@ struct ContactLink: Codable, Equatable, Sendable {
     var sent = 0
     /// The number of the last delivery from the address this session applied.
     var received = 0
+    /// The name the contact was introduced by, which the data-flow log shows beside what it delivers (nil in a
+    /// value stored before the log showed it).
+    var name: String?
 }
 
 /// Deliveries of one feature to one address, in a row, encoded for the receiving session: what it journals and
