@@ -132,7 +132,8 @@ export class ViewHostSession<F extends FeatureMap<F> = AnyFeatures> {
 
   /** Performs an action a snapshot offers, as it is: posts its body, with its `{param}` placeholders filled from
    * `params` and converted to what each takes (`"3"` posts `3` for an integer placeholder, see `inputs`), to its
-   * `href`. A disabled action is posted too (the server answers `409` with what is allowed). */
+   * `href`. A disabled action is posted too (the server answers `409` with what is allowed). A library action (an
+   * invitation, whose `href` is not a feature's `/events` and whose answer is not a receipt) goes through `submit`. */
   async perform(
     action: Action, params: Record<string, ActionValue> = {}, options: { signal?: AbortSignal } = {},
   ): Promise<SendReceipt> {

@@ -99,7 +99,8 @@ export class ViewHostSession {
     }
     /** Performs an action a snapshot offers, as it is: posts its body, with its `{param}` placeholders filled from
      * `params` and converted to what each takes (`"3"` posts `3` for an integer placeholder, see `inputs`), to its
-     * `href`. A disabled action is posted too (the server answers `409` with what is allowed). */
+     * `href`. A disabled action is posted too (the server answers `409` with what is allowed). A library action (an
+     * invitation, whose `href` is not a feature's `/events` and whose answer is not a receipt) goes through `submit`. */
     async perform(action, params = {}, options = {}) {
         if (!action || typeof action.href !== "string" || !action.body) {
             throw new ViewHostError("invalidRequest", "invalid request", "an action needs its href and body, as a snapshot gives them");
