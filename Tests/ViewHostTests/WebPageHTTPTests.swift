@@ -16,7 +16,7 @@ import ViewModelCore
             #expect(page.status == 200)
             #expect(page.header("Content-Type") == "text/html; charset=utf-8")
             #expect(page.header("Content-Security-Policy")?.contains("script-src 'self'") == true)
-            #expect(page.text.contains(#"<main id="features" data-features="chat weather login person"></main>"#))
+            #expect(page.text.contains(#"<main id="features" data-features="chat weather login person" data-contacts=""#))
             #expect(page.text.contains(#"<script type="module" src="/app.js"></script>"#))
             let script = try await app.request("GET", "/app.js")
             #expect(script.status == 200)
@@ -27,6 +27,15 @@ import ViewModelCore
             for feature in ["chat", "weather", "login", "person"] {
                 #expect(script.text.contains("ViewHost.renderers.\(feature) = "), "\(feature)'s renderer follows it")
             }
+        }
+    }
+
+    /// The features that take contacts are named in `<main data-contacts>`, so the page offers its People card
+    /// (invite someone, redeem a code) for them, and only then.
+    @Test func thePageNamesTheFeaturesThatTakeContacts() async throws {
+        try await TestApp.run(ContactsHTTPTests.letters()) { app in
+            let page = try await app.request("GET", "/")
+            #expect(page.text.contains(#"<main id="features" data-features="letters person" data-contacts="letters"></main>"#))
         }
     }
 

@@ -41,16 +41,23 @@ function phrase(input: ActionInput): string {
  * exactly `{name}` gets the value itself (a number for an integer placeholder), a longer text has `{name}`
  * replaced by the text. Throws an `invalidRequest` error naming a placeholder without a value or with one it does
  * not take. */
-export function fillAction(action: Action, params: Record<string, ActionValue>): Record<string, ActionValue> {
-  const body: Record<string, ActionValue> = {};
+export function fillAction(action: Action, params: Record<string, ActionValue>): Record<string, ActionValue | ActionValue[]> {
+  const body: Record<string, ActionValue | ActionValue[]> = {};
+  const named = action.body.type ?? action.href;
   const given = (name: string): ActionValue => {
     const value = params[name];
     if (value === undefined) {
-      throw new ViewHostError("invalidRequest", "invalid request", `the '${action.body.type}' action needs a value for {${name}}`);
+      throw new ViewHostError("invalidRequest", "invalid request", `the '${named}' action needs a value for {${name}}`);
     }
     return value;
   };
   for (const [key, value] of Object.entries(action.body)) {
+    if (value === undefined) continue;
+    // A list (an invitation's `features`) is posted as it is: its items are names, not placeholders.
+    if (Array.isArray(value)) {
+      body[key] = value;
+      continue;
+    }
     const whole = typeof value === "string" && key !== "type" ? /^\{(\w+)\}$/.exec(value) : null;
     if (whole) {
       const name = whole[1] ?? "";
@@ -58,7 +65,7 @@ export function fillAction(action: Action, params: Record<string, ActionValue>):
       const filled = inputValue(input, given(name));
       if (filled === undefined) {
         throw new ViewHostError("invalidRequest", "invalid request",
-          `the '${action.body.type}' action's {${name}} must be ${phrase(input)}`);
+          `the '${named}' action's {${name}} must be ${phrase(input)}`);
       }
       body[key] = filled;
     } else {

@@ -11,6 +11,6 @@ export { applyPatch, type PatchOperation } from "./patch.mjs";
 export { ServerSentEventParser, type ServerSentEvent } from "./sse.mjs";
 export { heldSessions, forgetHeldSession } from "./cookies.mjs";
 export type {
-  Action, ActionInput, ActionValue, AnyFeatures, AnySnapshot, Change, ChangeSource, Feature, FeatureMap, Intent, SendReceipt, SessionInfo,
-  SessionOptions, Snapshot, VersionList,
+  Action, ActionInput, ActionValue, AnyFeatures, AnySnapshot, Change, ChangeSource, ContactMade, CreatedInvitation, Feature,
+  FeatureMap, Intent, Invitation, InvitationOptions, SendReceipt, SessionInfo, SessionOptions, Snapshot, VersionList,
 } from "./types.mjs";

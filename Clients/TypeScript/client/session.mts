@@ -1,5 +1,9 @@
-import type { Action, ActionValue, AnyFeatures, Change, FeatureMap, SendReceipt, SessionInfo, VersionList } from "./types.mjs";
+import type {
+  Action, ActionValue, AnyFeatures, Change, ContactMade, CreatedInvitation, FeatureMap, Invitation, InvitationOptions,
+  SendReceipt, SessionInfo, VersionList,
+} from "./types.mjs";
 import { fillAction } from "./action.mjs";
+import { contactOf, createdInvitationOf, invitationListOf } from "./invitations.mjs";
 import { ChangeFeed, type ChangeOptions } from "./changes.mjs";
 import { ViewHostError } from "./errors.mjs";
 import { delay } from "./backoff.mjs";
@@ -128,7 +132,8 @@ export class ViewHostSession<F extends FeatureMap<F> = AnyFeatures> {
 
   /** Performs an action a snapshot offers, as it is: posts its body, with its `{param}` placeholders filled from
    * `params` and converted to what each takes (`"3"` posts `3` for an integer placeholder, see `inputs`), to its
-   * `href`. A disabled action is posted too (the server answers `409` with what is allowed). */
+   * `href`. A disabled action is posted too (the server answers `409` with what is allowed). A library action (an
+   * invitation, whose `href` is not a feature's `/events` and whose answer is not a receipt) goes through `submit`. */
   async perform(
     action: Action, params: Record<string, ActionValue> = {}, options: { signal?: AbortSignal } = {},
   ): Promise<SendReceipt> {
@@ -136,6 +141,70 @@ export class ViewHostSession<F extends FeatureMap<F> = AnyFeatures> {
       throw new ViewHostError("invalidRequest", "invalid request", "an action needs its href and body, as a snapshot gives them");
     }
     return await this.post(action.href, fillAction(action, params), options.signal);
+  }
+
+  /** Posts a library action a snapshot offers (one whose `href` is not a feature's `/events`, such as an
+   * invitation action) as it is: its body, placeholders filled as `perform` fills them, to its `href`; the answer's
+   * JSON (`{}` for a `204`). Not retried: the library's routes take no `Idempotency-Key`. */
+  async submit(
+    action: Action, params: Record<string, ActionValue> = {}, options: { signal?: AbortSignal } = {},
+  ): Promise<Record<string, unknown>> {
+    if (!action || typeof action.href !== "string" || !action.body) {
+      throw new ViewHostError("invalidRequest", "invalid request", "an action needs its href and body, as a snapshot gives them");
+    }
+    const response = await this.transport.expecting([200, 201, 202, 204], this.transport.url(action.href), {
+      method: "POST", token: this.token, json: fillAction(action, params), signal: options.signal,
+    });
+    if (response.status === 204) return {};
+    const answer = await this.transport.json<unknown>(response);
+    return answer !== null && typeof answer === "object" && !Array.isArray(answer) ? answer as Record<string, unknown> : {};
+  }
+
+  // MARK: Contacts
+
+  /** Makes an invitation of purpose `contact` for a feature that takes contacts, in the name the other side will
+   * see (`POST /v1/sessions/{id}/invitations`). Its `code`, given out in this answer only, is what the other person
+   * redeems with `redeem`. Not retried (a lost answer leaves an unused invitation, listed by `invitations()`).
+   * @throws ViewHostError `422` for a feature that takes no contacts or a name out of bounds, `429` past the
+   * session's open invitations or the rate limit. */
+  async createInvitation(
+    options: InvitationOptions<keyof F & string>, request: { signal?: AbortSignal } = {},
+  ): Promise<CreatedInvitation> {
+    const body: Record<string, unknown> = { purpose: "contact", features: [options.feature], name: options.name };
+    if (options.uses !== undefined) body.uses = options.uses;
+    if (options.expiresInSeconds !== undefined) body.expiresInSeconds = options.expiresInSeconds;
+    const response = await this.transport.expecting([201], this.transport.url(this.path("/invitations")), {
+      method: "POST", token: this.token, json: body, signal: request.signal,
+    });
+    return createdInvitationOf(await this.transport.json<unknown>(response));
+  }
+
+  /** The session's open invitations, without their codes (`GET /v1/sessions/{id}/invitations`). */
+  async invitations(options: { signal?: AbortSignal } = {}): Promise<Invitation[]> {
+    const response = await this.transport.expecting(
+      [200], this.transport.url(this.path("/invitations")), { token: this.token, ...options });
+    return invitationListOf(await this.transport.json<unknown>(response));
+  }
+
+  /** Withdraws an open invitation (`DELETE /v1/sessions/{id}/invitations/{invitationId}`): its code is `410` from
+   * then on.
+   * @throws ViewHostError `404` when it names no open invitation of this session. */
+  async withdrawInvitation(id: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    await this.transport.expecting([204], this.transport.url(this.path(`/invitations/${segment(id)}`)), {
+      method: "DELETE", token: this.token, ...options,
+    });
+  }
+
+  /** Redeems another session's invitation code, naming this side `name` as the inviter will see it
+   * (`POST /v1/sessions/{id}/contacts`): both sessions' features are told of the contact.
+   * @throws ViewHostError `404` for an unknown code, `410` for one used up, withdrawn or expired, `409` for this
+   * session's own code or a contact it has, `422` for a name out of bounds or too many contacts, `429` when rate
+   * limited. */
+  async redeem(code: string, name: string, options: { signal?: AbortSignal } = {}): Promise<ContactMade> {
+    const response = await this.transport.expecting([201], this.transport.url(this.path("/contacts")), {
+      method: "POST", token: this.token, json: { code, name }, signal: options.signal,
+    });
+    return contactOf(await this.transport.json<unknown>(response));
   }
 
   /** One logical send: a new `Idempotency-Key`, kept for every retry (no answer, `408`, or `409`/`429`/`503` with

@@ -11,11 +11,13 @@ export interface ActionInput {
   enum?: string[];
 }
 
-/** An action a snapshot offers: `body` (its `{param}` placeholders filled) posted to `href`. */
+/** An action a snapshot offers: `body` (its `{param}` placeholders filled) posted to `href`. A feature's action
+ * posts an event (`type`) to its feature's `/events`; a library action (an invitation) posts its body, which may
+ * have no `type` and hold a list (`features`), to a route of the library. */
 export interface Action {
   method: "POST";
   href: string;
-  body: { type: string; [field: string]: ActionValue };
+  body: { type?: string; [field: string]: ActionValue | ActionValue[] | undefined };
   /** The placeholders that take something other than any string (`{"votes":{"type":"integer"}}`). */
   inputs?: Record<string, ActionInput>;
   /** False while the state does not allow it (posting it anyway gets `409` listing what is allowed). */
@@ -79,6 +81,49 @@ export interface SendReceipt {
   version: number;
   /** True when the server answered a repeat of an earlier send (its `Idempotency-Key`) without applying it again. */
   replayed: boolean;
+}
+
+/** An open invitation of a session (`GET /v1/sessions/{id}/invitations`; never its code). */
+export interface Invitation {
+  id: string;
+  /** What redeeming it makes: `contact`. */
+  purpose: "contact";
+  /** The one feature the contact is for, such as `["chat"]`. */
+  features: string[];
+  /** The name the inviter gave, which the one who redeems it sees. */
+  name: string;
+  /** When its code stops working (ISO 8601). */
+  expiresAt: string;
+  /** How many more times it can be redeemed. */
+  uses: number;
+}
+
+/** An invitation just made (`POST /v1/sessions/{id}/invitations`, `201`): with its code, which the server gives out
+ * this once and keeps only a digest of. */
+export interface CreatedInvitation extends Invitation {
+  code: string;
+}
+
+/** What `createInvitation` asks for. */
+export interface InvitationOptions<Name extends string = string> {
+  /** The feature the contact is for: one that takes contacts (`422` otherwise). */
+  feature: Name;
+  /** The inviter's name as the other side will see it: 1 to 64 characters. */
+  name: string;
+  /** How many times it can be redeemed, 1 to 100 (default 1). */
+  uses?: number;
+  /** Its lifetime, 60 s to a week (default a day). */
+  expiresInSeconds?: number;
+}
+
+/** The contact a redeemed code made (`POST /v1/sessions/{id}/contacts`, `201`). */
+export interface ContactMade {
+  /** The contact's id in this session (an opaque address, never the other session's id). */
+  id: string;
+  /** The name the inviter gave. */
+  name: string;
+  /** The feature the contact is for. */
+  feature: string;
 }
 
 /** `GET /v1/sessions/{id}/versions`: each feature's oldest and newest version held, and what made each. */

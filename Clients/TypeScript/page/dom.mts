@@ -35,12 +35,14 @@ export function words(name: string): string {
   return spaced.charAt(0).toUpperCase() + spaced.slice(1);
 }
 
-/** Whether `value` is an action as snapshots carry them. */
+/** Whether `value` is an action as snapshots carry them: a feature's (its body an event with its `type`) or the
+ * library's (an invitation: its body has no `type`). */
 export function isAction(value: unknown): value is Action {
   if (value === null || typeof value !== "object") return false;
   const action = value as Partial<Action>;
   return typeof action.href === "string" && typeof action.method === "string" && !!action.body
-    && typeof action.body.type === "string";
+    && typeof action.body === "object" && !Array.isArray(action.body)
+    && (action.body.type === undefined || typeof action.body.type === "string");
 }
 
 /** The `{param}` placeholders of an action's body, in order (with repeats). */

@@ -74,3 +74,13 @@ test("an action's placeholders are filled as its inputs say: an integer as a num
   // An action without `inputs` posts strings, as it always did.
   assert.deepEqual(fillAction({ ...action, inputs: undefined }, { text: "a", votes: "3", column: "x" }).votes, "3");
 });
+
+test("a library action (an invitation: no type, a list of features) is filled as it is, its list untouched", () => {
+  const invite = {
+    method: "POST", href: "/v1/sessions/s1/invitations",
+    body: { purpose: "contact", features: ["chat"], name: "{name}" },
+  };
+  assert.deepEqual(fillAction(invite, { name: "Ann" }), { purpose: "contact", features: ["chat"], name: "Ann" });
+  assert.throws(() => fillAction(invite, {}),
+    (error) => error.kind === "invalidRequest" && error.detail.includes("'/v1/sessions/s1/invitations' action needs a value for {name}"));
+});

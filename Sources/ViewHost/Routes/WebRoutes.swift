@@ -37,7 +37,9 @@ enum WebRoutes {
     static func register(on router: inout MeteredRouter, features: HostedFeatures) {
         let javascript = "text/javascript; charset=utf-8"
         let page = Asset(
-            WebPage.html(features: features.names), contentType: "text/html; charset=utf-8", cacheControl: "no-cache")
+            WebPage.html(
+                features: features.names, contacts: features.definitions.filter(\.takesContacts).map(\.name)),
+            contentType: "text/html; charset=utf-8", cacheControl: "no-cache")
         let renderers = features.definitions.compactMap(\.page)
         let script = Asset(
             ([String(decoding: WebAssets.script, as: UTF8.self)] + renderers.map(\.script)).joined(separator: "\n"),

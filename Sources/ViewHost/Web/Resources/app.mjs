@@ -2,6 +2,7 @@ import { ViewHostClient } from "./client/client.mjs";
 import { ViewHostError } from "./client/errors.mjs";
 import { nodes } from "./page/dom.mjs";
 import { History } from "./page/history.mjs";
+import { PeopleCard } from "./page/people.mjs";
 import { fillPicker, openSession } from "./page/sessions.mjs";
 import { makeUI } from "./page/ui.mjs";
 const $ = (id) => document.getElementById(id);
@@ -15,6 +16,10 @@ const history = new History({
         draw(feature, snapshot, false); },
     status: (text) => ui.status(text),
 });
+// The People card, when a feature of the app takes contacts (the server names them in `<main data-contacts>`).
+const contactFeatures = ($("features")?.dataset.contacts ?? "").split(" ").filter((name) => name !== "");
+const people = contactFeatures.length
+    ? new PeopleCard({ session: () => session, status: (text) => ui.status(text) }, contactFeatures) : null;
 const state = { id: null, snapshots: {}, history: history.features, patches: 0, refetched: 0 };
 const ui = makeUI(async (action, params = {}) => {
     if (!action || action.enabled === false || !session)
@@ -32,7 +37,20 @@ const ui = makeUI(async (action, params = {}) => {
             filled[match[1] ?? ""] = params[match[1] ?? ""] ?? "";
     }
     try {
-        await session.perform(action, filled);
+        if (feature) {
+            await session.perform(action, filled);
+            return true;
+        }
+        // A library action (an invitation): its body posted to its own href as it is; a code in the answer is shown
+        // once, by the People card.
+        const answer = await session.submit(action, filled);
+        if (typeof answer.code === "string" && typeof answer.id === "string") {
+            people?.show({ id: answer.id, code: answer.code, purpose: "contact",
+                features: Array.isArray(answer.features) ? answer.features.map(String) : [],
+                name: String(answer.name ?? ""), expiresAt: String(answer.expiresAt ?? ""),
+                uses: typeof answer.uses === "number" ? answer.uses : 1 });
+            ui.status("Invitation made: its code is under People.");
+        }
         return true;
     }
     catch (error) {
@@ -51,6 +69,8 @@ function render(feature, snapshot) {
     if (previous && previous.version > snapshot.version)
         return;
     state.snapshots[feature] = snapshot;
+    if (feature === "login")
+        people?.login(snapshot);
     if (history.of(feature).viewing) {
         history.update(feature);
         return;
@@ -120,6 +140,8 @@ function makeSections() {
         section.hidden = true;
         main?.append(section);
     }
+    if (people)
+        main?.append(people.build());
 }
 async function start() {
     makeSections();

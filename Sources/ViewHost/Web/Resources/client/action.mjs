@@ -39,21 +39,29 @@ function phrase(input) {
  * not take. */
 export function fillAction(action, params) {
     const body = {};
+    const named = action.body.type ?? action.href;
     const given = (name) => {
         const value = params[name];
         if (value === undefined) {
-            throw new ViewHostError("invalidRequest", "invalid request", `the '${action.body.type}' action needs a value for {${name}}`);
+            throw new ViewHostError("invalidRequest", "invalid request", `the '${named}' action needs a value for {${name}}`);
         }
         return value;
     };
     for (const [key, value] of Object.entries(action.body)) {
+        if (value === undefined)
+            continue;
+        // A list (an invitation's `features`) is posted as it is: its items are names, not placeholders.
+        if (Array.isArray(value)) {
+            body[key] = value;
+            continue;
+        }
         const whole = typeof value === "string" && key !== "type" ? /^\{(\w+)\}$/.exec(value) : null;
         if (whole) {
             const name = whole[1] ?? "";
             const input = inputOf(action, name);
             const filled = inputValue(input, given(name));
             if (filled === undefined) {
-                throw new ViewHostError("invalidRequest", "invalid request", `the '${action.body.type}' action's {${name}} must be ${phrase(input)}`);
+                throw new ViewHostError("invalidRequest", "invalid request", `the '${named}' action's {${name}} must be ${phrase(input)}`);
             }
             body[key] = filled;
         }

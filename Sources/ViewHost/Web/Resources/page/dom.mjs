@@ -34,13 +34,15 @@ export function words(name) {
     const spaced = String(name).replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[-_]/g, " ").toLowerCase();
     return spaced.charAt(0).toUpperCase() + spaced.slice(1);
 }
-/** Whether `value` is an action as snapshots carry them. */
+/** Whether `value` is an action as snapshots carry them: a feature's (its body an event with its `type`) or the
+ * library's (an invitation: its body has no `type`). */
 export function isAction(value) {
     if (value === null || typeof value !== "object")
         return false;
     const action = value;
     return typeof action.href === "string" && typeof action.method === "string" && !!action.body
-        && typeof action.body.type === "string";
+        && typeof action.body === "object" && !Array.isArray(action.body)
+        && (action.body.type === undefined || typeof action.body.type === "string");
 }
 /** The `{param}` placeholders of an action's body, in order (with repeats). */
 export function placeholders(action) {

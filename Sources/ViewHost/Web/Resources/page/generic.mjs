@@ -91,7 +91,7 @@ export class GenericDrawing {
             return el("ul", { class: "items" }, list.map((item, i) => this.item(item, key, i, inputs, level)));
         }
         if (list.every(isAction)) {
-            const actions = list.map((action, i) => ({ name: action.body.type, action, key: `${key}-${i}` }));
+            const actions = list.map((action, i) => ({ name: action.body.type ?? "action", action, key: `${key}-${i}` }));
             const { row, forms } = this.controls.controls(actions, inputs, key, false);
             return [row, forms];
         }
