@@ -1,4 +1,5 @@
 import Foundation
+import ViewModelCore
 
 /// One session's chats: the state every screen's view model is built from.
 ///

@@ -88,10 +88,10 @@ struct ChatPeopleTests {
         ])
         try network["alice"].send(ChatIntent.appear, to: Self.key)
         network.advance(by: .seconds(1))
-        network.connect("alice", named: "Alice", to: "john", named: "John", in: Self.key)
-        network.connect("alice", named: "Alice", to: "bob", named: "Bob", in: Self.key)
-        network.connect("alice", named: "Alice", to: "bob2", named: "Bob", in: Self.key)
-        network.deliver()
+        for (host, name) in [("john", "John"), ("bob", "Bob"), ("bob2", "Bob")] {
+            network.connect("alice", named: "Alice", to: host, named: name, in: Self.key)
+            network.deliver()
+        }
         let rows = network["alice"].snapshot(of: Self.key).chatList.chats
         #expect(rows.map(\.contact) == ["John", "John (2)", "Bob", "Bob (2)"])
         #expect(rows.map(\.contactID) == [nil, "p1", "p2", "p3"])
