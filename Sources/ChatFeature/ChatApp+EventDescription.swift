@@ -19,7 +19,8 @@ extension ChatApp {
     private static func describe(_ event: PersonEvent) -> EventDescription {
         switch event {
         case .introduced(let name, _): EventDescription(name: "introduced", summary: "name=\(quoted(name))")
-        case .message(let text, _, let id): EventDescription(name: "personMessage", summary: "id=\(id) text=\(quoted(text))")
+        case .message(let text, _, let id):
+            EventDescription(name: "personMessage", summary: "id=\(id) text=\(quoted(text))")
         case .read(let upTo): EventDescription(name: "personRead", summary: "upTo=\(upTo)")
         case .undelivered(let id, _, let reason):
             EventDescription(name: "undelivered", summary: "id=\(id) reason=\(reason.rawValue)")

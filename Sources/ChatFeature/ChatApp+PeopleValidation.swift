@@ -16,7 +16,8 @@ extension ChatApp {
             let field = "contacts[\(index)]"
             try ValueRejection.check(person.name, within: ChatIntent.contactLimit, field: "\(field).name")
             try ValueRejection.check(person.displayName, within: ChatIntent.contactLimit, field: "\(field).displayName")
-            try ValueRejection.check(person.lastReceived.value, in: 0...SessionCore.maxCounter, field: "\(field).lastReceived")
+            try ValueRejection.check(
+                person.lastReceived.value, in: 0...SessionCore.maxCounter, field: "\(field).lastReceived")
             guard ContactAddress.isValid(person.address.rawValue) else {
                 throw ValueRejection(field: "\(field).address", reason: "is not an address")
             }

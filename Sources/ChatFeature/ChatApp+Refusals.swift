@@ -47,7 +47,8 @@ extension ChatApp {
         case .removeContact(let contact), .blockContact(let contact), .unblockContact(let contact):
             let name = normalized(contact, in: state)
             return state.people.contact(named: name) != nil
-                ? nil : "There is no person '\(name)': only a contact made through an invitation can be removed or blocked."
+                ? nil
+                : "There is no person '\(name)': only a contact made through an invitation can be removed or blocked."
         }
     }
 

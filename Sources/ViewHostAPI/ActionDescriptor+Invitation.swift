@@ -24,6 +24,7 @@ extension ActionDescriptor {
     /// - Parameters:
     ///   - feature: The feature the contact is for, which must take contacts (`Feature.takesContacts`).
     ///   - enabled: Whether it may run now (nil: always).
+    /// - Returns: The action, its body `{"purpose":"contact","features":[feature],"name":"{name}"}`.
     public static func contactInvitation(feature: String, enabled: Bool? = nil) -> ActionDescriptor {
         var action = ActionDescriptor(event: "contact", fields: ["name": .input("name")], enabled: enabled)
         action.target = .invitations

@@ -32,6 +32,7 @@ struct PeopleState: Codable, Equatable, Sendable {
     ///   - name: The name the person gave, already normalised.
     ///   - maxLength: The longest contact name of the session.
     ///   - isTaken: Whether a chat (or a seeded bot) has a name.
+    /// - Returns: The first name `isTaken` says no to.
     static func uniqueName(for name: String, maxLength: Int, isTaken: (String) -> Bool) -> String {
         var number = 1
         while true {
