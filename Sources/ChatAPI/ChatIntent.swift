@@ -28,6 +28,13 @@ public enum ChatIntent: FeatureIntent {
     case appBecomeActive
     /// The user tapped a push notification from `contact`: pushes that chat's screen.
     case notificationTap(contact: String)
+    /// Removes the person `contact` (a contact made through an invitation, by the name the chat list shows), with
+    /// their chat; what they deliver later is dropped.
+    case removeContact(contact: String)
+    /// Drops what the person `contact` delivers from now on, silently (they see "sent", never "read").
+    case blockContact(contact: String)
+    /// Takes what the person `contact` delivers again.
+    case unblockContact(contact: String)
 
     /// `chat`.
     public static let feature = ChatSnapshot.feature
@@ -40,6 +47,7 @@ public enum ChatIntent: FeatureIntent {
     /// Every event type, in API.md's order.
     public enum Kind: String, IntentKind {
         case appear, addChat, create, openChat, send, userRead, back, appResignActive, appBecomeActive, notificationTap
+        case removeContact, blockContact, unblockContact
     }
 
     /// The intent's kind, which names its `type`.
@@ -55,6 +63,9 @@ public enum ChatIntent: FeatureIntent {
         case .appResignActive: .appResignActive
         case .appBecomeActive: .appBecomeActive
         case .notificationTap: .notificationTap
+        case .removeContact: .removeContact
+        case .blockContact: .blockContact
+        case .unblockContact: .unblockContact
         }
     }
 
@@ -77,6 +88,10 @@ public enum ChatIntent: FeatureIntent {
         case .appBecomeActive: self = .appBecomeActive
         case .notificationTap:
             self = .notificationTap(contact: try container.string("contact", limit: Self.contactLimit))
+        case .removeContact: self = .removeContact(contact: try container.string("contact", limit: Self.contactLimit))
+        case .blockContact: self = .blockContact(contact: try container.string("contact", limit: Self.contactLimit))
+        case .unblockContact:
+            self = .unblockContact(contact: try container.string("contact", limit: Self.contactLimit))
         }
     }
 
@@ -84,7 +99,8 @@ public enum ChatIntent: FeatureIntent {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: IntentCodingKeys.self)
         switch self {
-        case .create(let contact), .openChat(let contact), .notificationTap(let contact):
+        case .create(let contact), .openChat(let contact), .notificationTap(let contact), .removeContact(let contact),
+            .blockContact(let contact), .unblockContact(let contact):
             try container.encode(kind: kind, ["contact": contact])
         case .send(let text, let contact):
             try container.encode(kind: kind, ["text": text, "contact": contact])

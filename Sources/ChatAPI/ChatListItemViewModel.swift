@@ -6,10 +6,22 @@ public struct ChatListItemViewModel: ViewModel {
     public struct Actions: Codable, Equatable, Sendable {
         /// Tapping the row: posts `openChat` with this contact.
         public let itemTapped: ActionDescriptor
+        /// A person's row only: posts `removeContact` (absent on a bot's row).
+        public let remove: ActionDescriptor?
+        /// A person's row, while not blocked: posts `blockContact`.
+        public let block: ActionDescriptor?
+        /// A person's row, while blocked: posts `unblockContact`.
+        public let unblock: ActionDescriptor?
 
-        /// Creates the actions.
-        public init(itemTapped: ActionDescriptor) {
+        /// Creates the actions (a bot's row has only `itemTapped`).
+        public init(
+            itemTapped: ActionDescriptor, remove: ActionDescriptor? = nil, block: ActionDescriptor? = nil,
+            unblock: ActionDescriptor? = nil
+        ) {
             self.itemTapped = itemTapped
+            self.remove = remove
+            self.block = block
+            self.unblock = unblock
         }
     }
 
@@ -23,13 +35,26 @@ public struct ChatListItemViewModel: ViewModel {
     public let unreadMessageCount: Int
     /// What the row can post.
     public let actions: Actions
+    /// A person's row only (absent on a bot's): the contact's id, such as `p1`, stable while `contact` is the name
+    /// the chat list shows (made unique with a suffix such as "Alice (2)").
+    public let contactID: String?
+    /// A person's row only: the name the person gave.
+    public let contactName: String?
+    /// A person's row only: whether what they deliver is dropped.
+    public let blocked: Bool?
 
-    /// Creates a row.
-    public init(contact: String, message: String, lastMessageDate: String, unreadMessageCount: Int, actions: Actions) {
+    /// Creates a row (a bot's, when `contactID` is nil).
+    public init(
+        contact: String, message: String, lastMessageDate: String, unreadMessageCount: Int, actions: Actions,
+        contactID: String? = nil, contactName: String? = nil, blocked: Bool? = nil
+    ) {
         self.contact = contact
         self.message = message
         self.lastMessageDate = lastMessageDate
         self.unreadMessageCount = unreadMessageCount
         self.actions = actions
+        self.contactID = contactID
+        self.contactName = contactName
+        self.blocked = blocked
     }
 }

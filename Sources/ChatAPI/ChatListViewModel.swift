@@ -7,10 +7,15 @@ public struct ChatListViewModel: ViewModel {
     public struct Actions: Codable, Equatable, Sendable {
         /// The "+" button: posts `addChat`.
         public let addChat: ActionDescriptor
+        /// Invites a person: creates a contact invitation for the chat (`"target":"invitations"`, its `{name}` the
+        /// name the other will see), whose code the person sends by any means. Absent from snapshots of releases
+        /// before persons.
+        public let invite: ActionDescriptor?
 
         /// Creates the actions.
-        public init(addChat: ActionDescriptor) {
+        public init(addChat: ActionDescriptor, invite: ActionDescriptor? = nil) {
             self.addChat = addChat
+            self.invite = invite
         }
     }
 

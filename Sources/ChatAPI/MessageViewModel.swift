@@ -28,13 +28,20 @@ public struct MessageViewModel: ViewModel {
     public let sendStatus: String
     /// "✓" or "".
     public let readStatus: Status
+    /// Absent unless the user's message to a person did not arrive: "Not delivered: …" saying why (their chat ended,
+    /// or is full).
+    public let notDelivered: String?
 
     /// Creates a bubble.
-    public init(id: String, sentBy: Sender, message: String, sendStatus: String, readStatus: Status) {
+    public init(
+        id: String, sentBy: Sender, message: String, sendStatus: String, readStatus: Status,
+        notDelivered: String? = nil
+    ) {
         self.id = id
         self.sentBy = sentBy
         self.message = message
         self.sendStatus = sendStatus
         self.readStatus = readStatus
+        self.notDelivered = notDelivered
     }
 }

@@ -12,6 +12,18 @@ extension ChatApp {
         case .chat(let event): describe(event)
         case .message(let event): describe(event)
         case .simulator(let event): describe(event)
+        case .person(let event): describe(event)
+        }
+    }
+
+    private static func describe(_ event: PersonEvent) -> EventDescription {
+        switch event {
+        case .introduced(let name, _): EventDescription(name: "introduced", summary: "name=\(quoted(name))")
+        case .message(let text, _, let id):
+            EventDescription(name: "personMessage", summary: "id=\(id) text=\(quoted(text))")
+        case .read(let upTo): EventDescription(name: "personRead", summary: "upTo=\(upTo)")
+        case .undelivered(let id, _, let reason):
+            EventDescription(name: "undelivered", summary: "id=\(id) reason=\(reason.rawValue)")
         }
     }
 
@@ -24,8 +36,9 @@ extension ChatApp {
                 name: "send", summary: (contact.map { "contact=\(short($0)) " } ?? "") + "text=\(quoted(text))")
         case .userRead(let contact):
             EventDescription(name: "userRead", summary: contact.map { "contact=\(short($0))" } ?? "")
-        case .notificationTap(let contact):
-            EventDescription(name: "notificationTap", summary: "contact=\(short(contact))")
+        case .notificationTap(let contact), .removeContact(let contact), .blockContact(let contact),
+            .unblockContact(let contact):
+            EventDescription(name: intent.type, summary: "contact=\(short(contact))")
         case .appear, .addChat, .back, .appResignActive, .appBecomeActive:
             EventDescription(name: intent.type)
         }

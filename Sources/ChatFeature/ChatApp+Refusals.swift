@@ -44,6 +44,11 @@ extension ChatApp {
             return state.screens.count > 1 ? nil : "The chat list is the first screen: there is nothing to go back to."
         case .notificationTap(let contact):
             return missingChat(normalized(contact, in: state), in: state)
+        case .removeContact(let contact), .blockContact(let contact), .unblockContact(let contact):
+            let name = normalized(contact, in: state)
+            return state.people.contact(named: name) != nil
+                ? nil
+                : "There is no person '\(name)': only a contact made through an invitation can be removed or blocked."
         }
     }
 
@@ -59,6 +64,7 @@ extension ChatApp {
             case .send: hasChats && top?.isFailed != true
             case .back: state.screens.count > 1
             case .appear, .appResignActive, .appBecomeActive: true
+            case .removeContact, .blockContact, .unblockContact: !state.people.contacts.isEmpty
             }
         }
     }

@@ -44,6 +44,7 @@ extension ChatApp {
         try ValueRejection.inside("simulation") {
             try validate(simulation: state.simulation, chats: configuration.maxChats)
         }
+        try ValueRejection.inside("people") { try validate(people: state.people, model: state.model) }
         let notifications = state.notifications
         try ValueRejection.check(
             count: notifications.delivered.count, atMost: configuration.maxNotifications,
@@ -89,6 +90,8 @@ extension ChatApp {
             try ValueRejection.inside("message") { try validate(message: event, limit: limit) }
         case .simulator(let event):
             try ValueRejection.inside("simulator") { try validate(simulator: event) }
+        case .person(let event):
+            try ValueRejection.inside("person") { try validate(person: event) }
         }
     }
 
@@ -187,7 +190,8 @@ extension ChatApp {
 
     private static func validate(intent: ChatIntent) throws(ValueRejection) {
         switch intent {
-        case .create(let contact), .openChat(let contact), .notificationTap(let contact):
+        case .create(let contact), .openChat(let contact), .notificationTap(let contact), .removeContact(let contact),
+            .blockContact(let contact), .unblockContact(let contact):
             try ValueRejection.check(contact, within: ChatIntent.contactLimit, field: "contact")
         case .send(let text, let contact):
             try ValueRejection.check(text, within: ChatIntent.messageLimit, field: "text")

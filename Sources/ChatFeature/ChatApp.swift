@@ -44,6 +44,8 @@ public enum ChatApp: Feature {
             MessageEventRouter.route(event, state: &state, context: &context)
         case .simulator(let event):
             ConversationSimulator.handle(event, state: &state, context: &context)
+        case .person(let event):
+            PersonCourier.handle(event, state: &state, context: &context)
         }
     }
 
@@ -74,6 +76,12 @@ public enum ChatApp: Feature {
             break
         case .notificationTap(let contact):
             notificationTapped(contact: normalized(contact, in: state), state: &state, context: &context)
+        case .removeContact(let contact):
+            removeContact(normalized(contact, in: state), state: &state, context: &context)
+        case .blockContact(let contact), .unblockContact(let contact):
+            state.people.update(normalized(contact, in: state)) { $0.blocked = intent.kind == .blockContact }
+            context.markChanged()
+            PersonCourier.refreshLists(state: &state, context: &context)
         }
     }
 
@@ -85,7 +93,7 @@ public enum ChatApp: Feature {
             badge: state.model.unreadMessageCount(),
             navigation: screens,
             chatList: ChatListViewModelBuilder.build(
-                inputs: state.chatList, model: state.model, dateRenderer: renderer),
+                inputs: state.chatList, model: state.model, people: state.people, dateRenderer: renderer),
             createChat: ChatNavigator.makeCreateChatViewModel(state: state),
             conversations: ChatNavigator.makeChatViewModels(state: state, dateRenderer: renderer),
             notifications: PushNotificationController.makeViewModels(state: state),

@@ -12,4 +12,7 @@ public enum ChatAppEvent: Sendable, Equatable, Codable {
     case message(MessageEvent)
     /// A step of the simulated other side.
     case simulator(SimulatorEvent)
+    /// Between the user and a person (a contact made through an invitation): the contact made, a delivery from
+    /// them, a delivery that did not arrive.
+    case person(PersonEvent)
 }

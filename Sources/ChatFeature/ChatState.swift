@@ -21,6 +21,8 @@ public struct ChatState: Codable, Equatable, Sendable {
     var simulation = SimulationState()
     /// The push banners received.
     var notifications = NotificationState()
+    /// The persons (contacts made through invitations) the user chats with; the other chats are the bot's.
+    var people = PeopleState()
 
     /// A new session's chat feature with `configuration`'s limits: the Chats screen, not yet shown.
     public init(configuration: ChatConfiguration = ChatConfiguration()) {

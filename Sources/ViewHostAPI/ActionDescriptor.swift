@@ -37,6 +37,11 @@ public struct ActionDescriptor: Codable, Equatable, Sendable {
     /// Where it posts to, when it was decoded from a snapshot (the server writes it from the encoder's user info).
     /// The method is always `POST`.
     public var href: String?
+    /// Which route it posts to: the feature's events (the default, not written on the wire), or the session's
+    /// invitations (``contactInvitation(feature:enabled:)``).
+    public var target: Target = .events
+    /// The features an invitation names (`body.features`); empty for an action posting an event.
+    public var features: [String] = []
 
     /// Creates an action from its wire form; a feature makes one from an intent value instead
     /// (``init(_:enabled:prompt:)``), which cannot misspell the event or a field.
@@ -123,13 +128,18 @@ public struct ActionDescriptor: Codable, Equatable, Sendable {
     @available(*, deprecated, renamed: "ParameterError")
     public typealias MissingParameter = ParameterError
 
-    private enum CodingKeys: String, CodingKey {
-        case method, href, body, inputs, enabled, prompt
+    enum CodingKeys: String, CodingKey {
+        case method, target, href, body, inputs, enabled, prompt
     }
 
-    /// Reads an action as served: `body.type` is the event, the other body members its fields, and `href` is kept.
+    /// Reads an action as served: `body.type` is the event, the other body members its fields, and `href` is kept;
+    /// for `"target":"invitations"`, `body.purpose` is the event and `body.features` the features.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        if try container.decodeIfPresent(Target.self, forKey: .target) == .invitations {
+            self = try ActionDescriptor(invitationFrom: container)
+            return
+        }
         var body = try container.decode([String: ActionValue].self, forKey: .body)
         guard case .string(let event)? = body.removeValue(forKey: "type") else {
             throw DecodingError.dataCorruptedError(
@@ -144,8 +154,12 @@ public struct ActionDescriptor: Codable, Equatable, Sendable {
     }
 
     /// Writes `"method":"POST"`, the `href` under `CodingUserInfoKey.actionHref` (or the one decoded), and `body`
-    /// with `type` beside the fields.
+    /// with `type` beside the fields; an invitation action as ``encodeInvitation(to:)`` says.
     public func encode(to encoder: any Encoder) throws {
+        if target == .invitations {
+            try encodeInvitation(to: encoder)
+            return
+        }
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("POST", forKey: .method)
         if let href = encoder.userInfo[.actionHref] as? String ?? href {
@@ -184,4 +198,7 @@ public struct ActionPrompt: Codable, Equatable, Sendable {
 extension CodingUserInfoKey {
     /// The URL actions post to while one feature's snapshot is encoded (a `String`).
     public static let actionHref = CodingUserInfoKey(rawValue: "viewhost.actionHref")!
+    /// The URL of the session's invitations, which invitation actions post to while a snapshot is encoded (a
+    /// `String`, `/v1/sessions/{id}/invitations`).
+    public static let invitationsHref = CodingUserInfoKey(rawValue: "viewhost.invitationsHref")!
 }

@@ -178,6 +178,11 @@ public final class ViewHostSession: Sendable {
                 kind: .invalidRequest, title: "invalid request",
                 detail: "the '\(action.event)' action has no href (it was not read from a served snapshot)")
         }
+        guard action.target == .events else {
+            throw ViewHostError(
+                kind: .invalidRequest, title: "invalid request",
+                detail: "the '\(action.event)' action creates an invitation: use invite(_:filling:)")
+        }
         switch action.body(filling: parameters) {
         case .success(let body): return try await post(href, body: try JSONValue.encode(body))
         case .failure(let problem):

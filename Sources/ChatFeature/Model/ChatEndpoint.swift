@@ -4,6 +4,9 @@ import ViewModelCore
 /// The simulated chat server (seed 001, `Models/ChatEndpoint.swift`): nothing is real, every call answers after
 /// the original's delay through the session's timers.
 enum ChatEndpoint {
+    /// The contacts the fetch seeds with a bot: a person never gets one of these names (``PersonCourier``).
+    static let seededContacts: Set<String> = ["John"]
+
     /// Answers the fetch after 0.5 s with one chat: John, one message from him, "Hi, you're here too?", state
     /// sent, dated 500 s before the answer (so John starts with one unread message).
     static func fetchChats(state: inout ChatState, context: inout FeatureContext<ChatApp>) {
@@ -23,7 +26,8 @@ enum ChatEndpoint {
     }
 
     /// Sends the user's text to `contact`: the message is appended as `.sending` and `sending` is routed at once;
-    /// 1.5 s later `sent` arrives (and the bot hears of it).
+    /// 1.5 s later `sent` arrives (and the bot hears of it). To a person (``PersonCourier``) it is delivered to their
+    /// session instead, and `sent` follows in the same step: no bot, no simulated delay.
     ///
     /// Quirks fixed: an empty or whitespace-only text is refused with `failedSending` and "Enter a message!" (the
     /// MVC twin's check; the MVVM original sent it); a message to a missing chat is refused before it gets here
@@ -44,6 +48,10 @@ enum ChatEndpoint {
         context.route(
             .message(.sending(message: message, contact: contact, previousMessages: previousMessages)),
             source: context.source)
+        if let person = state.people.contact(named: contact) {
+            PersonCourier.send(message, to: person, state: &state, context: &context)
+            return
+        }
         context.schedule(
             .message(.sent(message: message, contact: contact)), after: .milliseconds(1500), source: .timer)
     }

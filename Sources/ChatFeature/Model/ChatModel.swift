@@ -1,4 +1,5 @@
 import Foundation
+import ViewModelCore
 
 /// One session's chats: the state every screen's view model is built from.
 ///
@@ -80,6 +81,31 @@ struct ChatModel: Sendable {
         var found = false
         updateChat(reader) { found = $0.update(message.id) { $0.read(readDate: readDate) } }
         return found
+    }
+
+    /// Marks the user's message `id` to `contact` as not arrived.
+    /// - Returns: Whether the message was still there.
+    @discardableResult
+    mutating func undelivered(_ id: MessageID, to contact: String, reason: DeliveryFailure) -> Bool {
+        var found = false
+        updateChat(contact) { found = $0.update(id) { $0.notDelivered(reason: reason) } }
+        return found
+    }
+
+    /// The user's messages to `contact` with ids up to `id` that are sent and not read yet, oldest first.
+    func sentMessages(to contact: String, upTo id: MessageID) -> [Message] {
+        guard let index = position(of: contact) else { return [] }
+        return chats[index].messages.filter { message in
+            guard case .user = message.sender, message.id <= id, case .sent = message.state else { return false }
+            return true
+        }
+    }
+
+    /// Removes the chat with `contact` (a person's, whose contact was removed) and its messages.
+    mutating func removeChat(with contact: String) {
+        guard let index = position(of: contact) else { return }
+        chats.remove(at: index)
+        reindex()
     }
 
     /// Marks the other person's unread messages in the chat with `contact` read: the original's

@@ -23,6 +23,8 @@ public struct Message: Sendable, Equatable, Codable {
         case sent
         /// Its recipient read it.
         case read(readDate: Date)
+        /// The user's message to a person did not arrive (their chat ended or is full).
+        case notDelivered(reason: DeliveryFailure)
     }
 
     let id: MessageID
@@ -51,6 +53,11 @@ public struct Message: Sendable, Equatable, Codable {
     /// Marks the message read at `readDate`, whatever its state.
     mutating func read(readDate: Date) {
         state = .read(readDate: readDate)
+    }
+
+    /// Marks the user's message as not arrived, for `reason`.
+    mutating func notDelivered(reason: DeliveryFailure) {
+        state = .notDelivered(reason: reason)
     }
 }
 

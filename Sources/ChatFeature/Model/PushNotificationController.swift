@@ -37,14 +37,15 @@ enum PushNotificationController {
     /// A notification reached the app: its message (from the title, with the body, state sent, dated by parsing
     /// the subtitle back, quirk kept: the seconds are lost, or now) is routed as `received`, and the banner is
     /// kept, marked hidden when the chat screen on top shows that contact. Only the newest `maxNotifications`
-    /// banners are kept.
+    /// banners are kept. `source` is the received message's: the bot's (`simulator`), or a person's (`session`).
     static func received(
-        _ notification: PushNotification, state: inout ChatState, context: inout FeatureContext<ChatApp>
+        _ notification: PushNotification, source: EventSource = .simulator, state: inout ChatState,
+        context: inout FeatureContext<ChatApp>
     ) {
         let sendDate = DateParser(timeZone: context.timeZone).date(from: notification.subtitle) ?? context.now
         let message = state.model.makeMessage(
             sender: .other(name: notification.title), message: notification.body, state: .sent, sendDate: sendDate)
-        context.route(.message(.received(message: message, contact: notification.title)), source: .simulator)
+        context.route(.message(.received(message: message, contact: notification.title)), source: source)
         state.notifications.lastNotificationID += 1
         state.notifications.delivered.append(
             NotificationState.Delivered(

@@ -12,6 +12,7 @@ import ViewHostAPI
 /// - `openChat` pushes the chat's screen (the stack is kept), nothing if that very screen is on top.
 /// - `notificationTap` always pushes the chat's screen, so the same chat can be on the stack twice (quirk kept).
 /// - `back` pops one screen, never the chat list.
+/// - `close` takes every screen of a chat away (its person was removed); the screens above it stay.
 /// - The stack never grows beyond `maxScreens`: such pushes leave it as it is.
 enum ChatCoordinator {
     /// The stack after `intent`.
@@ -38,6 +39,8 @@ enum ChatCoordinator {
             if canPush { next.append(.chat(contact: contact)) }
         case .back:
             if next.count > 1 { next.removeLast() }
+        case .close(let contact):
+            next.removeAll { $0 == .chat(contact: contact) }
         }
         return next
     }

@@ -66,7 +66,8 @@ enum ChatNavigator {
             context.markChanged()
             return .createChat(.initial)
         case .chat(let contact):
-            if state.model.hasChat(with: contact) {
+            // A person's chat has no bot: the person answers.
+            if state.model.hasChat(with: contact), state.people.contact(named: contact) == nil {
                 ConversationSimulator.createdConversation(with: contact, now: context.now, state: &state)
             }
             return .chat(ChatDisplay(contact: contact))

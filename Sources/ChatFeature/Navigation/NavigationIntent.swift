@@ -10,4 +10,6 @@ enum NavigationIntent: Equatable {
     case notificationTap(contact: String)
     /// The back button: pop one screen.
     case back
+    /// A person's contact was removed: every Chat screen of `contact` leaves the stack.
+    case close(contact: String)
 }

@@ -5,7 +5,7 @@ import ViewModelCore
 
 /// Encodes a feature's view model as its snapshot document: the view model's members plus `feature` and
 /// `version`, keys sorted (so equal versions are equal bytes), and each action's `href` pointing at this
-/// session's events URL. Runs once per version, with ``SortedJSONEncoder`` (the bytes JSONEncoder would write, for a
+/// session's events URL (an invitation action's at the session's invitations URL). Runs once per version, with ``SortedJSONEncoder`` (the bytes JSONEncoder would write, for a
 /// fraction of its tens of microseconds per chat snapshot: every change of every session pays it once).
 package enum SnapshotEncoder {
     private struct Envelope: Encodable {
@@ -36,19 +36,27 @@ package enum SnapshotEncoder {
         let href = "/v1/sessions/\(sessionID.rawValue)/\(feature)/events"
         var encoder = SortedJSONEncoder()
         encoder.userInfo[.actionHref] = href
+        encoder.userInfo[.invitationsHref] = invitationsHref(sessionID)
         do {
             return EncodedSnapshot(version: version, body: try encoder.encode(envelope))
         } catch {
             // A type SortedJSONEncoder leaves to Foundation (a Date, say): the same bytes, the slow way.
-            return EncodedSnapshot(version: version, body: foundationEncode(envelope, href: href))
+            return EncodedSnapshot(
+                version: version, body: foundationEncode(envelope, href: href, sessionID: sessionID))
         }
     }
 
+    /// Where a session's invitation actions post: its invitations route.
+    static func invitationsHref(_ sessionID: SessionID) -> String {
+        "/v1/sessions/\(sessionID.rawValue)/invitations"
+    }
+
     /// The reference encoding: `JSONEncoder` with sorted keys and unescaped slashes (what SortedJSONEncoder matches).
-    static func foundationEncode(_ envelope: some Encodable, href: String) -> [UInt8] {
+    static func foundationEncode(_ envelope: some Encodable, href: String, sessionID: SessionID) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.userInfo[.actionHref] = href
+        encoder.userInfo[.invitationsHref] = invitationsHref(sessionID)
         do {
             return Array(try encoder.encode(envelope))
         } catch {
@@ -63,6 +71,6 @@ package enum SnapshotEncoder {
     {
         foundationEncode(
             Envelope(feature: feature, version: version, viewModel: viewModel),
-            href: "/v1/sessions/\(sessionID.rawValue)/\(feature)/events")
+            href: "/v1/sessions/\(sessionID.rawValue)/\(feature)/events", sessionID: sessionID)
     }
 }

@@ -67,7 +67,10 @@ struct ClientActions: AsyncParsableCommand {
                 let line =
                     [
                         offer.path.padding(toLength: width, withPad: " ", startingAt: 0),
-                        "send \(feature) \(offer.action.event)",
+                        // An invitation action posts to the session's invitations, not to the feature's events.
+                        offer.action.target == .invitations
+                            ? "invite \(offer.action.event) features=\(offer.action.features.joined(separator: ","))"
+                            : "send \(feature) \(offer.action.event)",
                     ] + fields + takes + (offer.action.isEnabled ? [] : ["(disabled)"])
                 print(line.joined(separator: "  "))
             }

@@ -137,7 +137,12 @@ extension JournalImport {
                 guard held.feature == feature, held.source.rawValue == source else {
                     throw fields.fail("timer \(id) is \(held.feature)'s, source \(held.source.rawValue)")
                 }
-                guard Self.sameEvents(held.events, events) else {
+                // A record of an earlier schema version states the event as that version stored it.
+                guard
+                    Self.sameEvents(held.events, events)
+                        || cursor.core.currentEvents(events, of: held.feature).map({ Self.sameEvents(held.events, $0) })
+                            == true
+                else {
                     throw fields.fail("timer \(id)'s event is not the one the session holds")
                 }
                 input = .timer(id: id, at: at)

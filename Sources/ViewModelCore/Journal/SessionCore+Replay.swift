@@ -82,6 +82,15 @@ extension SessionCore {
         try slots[slot(of: feature)].encodeEvents(events)
     }
 
+    /// `data`, events of `feature` as a journal records them (of any schema version the feature reads), as this build
+    /// records them: migrated to the feature's schema version and encoded again; nil when they do not decode. A
+    /// pending timer's event, which the session holds at the current version, is compared with a record of an
+    /// earlier version so.
+    public func currentEvents(_ data: Data, of feature: String) -> Data? {
+        guard let events = try? decodedEvents(data, of: feature) else { return nil }
+        return try? encodeEvents(events, of: feature)
+    }
+
     /// The slot type of `feature`, which encodes its events as a journal records them (`AnyFeatureSlot.encodedEvents(_:)`)
     /// holding nothing of the session's value.
     func slotType(of feature: String) -> (any AnyFeatureSlot.Type)? {

@@ -82,6 +82,12 @@ enum MessageEventHandler {
         updateListenersHandlingMessage(for: contact, state: &state, context: &context)
     }
 
+    /// A message of `contact`'s chat changed state (a person's delivery did not arrive): their screen refreshes.
+    static func changed(_ contact: String, state: inout ChatState, context: inout FeatureContext<ChatApp>) {
+        guard state.model.hasChat(with: contact) else { return }
+        updateListenersHandlingMessage(for: contact, state: &state, context: &context)
+    }
+
     /// Whether a Chat screen shows `contact` now (then a push banner from that contact is hidden).
     static func canHandleMessage(for contact: String, in state: ChatState) -> Bool {
         if case .chat(let display) = state.screens.last { return display.contact == contact }

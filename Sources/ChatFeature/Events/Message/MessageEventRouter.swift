@@ -28,6 +28,7 @@ enum MessageEventRouter {
             let unreadMessagesShown = state.model.readOthersMessages(by: contact, readDate: context.now)
             guard unreadMessagesShown > 0 else { return }
             context.markChanged()
+            PersonCourier.userRead(contact, state: state, context: &context)
             MessageEventHandler.read(messagesBy: contact, state: &state, context: &context)
         case .otherRead(let yourMessage, let reader):
             if state.model.read(yourMessage: yourMessage, reader: reader, readDate: context.now) {

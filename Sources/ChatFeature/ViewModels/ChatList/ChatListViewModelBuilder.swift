@@ -15,33 +15,41 @@ enum ChatListViewModelBuilder {
     /// - Parameters:
     ///   - chats: The chats.
     ///   - messageEnds: Per chat, the history position its row shows messages up to (nil: all of them).
+    ///   - people: The persons, whose chats' rows say so.
     ///   - dateRenderer: Renders the last messages' dates.
     /// - Returns: The list's view model.
     static func build(
-        for chats: some Collection<Chat>, messageEnds: [Int]? = nil, dateRenderer: DateRenderer
+        for chats: some Collection<Chat>, messageEnds: [Int]? = nil, people: PeopleState = PeopleState(),
+        dateRenderer: DateRenderer
     ) -> ChatListViewModel {
         ChatListViewModel(
             showSpinner: false, hideEmptyMessage: !chats.isEmpty, hideChats: chats.isEmpty,
             chats: chats.enumerated().map { index, chat in
                 ChatListItemViewModelBuilder.build(
                     for: chat, shownUpTo: messageEnds.flatMap { index < $0.count ? $0[index] : nil },
+                    person: people.contacts.isEmpty ? nil : people.contact(named: chat.contact),
                     dateRenderer: dateRenderer)
             },
             actions: actions)
     }
 
     /// The list the Chats screen was last told to show (`inputs`), over `model`.
-    static func build(inputs: ChatListViewModelInputs, model: ChatModel, dateRenderer: DateRenderer)
-        -> ChatListViewModel
-    {
+    static func build(
+        inputs: ChatListViewModelInputs, model: ChatModel, people: PeopleState = PeopleState(),
+        dateRenderer: DateRenderer
+    ) -> ChatListViewModel {
         switch inputs {
         case .notStarted, .loading:
             buildLoading()
         case .loaded(let messageEnds):
-            build(for: model.chats.prefix(messageEnds.count), messageEnds: messageEnds, dateRenderer: dateRenderer)
+            build(
+                for: model.chats.prefix(messageEnds.count), messageEnds: messageEnds, people: people,
+                dateRenderer: dateRenderer)
         }
     }
 
-    /// `addChat` pushes Create Chat.
-    private static let actions = ChatListViewModel.Actions(addChat: ActionDescriptor(ChatIntent.addChat))
+    /// `addChat` pushes Create Chat; `invite` creates a contact invitation for the chat.
+    private static let actions = ChatListViewModel.Actions(
+        addChat: ActionDescriptor(ChatIntent.addChat),
+        invite: .contactInvitation(feature: ChatSnapshot.feature))
 }

@@ -1,5 +1,6 @@
 import ChatAPI
 import ViewHostAPI
+import ViewModelCore
 
 /// Builds one message bubble (seed 001, `ViewModels/Message/MessageViewModelBuilder.swift`).
 enum MessageViewModelBuilder {
@@ -20,9 +21,22 @@ enum MessageViewModelBuilder {
         case .read:
             sendStatus = dateRenderer.string(from: message.sendDate)
             isRead = true
+        case .notDelivered:
+            sendStatus = dateRenderer.string(from: message.sendDate)
+            isRead = false
         }
         return MessageViewModel(
             id: message.id.description, sentBy: sentBy, message: message.message, sendStatus: sendStatus,
-            readStatus: isRead && sentBy == .user ? .read : .unread)
+            readStatus: isRead && sentBy == .user ? .read : .unread, notDelivered: notDelivered(message.state))
+    }
+
+    /// "Not delivered: …" for a message that did not arrive, saying why; nil for every other.
+    static func notDelivered(_ state: Message.State) -> String? {
+        guard case .notDelivered(let reason) = state else { return nil }
+        return switch reason {
+        case .ended: "Not delivered: this contact's chat has ended."
+        case .full: "Not delivered: this contact has too many messages waiting; try again later."
+        case .unknownAddress: "Not delivered: this contact cannot be reached from here."
+        }
     }
 }
