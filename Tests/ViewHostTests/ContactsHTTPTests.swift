@@ -185,7 +185,7 @@ struct ContactsHTTPTests {
             let bob = try await b.createSession()
             let (_, code) = try await Self.invitation(a, from: alice)
             let redeemed = try await Self.redeem(b, code, by: bob)
-            #expect(redeemed.status == 201, "\(redeemed)")
+            try #require(redeemed.status == 201, "b knows the code a kept: \(redeemed)")
             #expect(try await b.snapshot(bob, "letters")["contacts"][0]["name"].string == "Alice")
             let told = try await eventually { try await a.snapshot(alice, "letters")["contacts"][0]["name"].string == "Bob" }
             #expect(told, "Alice, on a, is introduced to Bob by a delivery from b")
