@@ -99,6 +99,31 @@ extension PostgresSessionStorageTests {
         await server.stop()
     }
 
+    /// Nodes a and b each keep an invitation of one session at the same moment with one open place left: one is
+    /// kept, the other refused (each counted before it wrote). A third connection holds the table until both wait.
+    @Test func twoNodesInvitingAtOnceKeepTheOpenLimit() async throws {
+        let a = try PostgresSessionStorage(url: server.url, node: "a", features: types)
+        let b = try PostgresSessionStorage(url: server.url, node: "b", features: types)
+        defer { a.close(); b.close() }
+        let alice = SessionID.random()
+        let (first, second, now) = (invitation("first", of: alice), invitation("second", of: alice), start)
+        let holder = try PostgresConnection(url: server.url)
+        try holder.query("BEGIN")
+        try holder.query("LOCK TABLE invitations IN ACCESS EXCLUSIVE MODE")
+        async let keptByA = OffThread.run { try a.addInvitation(first, openLimit: 1, now: now) }
+        async let keptByB = OffThread.run { try b.addInvitation(second, openLimit: 1, now: now) }
+        let waiting = try await eventually(timeout: .seconds(20), interval: .milliseconds(50)) {
+            try await server.psql("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
+                .trimmingCharacters(in: .whitespacesAndNewlines) == "2"
+        }
+        #expect(waiting, "both wait")
+        try holder.query("COMMIT")
+        let kept = [try await keptByA, try await keptByB]
+        #expect(kept.filter { $0 }.count == 1, "\(kept)")
+        #expect(try a.invitations(of: alice, now: now).count == 1)
+        await server.stop()
+    }
+
     @Test func contactsPerSessionAreBoundedOnBothSides() async throws {
         let a = try PostgresSessionStorage(url: server.url, node: "a", features: types)
         defer { a.close() }
