@@ -35,7 +35,7 @@ extension PostgresSessionStorage {
 
     /// The open invitations of `session` at `now`, oldest first.
     public func invitations(of session: SessionID, now: Date) throws(StorageError) -> [Invitation] {
-        try contacts("reading invitations") { connection throws(PostgresError) -> [Invitation] in
+        try contacts("reading invitations", inTransaction: false) { connection throws(PostgresError) -> [Invitation] in
             try connection.query(
                 """
                 SELECT \(Self.invitationColumns) FROM invitations WHERE session_id = $1 AND \(Self.isOpen(at: 2))
@@ -103,7 +103,8 @@ extension PostgresSessionStorage {
 
     /// Where `address` leads, if anywhere.
     public func route(of address: ContactAddress) throws(StorageError) -> ContactRoute? {
-        try contacts("reading a contact address") { connection throws(PostgresError) -> ContactRoute? in
+        try contacts("reading a contact address", inTransaction: false) {
+            connection throws(PostgresError) -> ContactRoute? in
             let found = try connection.query(
                 "SELECT session_id, feature, peer_id, peer_address FROM contacts WHERE address = $1",
                 [address.rawValue])
@@ -160,14 +161,17 @@ extension PostgresSessionStorage {
         result.rows.first?.first.flatMap { $0 }.flatMap { Int($0) } ?? 0
     }
 
-    /// Runs `body` in a transaction of its own on a pooled connection; any failure is a ``StorageError/failed(reason:)``
-    /// naming `what` (the caller answers `503` and logs it).
+    /// Runs `body` on a pooled connection, in a transaction of its own unless it is one read (`inTransaction`
+    /// false: a statement is atomic by itself, and a courier's lookup of an address costs one round trip, not
+    /// three); any failure is a ``StorageError/failed(reason:)`` naming `what` (the caller answers `503` and logs
+    /// it).
     private func contacts<Result>(
-        _ what: String, _ body: (PostgresConnection) throws(PostgresError) -> Result
+        _ what: String, inTransaction: Bool = true, _ body: (PostgresConnection) throws(PostgresError) -> Result
     ) throws(StorageError) -> Result {
         do {
             return try pool.withConnection { connection throws(PostgresError) -> Result in
-                try connection.transaction { () throws(PostgresError) -> Result in try body(connection) }
+                guard inTransaction else { return try body(connection) }
+                return try connection.transaction { () throws(PostgresError) -> Result in try body(connection) }
             }
         } catch {
             throw .failed(reason: "\(what): \(Self.redact(error))")
