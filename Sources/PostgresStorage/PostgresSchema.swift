@@ -19,6 +19,12 @@
 /// - `nodes` (since 5): each node's lease: its name, the internal address other nodes forward requests to, and
 ///   when its lease ends (seconds since 1970 on the database's clock; renewed every second, 5 s ahead). A session
 ///   whose owner's lease holds stays with that owner; another node forwards its requests there.
+/// - `invitations` and `contacts` (since 7): the invitations sessions hand out (the SHA-256 of each code, never the
+///   code; what it makes, when it expires, the uses left, withdrawn or not), kept a day past their expiry so a late
+///   redeem hears `410`; and the contact addresses made by redeeming one, each leading from one session's feature
+///   (`session_id`) to another session (`peer_id`), which knows the owner by `peer_address`. Removing or expiring a
+///   session removes its invitations and the addresses it owns. (``ContactDirectory``,
+///   PostgresSessionStorage+Contacts.)
 enum PostgresSchema {
     /// The advisory lock key migrations run under ("VHST").
     static let migrationLock = "1447580500"
@@ -106,6 +112,36 @@ enum PostgresSchema {
             6,
             // Each feature's stored shape at its newest version, filled when a node starts.
             "ALTER TABLE feature_schemas ADD COLUMN shape text;"
+        ),
+        (
+            7,
+            // The contact directory (ContactDirectory): rows written when a session invites or redeems, never per
+            // event; a session's pending deliveries are part of its value, so nothing of them is here.
+            """
+            CREATE TABLE invitations (
+                id text PRIMARY KEY,
+                session_id text NOT NULL,
+                feature text NOT NULL,
+                name text NOT NULL,
+                digest bytea NOT NULL UNIQUE,
+                created_at double precision NOT NULL,
+                expires_at double precision NOT NULL,
+                uses integer NOT NULL,
+                withdrawn boolean NOT NULL DEFAULT false
+            );
+            CREATE INDEX invitations_by_session ON invitations (session_id);
+            CREATE INDEX invitations_by_expiry ON invitations (expires_at);
+            CREATE TABLE contacts (
+                address text PRIMARY KEY,
+                session_id text NOT NULL,
+                feature text NOT NULL,
+                peer_id text NOT NULL,
+                peer_address text NOT NULL,
+                name text NOT NULL,
+                created_at double precision NOT NULL
+            );
+            CREATE INDEX contacts_by_session ON contacts (session_id, peer_id, feature);
+            """
         ),
     ]
 

@@ -306,8 +306,9 @@ public final class PostgresSessionStorage: SharedSessionStorage {
         writer.enqueue(.access(times)) { _ in }
     }
 
-    /// Expires, in one transaction, the sessions idle since before `cutoff` that are not live here, and forgets old
-    /// tombstones; a failure expires none (0) and the next sweep tries again.
+    /// Expires, in one transaction, the sessions idle since before `cutoff` that are not live here (their invitations
+    /// and the contact addresses they own go with them), and forgets old tombstones and the invitations expired
+    /// before `forgetBefore`; a failure expires none (0) and the next sweep tries again.
     public func expire(idleBefore cutoff: Date, forgetBefore: Date, except live: @Sendable (SessionID) -> Bool) -> Int {
         do {
             return try pool.withConnection { connection throws(PostgresError) -> Int in
@@ -321,6 +322,8 @@ public final class PostgresSessionStorage: SharedSessionStorage {
                         let ids = PostgresEncoded.array(idle)
                         try connection.query("DELETE FROM journal WHERE session_id = ANY($1::text[])", [ids])
                         try connection.query("DELETE FROM checkpoints WHERE session_id = ANY($1::text[])", [ids])
+                        try connection.query("DELETE FROM invitations WHERE session_id = ANY($1::text[])", [ids])
+                        try connection.query("DELETE FROM contacts WHERE session_id = ANY($1::text[])", [ids])
                         try connection.query(
                             """
                             UPDATE sessions SET expired_at = last_access, snapshot = NULL, next_due_at = NULL
@@ -330,6 +333,9 @@ public final class PostgresSessionStorage: SharedSessionStorage {
                     try connection.query(
                         "DELETE FROM sessions WHERE expired_at IS NOT NULL AND expired_at < $1",
                         [String(forgetBefore.timeIntervalSince1970)])
+                    // An invitation is remembered as gone (410) as long as a tombstone is, past its expiry.
+                    try connection.query(
+                        "DELETE FROM invitations WHERE expires_at < $1", [String(forgetBefore.timeIntervalSince1970)])
                     return idle.count
                 }
             }

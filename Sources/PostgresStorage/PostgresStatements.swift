@@ -92,6 +92,9 @@ final class PostgresStatements: JournalStatements {
             // Later records of the session find no row to follow (or an expired one), and are refused.
             try connection.query("DELETE FROM journal WHERE session_id = $1", [id.rawValue])
             try connection.query("DELETE FROM checkpoints WHERE session_id = $1", [id.rawValue])
+            // Its invitations and the addresses it owns; those leading to it stay, and lead to a session that ended.
+            try connection.query("DELETE FROM invitations WHERE session_id = $1", [id.rawValue])
+            try connection.query("DELETE FROM contacts WHERE session_id = $1", [id.rawValue])
             if let expiredAt {
                 try connection.query(
                     "UPDATE sessions SET expired_at = $1, snapshot = NULL, next_due_at = NULL WHERE id = $2",

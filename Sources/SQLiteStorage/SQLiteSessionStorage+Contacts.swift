@@ -2,10 +2,10 @@ import Foundation
 import GRDB
 import ViewModelCore
 
-/// The SQLite store's invitations and contact addresses (tables `invitations` and `contacts`, since schema v8). Each
+/// The SQLite store's ``ContactDirectory`` (which ``SessionStorage`` requires): invitations and contact addresses (tables `invitations` and `contacts`, since schema v8). Each
 /// call is one transaction of its own, off the journal's writer (SQLite takes one writer at a time, and waits its
 /// turn): these are written when a session invites or redeems, never per event.
-extension SQLiteSessionStorage: ContactDirectory {
+extension SQLiteSessionStorage {
     /// Keeps `invitation`, unless its session has `openLimit` open ones already.
     public func addInvitation(_ invitation: Invitation, openLimit: Int, now: Date) throws(StorageError) -> Bool {
         try contactsWrite("keeping an invitation") { db in

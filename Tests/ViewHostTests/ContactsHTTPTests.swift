@@ -173,6 +173,38 @@ struct ContactsHTTPTests {
         }
     }
 
+    /// Two nodes sharing PostgreSQL: Alice's session lives on node a and invites, Bob's on node b redeems the code
+    /// (b finds it in the database a wrote it to), and letters cross both ways, each applied by its receiver's owner.
+    /// (The directory was once a memory one per node with `--store postgres`: b knew no code of a's, and answered
+    /// `404`.)
+    @Test func aContactMadeAcrossTwoNodesCarriesLettersBothWays() async throws {
+        let postgres = try await PostgresServer()
+        let a = try TestApp(Self.letters(), node: ClusterNode(name: "a", databaseURL: postgres.url))
+        try await TestApp.run(Self.letters(), node: ClusterNode(name: "b", databaseURL: postgres.url)) { b in
+            let alice = try await a.createSession()
+            let bob = try await b.createSession()
+            let (_, code) = try await Self.invitation(a, from: alice)
+            let redeemed = try await Self.redeem(b, code, by: bob)
+            try #require(redeemed.status == 201, "b knows the code a kept: \(redeemed)")
+            #expect(try await b.snapshot(bob, "letters")["contacts"][0]["name"].string == "Alice")
+            let told = try await eventually { try await a.snapshot(alice, "letters")["contacts"][0]["name"].string == "Bob" }
+            #expect(told, "Alice, on a, is introduced to Bob by a delivery from b")
+            let again = try await Self.redeem(a, code, by: try await a.createSession())
+            #expect(again.status == 410, "used, on the other node too: \(again)")
+
+            try await b.send(bob, "letters", #"[{"type":"write","to":"Alice","text":"1"},{"type":"write","to":"Alice","text":"2"}]"#)
+            try await a.send(alice, "letters", #"{"type":"write","to":"Bob","text":"back"}"#)
+            let arrived = try await eventually { try await a.snapshot(alice, "letters")["received"].array.count == 2 }
+            #expect(arrived)
+            #expect(try await a.snapshot(alice, "letters")["received"].array.map { $0["text"].string } == ["1", "2"])
+            #expect(try await eventually { try await b.snapshot(bob, "letters")["received"].array.count == 1 })
+            let contacts = try await postgres.psql("SELECT count(*) FROM contacts")
+            #expect(contacts.trimmingCharacters(in: .whitespacesAndNewlines) == "2", "one contact: an address on each side")
+        }
+        await a.stop()
+        await postgres.stop()
+    }
+
     @Test func aFloodIsRefusedAtTheSender() async throws {
         try await TestApp.run(Self.letters { $0.contacts.maxPending = 8 }) { app in
             let (alice, bob) = try await Self.pair(app)

@@ -77,7 +77,9 @@ final class SessionRegistry: Sendable {
         self.scheduler = scheduler
         self.features = features
         self.storage = storage
-        contacts = (storage as? any ContactDirectory) ?? MemoryContactDirectory()
+        // A durable store is its own directory (SessionStorage requires it); only the memory store keeps contacts
+        // in the process, as it keeps its sessions.
+        contacts = storage ?? MemoryContactDirectory()
         let courier = SessionCourier(scheduler: scheduler, logger: logger, maxBacklog: settings.contacts.maxBacklog)
         self.courier = courier
         // A session whose input could not be stored closed itself; dropping it makes the next request load its

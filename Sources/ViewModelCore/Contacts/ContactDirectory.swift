@@ -2,9 +2,10 @@ import Foundation
 
 /// Where a host keeps what makes contacts between sessions: the invitations sessions hand out (by the digest of
 /// their codes; a code itself is never kept), and the addresses made when one is redeemed, each leading from one
-/// session's feature to another's. The memory store keeps them in the process; SQLite and PostgreSQL in tables of
-/// their own, beside the sessions (docs/JOURNAL.md). Features never see it: they hold addresses, and the library
-/// looks each up here when it delivers.
+/// session's feature to another's. The memory store keeps them in the process (``MemoryContactDirectory``); SQLite
+/// and PostgreSQL in tables of their own, beside the sessions (docs/JOURNAL.md): every ``SessionStorage`` is one, so
+/// a durable store never falls back to a directory in the process. Features never see it: they hold addresses, and
+/// the library looks each up here when it delivers.
 ///
 /// Contract: every call is one atomic step of the store (a redeem checks the invitation, uses it and makes both
 /// addresses at once, or does nothing); calls may block (a database round trip), so a host makes them off its event

@@ -15,7 +15,11 @@ import Foundation
 /// - History (``SessionHistoryReading``): the store keeps, besides what ``load(_:)`` needs, the snapshots it took
 ///   as checkpoints and the journal records after the oldest, bounded by how many inputs it was told to keep
 ///   (``HistoryRetention``); with none, only what ``load(_:)`` needs.
-public protocol SessionStorage: SessionJournal, SessionHistoryReading {
+/// - Contacts (``ContactDirectory``): the store keeps the invitations and contact addresses beside the sessions, in
+///   the same database, so every node sees them and they outlive the process as the sessions do; removing a
+///   session removes what it owns. A durable store cannot be without them: one kept in the process instead would
+///   lose every contact on a restart and split them between nodes.
+public protocol SessionStorage: SessionJournal, SessionHistoryReading, ContactDirectory {
     /// Stores a new session (its value before any journal entry); calls `completion` once with whether it is
     /// durable.
     /// - Throws: ``UnstorableValue`` when its value cannot be encoded: nothing is stored, and `completion` is not
