@@ -119,6 +119,28 @@ struct DeliveryCoreTests {
         #expect(bob == pair.bob)
     }
 
+    /// A batch sent again with more behind it (the sender did not hear back before it had more to deliver) is
+    /// journaled without what was applied before: each delivered event is in the receiver's journal once.
+    @Test func aBatchSentAgainIsRecordedWithoutWhatWasAppliedBefore() throws {
+        var pair = try Pair()
+        for index in 1...3 { try pair.write("letter \(index)", from: .alice) }
+        let batch = try #require(pair.alice.deliveryBatches(upTo: nil).first)
+        let applied = IncomingDelivery(
+            feature: "letters", from: pair.toAlice, first: batch.first, introduction: nil,
+            events: try pair.alice.encodeEvents(
+                [LettersApp.Event.letter(text: "letter 1"), LettersApp.Event.letter(text: "letter 2")], of: "letters"))
+        var bob = pair.bob
+        #expect(try bob.receive(applied, at: Self.start + 10) != nil)
+        let again = IncomingDelivery(batch, from: pair.toAlice)
+        let unapplied = try #require(try bob.unapplied(again))
+        #expect(unapplied.first == batch.first + 2)
+        #expect((try JSONSerialization.jsonObject(with: unapplied.events) as? [Any])?.count == 1)
+        #expect(try bob.unapplied(applied) == nil, "every number applied before: nothing to journal")
+        #expect(try pair.bob.unapplied(again) == again, "nothing applied yet: the batch as it came")
+        _ = try bob.receive(unapplied, at: Self.start + 11)
+        #expect(bob.state(of: Self.key)?.received.map(\.text) == ["letter 1", "letter 2", "letter 3"])
+    }
+
     @Test func eachSideReplaysFromItsOwnJournalAlone() throws {
         var pair = try Pair()
         try pair.write("hello", from: .alice)

@@ -38,6 +38,8 @@ protocol AnyFeatureSlot: Sendable {
     var earliestDeliveryAt: Date? { get }
     /// Whether this slot made the contact at `address` or was introduced to it.
     func knows(_ address: ContactAddress) -> Bool
+    /// The number of the last delivery from `address` this slot applied (0: none).
+    func lastReceived(from address: ContactAddress) -> Int
     /// How many addresses this slot delivered to or applied deliveries from.
     var linkCount: Int { get }
     /// Makes a contact here (see `FeatureSlot.introduce`).
@@ -134,6 +136,8 @@ extension FeatureSlot: AnyFeatureSlot {
     var outboxCount: Int { outbox.count }
 
     func knows(_ address: ContactAddress) -> Bool { links[address] != nil }
+
+    func lastReceived(from address: ContactAddress) -> Int { links[address]?.received ?? 0 }
 
     var linkCount: Int { links.count }
 

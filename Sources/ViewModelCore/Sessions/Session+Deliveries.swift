@@ -35,8 +35,11 @@ extension Session {
             if let end = shell.end { throw shell.ended(end) }
             shell.pipeline.keepVersionsReadersWaitFor(in: shell.core)
             let step: SessionStep?
+            let recorded: IncomingDelivery
             do throws(ReplayError) {
-                step = try shell.core.receive(delivery, at: now, observe: shell.observer)
+                // Journaled without what was applied before, so each delivered event is recorded once.
+                recorded = try shell.core.unapplied(delivery) ?? delivery
+                step = try shell.core.receive(recorded, at: now, observe: shell.observer)
             } catch {
                 if case .noSuchFeature(let name) = error { throw .noSuchFeature(name) }
                 throw .unavailable
@@ -45,8 +48,8 @@ extension Session {
             guard let step else { return (nil, shell.pipeline.ticketForAll()) }
             let input: @Sendable () -> SessionInput = {
                 .delivery(
-                    feature: delivery.feature, at: now, from: delivery.from, number: delivery.first,
-                    introduction: delivery.introduction, events: delivery.events)
+                    feature: recorded.feature, at: now, from: recorded.from, number: recorded.first,
+                    introduction: recorded.introduction, events: recorded.events)
             }
             let commit = record(.maker(input), step: step, key: nil, waited: true, in: &shell)
             return (commit, commit.ticket)

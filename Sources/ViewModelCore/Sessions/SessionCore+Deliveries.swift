@@ -69,6 +69,29 @@ extension SessionCore {
         return receive(delivery, events: events, slot: index, at: now, observe: observe)
     }
 
+    /// `delivery` without the events this session applied before (a batch sent again because the sender did not hear
+    /// back, with more behind it): what the journal records, so that each delivered event is in it once, and an
+    /// export counts each message once. Nil when every number was applied before.
+    /// - Throws: ``ReplayError`` when the feature is not this session's or the events do not decode.
+    public func unapplied(_ delivery: IncomingDelivery) throws(ReplayError) -> IncomingDelivery? {
+        guard let index = slot(named: delivery.feature) else { throw .noSuchFeature(delivery.feature) }
+        let received = slots[index].lastReceived(from: delivery.from)
+        guard delivery.first <= received else { return delivery }
+        guard delivery.introduction == nil else { return nil }
+        let events = try decodedAhead(delivery.events, of: delivery.feature).events.get()
+        // Numbers run on without a gap, so the new events are the tail past `received` (none when all were applied).
+        let applied = received - delivery.first + 1
+        guard applied < events.count else { return nil }
+        let data: Data
+        do {
+            data = try slots[index].encodeEvents(Array(events[applied...]))
+        } catch {
+            throw .undecodableEvents(feature: delivery.feature)
+        }
+        return IncomingDelivery(
+            feature: delivery.feature, from: delivery.from, first: received + 1, introduction: nil, events: data)
+    }
+
     private mutating func receive(
         _ delivery: IncomingDelivery, events: [any Sendable], slot index: Int, at now: Date,
         observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)?
