@@ -4,10 +4,10 @@
 
 /** An action a snapshot offers: `body` (its `{param}` placeholders filled) posted to `href`. */
 export interface Action {
-  /** The event to post: its type and fields. A string "{name}" is a placeholder the person fills in; inputs says what it takes when that is not any string. */
+  /** The event to post: its type and fields (an invitation action: purpose, features and name, no type). A string "{name}" is a placeholder the person fills in; inputs says what it takes when that is not any string. */
   body: {
-    type: string;
-    [key: string]: string | number | boolean | null;
+    type?: string;
+    [key: string]: string | number | boolean | null | (string | number | boolean | null)[] | undefined;
   };
   enabled?: boolean;
   href: string;
@@ -23,6 +23,8 @@ export interface Action {
     submit?: string;
     title?: string;
   };
+  /** Absent for an event of the feature (posted to its events route, answered 202); invitations: a library action, posted to the session's invitations route (answered 201 with the code), whose body has purpose, features and name and no type. */
+  target?: "invitations";
 }
 
 // MARK: chat
@@ -36,12 +38,19 @@ export interface ChatSnapshot {
   chatList: {
     actions: {
       addChat: Action;
+      invite?: Action | null;
     };
     chats: {
       actions: {
+        block?: Action | null;
         itemTapped: Action;
+        remove?: Action | null;
+        unblock?: Action | null;
       };
+      blocked?: boolean | null;
       contact: string;
+      contactID?: string | null;
+      contactName?: string | null;
       lastMessageDate: string;
       message: string;
       unreadMessageCount: number;
@@ -63,6 +72,7 @@ export interface ChatSnapshot {
       messages: {
         id: string;
         message: string;
+        notDelivered?: string | null;
         readStatus: "" | "✓";
         sendStatus: string;
         sentBy: "user" | "other";
@@ -196,6 +206,33 @@ export interface ChatNotificationTapIntent {
   type: "notificationTap";
 }
 
+/** The `removeContact` intent of chat. */
+export interface ChatRemoveContactIntent {
+  /** At most 1024 Unicode code points (so at most 4096 UTF-8 bytes); longer gets 422 naming the field and the limit. */
+  contact: string;
+  /** Client event id, 1 to 255 visible ASCII characters (what Idempotency-Key takes): a repeat is acknowledged but not applied again. null is the same as no id; anything else gets 422. */
+  id?: string | null;
+  type: "removeContact";
+}
+
+/** The `blockContact` intent of chat. */
+export interface ChatBlockContactIntent {
+  /** At most 1024 Unicode code points (so at most 4096 UTF-8 bytes); longer gets 422 naming the field and the limit. */
+  contact: string;
+  /** Client event id, 1 to 255 visible ASCII characters (what Idempotency-Key takes): a repeat is acknowledged but not applied again. null is the same as no id; anything else gets 422. */
+  id?: string | null;
+  type: "blockContact";
+}
+
+/** The `unblockContact` intent of chat. */
+export interface ChatUnblockContactIntent {
+  /** At most 1024 Unicode code points (so at most 4096 UTF-8 bytes); longer gets 422 naming the field and the limit. */
+  contact: string;
+  /** Client event id, 1 to 255 visible ASCII characters (what Idempotency-Key takes): a repeat is acknowledged but not applied again. null is the same as no id; anything else gets 422. */
+  id?: string | null;
+  type: "unblockContact";
+}
+
 /** One chat event, discriminated by type; an unknown type gets 422 listing the allowed types. */
 export type ChatIntent =
   | ChatAppearIntent
@@ -207,7 +244,10 @@ export type ChatIntent =
   | ChatBackIntent
   | ChatAppResignActiveIntent
   | ChatAppBecomeActiveIntent
-  | ChatNotificationTapIntent;
+  | ChatNotificationTapIntent
+  | ChatRemoveContactIntent
+  | ChatBlockContactIntent
+  | ChatUnblockContactIntent;
 
 // MARK: weather
 

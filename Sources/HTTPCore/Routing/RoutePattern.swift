@@ -8,6 +8,9 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     let segments: [Segment]
+    /// How many of its segments are literal: of two patterns that match a path, the one with more names the
+    /// resource (`/sessions/:id/contacts` rather than `/sessions/:id/:feature`).
+    let literalCount: Int
     /// The pattern as written, such as `/sessions/:id/events`; metrics and logs name a route by it.
     public let description: String
 
@@ -29,6 +32,7 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
             }
         }
         self.segments = segments
+        literalCount = segments.count { if case .literal = $0 { true } else { false } }
     }
 
     /// Matches a raw (percent-encoded) path.

@@ -72,10 +72,14 @@ public struct Router: HTTPResponder {
             return try routes[match.index].handler(request, routed)
         }
         let allowed: [HTTPMethod] = request.withPathBytes { path in
-            routes.filter { route in
+            let matching = routes.filter { route in
                 var parameters = RouteParameters()
                 return route.pattern.match(path, parameters: &parameters)
-            }.map(\.method)
+            }
+            // The methods of the resource the path names: a route whose pattern has a literal where another's has a
+            // parameter is that resource's (`POST /sessions/:id/contacts`), and the other's methods are not its own.
+            let specific = matching.map(\.pattern.literalCount).max() ?? 0
+            return matching.filter { $0.pattern.literalCount == specific }.map(\.method)
         }
         guard !allowed.isEmpty else {
             throw HTTPError(.notFound, detail: "No resource exists at \(request.path).")

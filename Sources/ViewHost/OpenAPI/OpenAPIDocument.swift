@@ -51,11 +51,14 @@ enum OpenAPIDocument {
         document["paths"] = paths
         let text = serialized(document)
         let names = features.names.map { "\"\($0)\"" }.joined(separator: ", ")
+        let contactFeatures = features.definitions.filter(\.takesContacts).map { "\"\($0.name)\"" }
+            .joined(separator: ", ")
         let zones = SessionOptions.timeZoneIdentifiers.sorted().map { "\"\($0)\"" }.joined(separator: ",")
         // The TypeScript client's modules the server serves under /client/ (``WebAssets``).
         let modules = WebAssets.modules.keys.filter { $0.hasPrefix("/client/") }.sorted()
             .map { "\"\($0.dropFirst("/client/".count))\"" }.joined(separator: ", ")
         return text.replacingOccurrences(of: "\"__FEATURES__\"", with: names)
+            .replacingOccurrences(of: "\"__CONTACT_FEATURES__\"", with: contactFeatures)
             .replacingOccurrences(of: "\"__TIME_ZONES__\"", with: zones)
             .replacingOccurrences(of: "\"__CLIENT_MODULES__\"", with: modules)
     }

@@ -139,7 +139,9 @@ package enum TypeScriptModule {
                 members.append("\(pad)\(Self.key(name))\(optional): \(text);")
             }
             if let values = extra as? [String: Any] {
-                members.append("\(pad)[key: string]: \(type(values, indent: indent + 1, depth: depth + 1));")
+                // An optional member is `undefined` when absent, which the index signature has to admit.
+                let absent = properties.keys.contains { !required.contains($0) } ? " | undefined" : ""
+                members.append("\(pad)[key: string]: \(type(values, indent: indent + 1, depth: depth + 1))\(absent);")
             } else if properties.isEmpty, (extra as? Bool) != false {
                 members.append("\(pad)[key: string]: unknown;")
             }

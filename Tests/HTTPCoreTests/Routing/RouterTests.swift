@@ -72,6 +72,21 @@ struct RouterTests {
         #expect(response.headers[.allow] == "GET, HEAD, POST, OPTIONS")
     }
 
+    /// A path that a pattern names by a literal and another only by a parameter is the literal's resource: `Allow`
+    /// lists its methods, not the other pattern's.
+    @Test func allowListsTheMethodsOfTheMostSpecificPattern() throws {
+        var router = Router()
+        router.get("/sessions/:id/:feature") { _, _ in Self.reply("feature") }
+        router.post("/sessions/:id/contacts") { _, _ in Self.reply("contacts") }
+        router.get("/sessions/:id/invitations") { _, _ in Self.reply("invitations") }
+        router.post("/sessions/:id/invitations") { _, _ in Self.reply("invite") }
+        #expect(try Self.respond(router, .options, "/sessions/a/contacts").headers[.allow] == "POST, OPTIONS")
+        #expect(Self.httpError { try Self.respond(router, .put, "/sessions/a/contacts") }?.headers[.allow] == "POST, OPTIONS")
+        #expect(
+            try Self.respond(router, .options, "/sessions/a/invitations").headers[.allow] == "GET, HEAD, POST, OPTIONS")
+        #expect(try Self.respond(router, .options, "/sessions/a/chat").headers[.allow] == "GET, HEAD, OPTIONS")
+    }
+
     @Test func optionsOnAPathListsItsMethods() throws {
         let response = try Self.respond(Self.router, .options, "/healthz")
         #expect(response.status == .noContent)
