@@ -205,7 +205,8 @@ run_check ts-client env VIEWHOST_BINARY="$bin_dir/viewhost" timeout -k 5 300 nod
 
 phase "browser"
 # The web front-end in headless Chromium: chat, bot reply and weather, driven like a user (screenshots go to
-# artifacts/screenshots/, which git ignores); then two tabs of one browser, each on its own session, and a reload.
+# artifacts/screenshots/, which git ignores); then two tabs of one browser, each on its own session, and a reload;
+# then two people in two browser contexts: one invites, the other redeems the code, a message each way, the read mark.
 set +e
 timeout -k 5 300 python3 Tests/Browser/browser_test.py --binary "$bin_dir/viewhost"
 browser_status=$?
@@ -218,6 +219,7 @@ else
     failed=$((failed + 1))
 fi
 run_check browser-tabs timeout -k 5 120 python3 Tests/Browser/tabs_test.py --binary "$bin_dir/viewhost"
+run_check browser-contacts timeout -k 5 180 python3 Tests/Browser/contacts_test.py --binary "$bin_dir/viewhost"
 
 phase "Examples/Todo"
 # The example app outside the package (Examples/Todo, its own Package.swift, which depends on this repository by

@@ -113,7 +113,7 @@ struct EventHTTPTests {
             #expect(single.problemFields == ["type"])
             #expect(try single.json["allowed"].strings == [
                 "appear", "addChat", "create", "openChat", "send", "userRead", "back", "appResignActive",
-                "appBecomeActive", "notificationTap",
+                "appBecomeActive", "notificationTap", "removeContact", "blockContact", "unblockContact",
             ])
             let batch = try await app.post(session, "chat", #"[{"type":"addChat"},{"type":"dance"}]"#)
             #expect(batch.status == 422)

@@ -10,7 +10,8 @@ enum WebPage {
     static func html(features: [String], contacts: [String]) -> String {
         String(decoding: WebAssets.page, as: UTF8.self)
             .replacingOccurrences(
-                of: "data-features=\"FEATURES\"", with: "data-features=\"\(features.joined(separator: " "))\"")
+                of: "data-features=\"FEATURES\"", with: "data-features=\"\(features.joined(separator: " "))\""
+            )
             .replacingOccurrences(
                 of: "data-contacts=\"CONTACTS\"", with: "data-contacts=\"\(contacts.joined(separator: " "))\"")
     }
