@@ -4,10 +4,10 @@
 
 /** An action a snapshot offers: `body` (its `{param}` placeholders filled) posted to `href`. */
 export interface Action {
-  /** The event to post: its type and fields. A string "{name}" is a placeholder the person fills in; inputs says what it takes when that is not any string. */
+  /** The event to post: its type and fields (an invitation action: purpose, features and name, no type). A string "{name}" is a placeholder the person fills in; inputs says what it takes when that is not any string. */
   body: {
-    type: string;
-    [key: string]: string | number | boolean | null;
+    type?: string;
+    [key: string]: string | number | boolean | null | (string | number | boolean | null)[] | undefined;
   };
   enabled?: boolean;
   href: string;
@@ -23,6 +23,8 @@ export interface Action {
     submit?: string;
     title?: string;
   };
+  /** Absent for an event of the feature (posted to its events route, answered 202); invitations: a library action, posted to the session's invitations route (answered 201 with the code), whose body has purpose, features and name and no type. */
+  target?: "invitations";
 }
 
 // MARK: todo
