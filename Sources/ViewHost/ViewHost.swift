@@ -110,7 +110,10 @@ public func makeApp<C: Clock>(
     // Literal routes before the `/v1/sessions/:id/:feature` pattern, which would match them too.
     StreamRoutes.register(on: &router, registry: registry, limiter: streams, heartbeat: configuration.streams.heartbeat)
     LogRoutes.register(on: &router, registry: registry)
-    ContactRoutes.register(on: &router, registry: registry, limits: limits)
+    // An app none of whose features takes contacts has no invitations or contacts to offer (nor the routes).
+    if configuration.features.definitions.contains(where: \.takesContacts) {
+        ContactRoutes.register(on: &router, registry: registry, limits: limits)
+    }
     DeliveryRoutes.register(on: &router, registry: registry)
     HistoryRoutes.register(on: &router, registry: registry, archive: archive)
     SnapshotRoutes.register(on: &router, registry: registry, archive: archive)

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 import TestSupport
+import ViewHost
+import PersonFeature
+import ViewModelCore
 
 /// `GET /openapi.json` describes the routes the server really has: every documented path and method answers with
 /// something other than the router's "no such resource" 404 or a 405, so the document and the routes cannot drift.
@@ -13,6 +16,21 @@ import TestSupport
             let document = try response.json
             #expect(document["openapi"].string?.hasPrefix("3.1") == true)
             #expect(document["paths"]["/v1/sessions"]["post"].value != nil)
+        }
+    }
+
+    /// An app none of whose features takes contacts neither routes nor documents invitations and contacts.
+    @Test func anAppWithoutContactsHasNoInvitationRoutes() async throws {
+        let features = try HostedFeatures([.person], settings: FixedFeatureSettings())
+        try await TestApp.run({ $0.features = features }) { app in
+            let document = try await app.request("GET", "/openapi.json").json
+            let paths = try #require(document["paths"].value as? [String: Any])
+            #expect(!paths.keys.contains { $0.hasSuffix("/invitations") || $0.hasSuffix("/contacts") })
+            let session = try await app.createSession()
+            let invited = try await app.request(
+                "POST", session.path("invitations"), token: session.token,
+                body: #"{"purpose":"contact","features":["person"],"name":"Alice"}"#)
+            #expect(invited.status == 405, "\(invited)")
         }
     }
 

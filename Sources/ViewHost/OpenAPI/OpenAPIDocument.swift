@@ -46,6 +46,11 @@ enum OpenAPIDocument {
             paths["/v1/sessions/{id}/\(name)/events"] = filled(
                 eventsTemplate, feature: name, snapshot: snapshotSchema, event: eventSchema)
         }
+        if !features.definitions.contains(where: \.takesContacts) {
+            // No feature takes contacts: the app routes no invitation (ViewHost.swift), so the document names none.
+            for path in Self.contactPaths { paths.removeValue(forKey: path) }
+            for schema in ["Invitation", "CreatedInvitation"] { schemas.removeValue(forKey: schema) }
+        }
         components["schemas"] = schemas
         document["components"] = components
         document["paths"] = paths
@@ -62,6 +67,11 @@ enum OpenAPIDocument {
             .replacingOccurrences(of: "\"__TIME_ZONES__\"", with: zones)
             .replacingOccurrences(of: "\"__CLIENT_MODULES__\"", with: modules)
     }
+
+    /// The paths of invitations and contacts, routed only when a feature takes contacts.
+    static let contactPaths = [
+        "/v1/sessions/{id}/invitations", "/v1/sessions/{id}/invitations/{invitationId}", "/v1/sessions/{id}/contacts",
+    ]
 
     /// The feature's snapshot: the generic envelope and the snapshot type's own members.
     private static func snapshot(_ definition: FeatureDefinition) -> [String: Any] {
