@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import ViewHostLocking
 
 #if canImport(Glibc)
@@ -138,7 +138,8 @@ final class ClusterPeopleProcessTests {
         #expect(twice.isEmpty, "messages in Rita's journal twice: \(twice)")
         for index in 1...Self.senders {
             let numbers = arrived.filter { $0.hasPrefix("m-\(index)-") }.compactMap { Int($0.split(separator: "-")[2]) }
-            #expect(numbers == Array(0..<Self.messagesPerSender), "sender \(index)'s messages, in the order they arrived")
+            #expect(
+                numbers == Array(0..<Self.messagesPerSender), "sender \(index)'s messages, in the order they arrived")
         }
         // Rita never moved: every delivery went to b.
         #expect(try await owners(of: [rita.id])[rita.id] == "b")
@@ -179,7 +180,8 @@ final class ClusterPeopleProcessTests {
     private func owners(of ids: [String]) async throws -> [String: String] {
         guard !ids.isEmpty else { return [:] }
         let list = ids.map { "'\($0)'" }.joined(separator: ",")
-        let rows = try await database.psql("SELECT id || '|' || coalesce(owner, '') FROM sessions WHERE id IN (\(list))")
+        let rows = try await database.psql(
+            "SELECT id || '|' || coalesce(owner, '') FROM sessions WHERE id IN (\(list))")
         var owners: [String: String] = [:]
         for row in rows.split(separator: "\n") {
             let parts = row.split(separator: "|", omittingEmptySubsequences: false)
