@@ -20,9 +20,10 @@
 #    receive time of A's 202 (also given from the POST's write).
 # 4. The store: sqlite3 reads journal and snapshot bytes per session and the pages in use before and after the
 #    first latency phase (the client's hook), divided by the messages delivered, senders and receivers apart.
-# 5. PERF=1 (default) records the whole machine with perf (-a -g -F 499) during the first person round and reports
-#    the server's samples (perf report --pid): `perf record -p` spun at 100 % CPU on this kernel when a thread of the
-#    server ended, so it is not used.
+# 5. PERF=1 (default) runs the server under `perf record -g -F 499` for the whole run (a few % of its CPU), and
+#    reports the server's largest functions, by self time and with their callees (demangled). (`perf record -p PID`
+#    is not used: on this kernel it spun at 100 % CPU once a thread of the server ended, and `-a` saw only other
+#    tenants of the machine.)
 # Environment (defaults): PAIRS=64 RATES="1000 250" DURATION=10 THROUGHPUT=5 DEPTH=4 ROUNDS=2 PORT=18520 SKIP_BUILD=0
 #                         PERF=1 REPORT=<repo>/BENCHMARKS.md
 set -euo pipefail
@@ -56,23 +57,26 @@ CLIENT="$REPO/.build-bench/release/delivery-bench"
 
 wait_for_quiet_machine 40 60
 LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg)"
-(cd "$RUN" && exec env VIEWHOST_LIMITS_SESSIONS_PER_MINUTE_PER_CLIENT=0 VIEWHOST_LIMITS_EVENTS_PER_SECOND_PER_SESSION=0 \
+PROFILER=()
+[ "$PERF" = 1 ] && PROFILER=(perf record -g -F 499 -o "$RUN/perf.data" --)
+(cd "$RUN" && exec "${PROFILER[@]}" env VIEWHOST_LIMITS_SESSIONS_PER_MINUTE_PER_CLIENT=0 VIEWHOST_LIMITS_EVENTS_PER_SECOND_PER_SESSION=0 \
   "$BIN" serve --port "$PORT" --data-dir "$RUN/data" --simulation-speed 100 --weather-provider offline \
   --log-level error) > "$RUN/server.out" 2> "$RUN/server.err" &
-PID=$!; PIDS+=("$PID")
+LAUNCHED=$!; PIDS+=("$LAUNCHED")
 for _ in $(seq 200); do grep -q "listening" "$RUN/server.out" 2>/dev/null && break; sleep 0.05; done
 grep -q "listening" "$RUN/server.out" || { say "the server did not start: $(tail -3 "$RUN/server.err")"; exit 1; }
+PID="$LAUNCHED"
+# Under perf, the server is perf's child (env execs it).
+[ "$PERF" = 1 ] && PID="$(pgrep -P "$LAUNCHED" | head -1)"
+PIDS=("$PID" "${PIDS[@]}")
 
-# The client's hook: `hook.sh before` / `hook.sh after N` measure the store, `hook.sh throughput` starts perf.
+# The client's hook: `hook.sh before` / `hook.sh after N` measure the store (`hook.sh throughput` does nothing).
 DB="$RUN/data/viewhost.sqlite"
 cat > "$RUN/hook.sh" <<HOOK
 #!/usr/bin/env bash
 set -euo pipefail
 phase="\$1"
-if [ "\$phase" = throughput ]; then
-  [ "$PERF" = 1 ] && perf record -a -g -F 499 -o "$RUN/perf.data" -- sleep "$THROUGHPUT" > "$RUN/perf-record.log" 2>&1 &
-  exit 0
-fi
+[ "\$phase" = throughput ] && exit 0
 sqlite3 -readonly "$DB" "PRAGMA page_size; PRAGMA page_count; PRAGMA freelist_count;" > "$RUN/pages-\$phase.txt"
 sqlite3 -readonly -separator ' ' "$DB" "SELECT session_id, count(*), sum(length(input)) FROM journal GROUP BY session_id;" > "$RUN/journal-\$phase.txt"
 sqlite3 -readonly -separator ' ' "$DB" "SELECT session_id, count(*), sum(length(core)) FROM snapshots GROUP BY session_id;" > "$RUN/snapshots-\$phase.txt"
@@ -85,12 +89,15 @@ logged "$CLIENT" "$PORT" --pairs "$PAIRS" --rates "$(echo $RATES | tr ' ' ',')" 
   --depth "$DEPTH" --rounds "$ROUNDS" --server-pid "$PID" --hook "$RUN/hook.sh" --json-out "$RUN/delivery-bench.json" \
   > "$RUN/delivery-bench.out"
 BUSY_AFTER="$(busy_percent)"
-kill "$PID"; wait "$PID" 2>/dev/null || true
+kill "$PID"; wait "$LAUNCHED" 2>/dev/null || true
 if [ "$PERF" = 1 ] && [ -s "$RUN/perf.data" ]; then
-  sleep 1  # perf writes its file when its sleep ends
-  perf report -i "$RUN/perf.data" --pid "$PID" --no-children --sort dso,symbol --percent-limit 0.7 --stdio -g none 2>/dev/null \
-    | grep -v '^$' | grep '%' | grep -v '^ *|' | grep -v -- '--' | head -40 > "$RUN/perf-top.txt" || true
-  perf report -i "$RUN/perf.data" --pid "$PID" --no-children --sort dso --stdio -g none 2>/dev/null | grep '%' | head -12 > "$RUN/perf-dso.txt" || true
+  DEMANGLE="$(command -v swift-demangle || command -v /opt/swift/usr/bin/swift-demangle || echo cat)"
+  [ "$DEMANGLE" != cat ] && DEMANGLE="$DEMANGLE --simplified"
+  perf report -i "$RUN/perf.data" --no-children --sort dso,symbol --percent-limit 0.7 --stdio -g none 2>/dev/null \
+    | grep '%' | $DEMANGLE | sed -E 's/ +- +- *$//; s/ {2,}/  /g' | cut -c1-150 | head -30 > "$RUN/perf-self.txt" || true
+  perf report -i "$RUN/perf.data" --children --sort symbol --percent-limit 3 --stdio -g none 2>/dev/null \
+    | grep '%' | $DEMANGLE | sed -E 's/ {2,}/  /g' | cut -c1-170 > "$RUN/perf-children.txt" || true
+  perf report -i "$RUN/perf.data" --no-children --sort dso --stdio -g none 2>/dev/null | grep '%' | head -10 > "$RUN/perf-dso.txt" || true
 fi
 
 python3 - "$RUN" > "$RUN/figures.md" 2>"$RUN/report.err" <<'PY' || { say "report failed: $(cat "$RUN/report.err")"; exit 1; }
@@ -146,12 +153,17 @@ print(f"UNEXPECTED={'; '.join(d['unexpected']) or 'none'}")
 PY
 get() { grep "^$1=" "$RUN/figures.md" | sed "s/^$1=//"; }
 PERF_NOTE="no profile (PERF=0)"
-if [ -s "$RUN/perf-top.txt" ]; then
-  PERF_NOTE="perf (-a -g -F 499 during the first person round, the server's samples), the largest symbols (self time):
+if [ -s "$RUN/perf-self.txt" ]; then
+  PERF_NOTE="\`perf record -g -F 499\` of the server over the whole run (setup, both latency phases, all rounds);
+self time by library: $(awk '{printf "%s%s %s", (NR>1?"; ":""), $2, $1}' "$RUN/perf-dso.txt" | head -c 500).
+Functions with their callees (inclusive; threads, dispatch and closures left out: all in \`perf-children.txt\`):
 \`\`\`
-$(head -15 "$RUN/perf-top.txt")
+$(grep -v -E 'start_thread|SYSCALL|syscall|dispatch_|swift_job_run|runJob|thunk|partial apply|closure #|protocol witness|@objc' "$RUN/perf-children.txt" | sed -E 's/ +- +- *$//' | awk '!seen[substr($0, index($0, "[.]"))]++' | head -24)
 \`\`\`
-by library: $(awk '{printf "%s%s %s", (NR>1?"; ":""), $2, $1}' "$RUN/perf-dso.txt" | head -c 600)"
+Largest self time:
+\`\`\`
+$(head -14 "$RUN/perf-self.txt")
+\`\`\`"
 fi
 
 SECTION="$RUN/section.md"
