@@ -24,18 +24,30 @@
 #    reports the server's largest functions, by self time and with their callees (demangled). (`perf record -p PID`
 #    is not used: on this kernel it spun at 100 % CPU once a thread of the server ended, and `-a` saw only other
 #    tenants of the machine.)
+# 6. CLUSTER=1 (default): the latency phases again on two nodes sharing PostgreSQL (scripts/cluster.sh bench: three
+#    nodes, PostgreSQL from a temporary directory, nginx unused here): the A's made on node1 and posting there, the B's
+#    made, redeeming and streamed on node2, so every message crosses from one node to the other.
 # Environment (defaults): PAIRS=64 RATES="1000 250" DURATION=10 THROUGHPUT=5 DEPTH=4 ROUNDS=2 PORT=18520 SKIP_BUILD=0
-#                         PERF=1 REPORT=<repo>/BENCHMARKS.md
+#                         PERF=1 CLUSTER=1 REPORT=<repo>/BENCHMARKS.md
 set -euo pipefail
 
+# Inside scripts/cluster.sh bench (step 6): the latency phases only, A's on node1, B's made and streamed on node2.
+if [ -n "${DELIVERIES_CLUSTER_RUN:-}" ]; then
+  IFS=, read -r -a urls <<<"$CLUSTER_NODE_URLS"
+  "$DELIVERIES_CLIENT" "${urls[0]##*:}" --b-port "${urls[1]##*:}" --pairs "$PAIRS" --rates "$(echo $RATES | tr ' ' ',')" \
+    --seconds "$DURATION" --latency-only --json-out "$DELIVERIES_CLUSTER_RUN/cluster.json" \
+    > "$DELIVERIES_CLUSTER_RUN/cluster-bench.out"
+  exit
+fi
+
 # The command as given (the variables set in the environment), for the report.
-COMMAND="$(for v in PAIRS RATES DURATION THROUGHPUT DEPTH ROUNDS PERF SKIP_BUILD; do [ -n "${!v+x}" ] && printf '%s=%s ' "$v" "${!v}"; done; :)Benchmarks/deliveries.sh"
+COMMAND="$(for v in PAIRS RATES DURATION THROUGHPUT DEPTH ROUNDS PERF CLUSTER SKIP_BUILD; do [ -n "${!v+x}" ] && printf '%s=%s ' "$v" "${!v}"; done; :)Benchmarks/deliveries.sh"
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 STAMP="$(date -u +%Y%m%dT%H%M%SZ)"
 RUN="$REPO/Benchmarks/out/deliveries-$STAMP"
 REPORT="${REPORT:-$REPO/BENCHMARKS.md}"
 PAIRS="${PAIRS:-64}" RATES="${RATES:-1000 250}" DURATION="${DURATION:-10}" THROUGHPUT="${THROUGHPUT:-5}"
-DEPTH="${DEPTH:-4}" ROUNDS="${ROUNDS:-2}" PORT="${PORT:-18520}" PERF="${PERF:-1}"
+DEPTH="${DEPTH:-4}" ROUNDS="${ROUNDS:-2}" PORT="${PORT:-18520}" PERF="${PERF:-1}" CLUSTER="${CLUSTER:-1}"
 mkdir -p "$RUN/data"
 PIDS=()
 cleanup() { for pid in "${PIDS[@]:-}"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; done; }
@@ -90,6 +102,15 @@ logged "$CLIENT" "$PORT" --pairs "$PAIRS" --rates "$(echo $RATES | tr ' ' ',')" 
   > "$RUN/delivery-bench.out"
 BUSY_AFTER="$(busy_percent)"
 kill "$PID"; wait "$LAUNCHED" 2>/dev/null || true
+if [ "$CLUSTER" = 1 ]; then
+  say "the latency phases on two nodes sharing PostgreSQL (scripts/cluster.sh bench)"
+  SQLITE_NOTE="$QUIET_NOTE"
+  wait_for_quiet_machine 40 30
+  CLUSTER_NOTE="$QUIET_NOTE" QUIET_NOTE="$SQLITE_NOTE"
+  VIEWHOST_BINARY="$BIN" DELIVERIES_CLUSTER_RUN="$RUN" DELIVERIES_CLIENT="$CLIENT" PAIRS="$PAIRS" RATES="$RATES" \
+    DURATION="$DURATION" logged "$REPO/scripts/cluster.sh" bench "$REPO/Benchmarks/deliveries.sh" > "$RUN/cluster.log" 2>&1 \
+    || say "the cluster run failed (see $RUN/cluster.log)"
+fi
 if [ "$PERF" = 1 ] && [ -s "$RUN/perf.data" ]; then
   DEMANGLE="$(command -v swift-demangle || command -v /opt/swift/usr/bin/swift-demangle || echo cat)"
   [ "$DEMANGLE" != cat ] && DEMANGLE="$DEMANGLE --simplified"
@@ -139,6 +160,10 @@ for x in tp:
     us = round(cpu / max(1, x["accepted_in_window"]) * 1e6) if cpu is not None else "n/a"
     print(f"TP_ROW=| {x['target']} | {x['seconds']} | {x['posts']:,} | {x['statuses']} | {x['per_second']:,.0f} | {cpu} | {us} | {extra or '—'} |")
 print(f"RATIO={ratio:.2f}")
+if os.path.exists(f"{run}/cluster.json"):
+    for l in json.load(open(f"{run}/cluster.json"))["latency"]:
+        a_, w, r = l["from_202_ms"], l["from_write_ms"], l["read_from_202_ms"]
+        print(f"CLUSTER_ROW=| {l['rate']:,.0f} | {l['messages']:,} | {l['delivered']:,} | {l['post_statuses']} | {l['send_span_s']} | {a_['p50']} | {a_['p90']} | {a_['p99']} | {a_['max']} | {l['frame_before_202']:,} | {w['p50']} | {w['p99']} | {r['p99']} | {l['answer_ms']['p50']} / {l['answer_ms']['p99']} | {l['client_cpu_s']} |")
 print(f"PERSON={sum(person)/max(1,len(person)):,.0f}")
 print(f"BOT={sum(botr)/max(1,len(botr)):,.0f}")
 for (table, role), (b, rows_) in sorted(per.items()):
@@ -166,6 +191,21 @@ $(head -14 "$RUN/perf-self.txt")
 \`\`\`"
 fi
 
+CLUSTER_SECTION="**Two nodes on PostgreSQL**: not measured (CLUSTER=0)."
+if [ "$CLUSTER" = 1 ]; then
+  if [ -n "$(get CLUSTER_ROW)" ]; then
+    CLUSTER_SECTION="**Two nodes on PostgreSQL** (\`scripts/cluster.sh bench\`: PostgreSQL $(ls /usr/lib/postgresql | sort -V | tail -1) from a
+temporary directory, three release nodes of which two are used; $CLUSTER_NOTE): the same pairs and rates, the A's
+made on node1 and posting there, the B's made, redeeming and streamed on node2, so every message is committed on node1
+and crosses to node2 (its owner) to be applied and framed. Server CPU is not split by node here.
+
+| messages/s | messages | delivered | POST statuses | send span s | p50 ms | p90 | p99 | max | frames before their 202 | from write p50 | from write p99 | read p99 | 202 after write p50 / p99 ms | client CPU s |
+|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|
+$(get CLUSTER_ROW)"
+  else
+    CLUSTER_SECTION="**Two nodes on PostgreSQL**: the run failed; see \`cluster.log\` beside the raw outputs."
+  fi
+fi
 SECTION="$RUN/section.md"
 cat > "$SECTION" <<MD
 ## Deliveries between sessions (viewhost serve)
@@ -214,6 +254,8 @@ Pages in use grew by $(get USED) bytes: **$(get USED_PER) bytes per delivery** i
 
 Against issue 42's goals (at $(echo $RATES | cut -d' ' -f1) messages/s p50 ≤ 3 ms, p99 ≤ 20 ms from the 202; person throughput
 ≥ 0.5 × the bot's): p50 $(get P50) ms, p99 $(get P99) ms, ratio $(get RATIO).
+
+$CLUSTER_SECTION
 
 Where the server's time goes: $PERF_NOTE
 MD

@@ -10,12 +10,16 @@
 //    its 202, and the kernel arrival of the first event on B_i's stream whose text holds "#L<k>#".
 // 2. throughput: closed loop for THROUGHPUT seconds per round, DEPTH requests in flight per A connection, alternately
 //    to B_i (person) and to the seeded bot (--bot, default John); 202s per second, other statuses counted.
+//    --latency-only leaves it out.
+// --b-port makes the B's on another node (of a cluster sharing one store): they redeem and stream there, while the
+// A's post to PORT, so every message crosses between the nodes.
 // --hook CMD runs `CMD before` after setup, `CMD after N` once the first latency phase is all delivered (the script
 // measures the store there) and `CMD throughput` just before the first throughput round (the script profiles it).
 // Prints one JSON object (also to --json-out).
 //
 // Usage: delivery-bench PORT [--pairs N] [--rates N,N] [--seconds S] [--throughput-seconds S] [--depth N]
-//                            [--rounds N] [--bot NAME] [--server-pid PID] [--hook CMD] [--json-out FILE]
+//                            [--rounds N] [--bot NAME] [--b-port PORT] [--latency-only] [--server-pid PID]
+//                            [--hook CMD] [--json-out FILE]
 import BenchSupport
 import CSystemShim
 import Foundation
@@ -26,6 +30,9 @@ import Glibc
 #endif
 
 var port = 0
+/// The node B's sessions are made on, redeem there and are streamed from (default: PORT).
+var bPort: Int?
+var latencyOnly = false
 var pairCount = 64
 var rates = [1000.0]
 var seconds = 10.0
@@ -61,6 +68,8 @@ do {
         case "--depth": depth = number()
         case "--rounds": throughputRounds = number()
         case "--bot": bot = value()
+        case "--b-port": bPort = number()
+        case "--latency-only": latencyOnly = true
         case "--server-pid": serverPID = Int32(number())
         case "--hook": hook = value()
         case "--json-out": jsonOut = value()
@@ -112,9 +121,14 @@ struct Pair {
 _ = vh_raise_fd_limit()
 let control = connectLoopback(port: port, nonBlocking: false)
 var controlBuffer: [UInt8] = []
+let controlB = connectLoopback(port: bPort ?? port, nonBlocking: false)
+var controlBBuffer: [UInt8] = []
 @MainActor
-func createSession() -> (id: String, token: String) {
-    let (status, body) = exchange(control, "POST", "/v1/sessions", body: #"{"features":["chat"]}"#, buffer: &controlBuffer)
+func createSession(onB: Bool = false) -> (id: String, token: String) {
+    let (status, body) =
+        onB
+        ? exchange(controlB, "POST", "/v1/sessions", body: #"{"features":["chat"]}"#, buffer: &controlBBuffer)
+        : exchange(control, "POST", "/v1/sessions", body: #"{"features":["chat"]}"#, buffer: &controlBuffer)
     guard status == 201, let id = string(json(body), "id"), let token = string(json(body), "token") else {
         fail("POST /v1/sessions answered \(status): \(String(decoding: body, as: UTF8.self))")
     }
@@ -123,7 +137,7 @@ func createSession() -> (id: String, token: String) {
 var pairs: [Pair] = []
 for index in 0..<pairCount {
     let a = createSession()
-    let b = createSession()
+    let b = createSession(onB: true)
     let invited = exchange(
         control, "POST", "/v1/sessions/\(a.id)/invitations", token: a.token,
         body: #"{"purpose":"contact","features":["chat"],"name":"A\#(index)"}"#, buffer: &controlBuffer)
@@ -131,8 +145,8 @@ for index in 0..<pairCount {
         fail("invitation answered \(invited.status): \(String(decoding: invited.body, as: UTF8.self))")
     }
     let redeemed = exchange(
-        control, "POST", "/v1/sessions/\(b.id)/contacts", token: b.token,
-        body: #"{"code":"\#(code)","name":"B\#(index)"}"#, buffer: &controlBuffer)
+        controlB, "POST", "/v1/sessions/\(b.id)/contacts", token: b.token,
+        body: #"{"code":"\#(code)","name":"B\#(index)"}"#, buffer: &controlBBuffer)
     guard redeemed.status == 201 else {
         fail("redeem answered \(redeemed.status): \(String(decoding: redeemed.body, as: UTF8.self))")
     }
@@ -212,7 +226,7 @@ let epoll = vh_epoll_create()
 var streams: [EventStreamParser] = []
 var streamEvents = 0
 for pair in pairs {
-    let fd = connectLoopback(port: port, nonBlocking: true, timestamps: true)
+    let fd = connectLoopback(port: bPort ?? port, nonBlocking: true, timestamps: true)
     let parser = EventStreamParser { block, arrived, read in
         streamEvents += 1
         stampMarkers(block, arrived: arrived, read: read)
@@ -373,7 +387,7 @@ let latencies = rates.enumerated().map { index, rate in latencyPhase(rate: rate,
 
 var rounds: [[String: Any]] = []
 var serial = 0
-for round in 0..<(2 * throughputRounds) {
+for round in 0..<(latencyOnly ? 0 : 2 * throughputRounds) {
     let target = round % 2 == 0 ? "person" : "bot"
     if round == 0 { runHook("throughput") }
     var roundMarkers: [String] = []
