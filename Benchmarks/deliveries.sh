@@ -175,6 +175,8 @@ print(f"P99={a['p99']}")
 print(f"N={n}")
 print(f"NAME={d['name_of_b_example']}")
 print(f"UNEXPECTED={'; '.join(d['unexpected']) or 'none'}")
+reopened = d.get("streams_reopened", [])
+print(f"REOPENED={len(reopened)}" + (f" ({'; '.join(reopened[:3])})" if reopened else ""))
 PY
 get() { grep "^$1=" "$RUN/figures.md" | sed "s/^$1=//"; }
 PERF_NOTE="no profile (PERF=0)"
@@ -227,7 +229,8 @@ to the frame. Server CPU is utime+stime (/proc/PID/stat) from the first POST to 
 $(get LAT_ROW)
 
 A frame can reach B's stream before A's 202 reaches A (the delivery and the answer race after the commit); those
-count negative in the percentiles from the 202. Non-202 answers (first five): $(get UNEXPECTED).
+count negative in the percentiles from the 202. Non-202 answers (first five): $(get UNEXPECTED). Streams the server
+ended during the run (each opened again at once, its first snapshot then carrying what was sent meanwhile): $(get REOPENED).
 
 **Throughput**, closed loop: $DEPTH POSTs in flight on each of the $PAIRS sender connections for $THROUGHPUT s a round,
 alternately \`send\` to the person (B) and to the seeded bot ("John", whose replies come after the simulated delay

@@ -218,28 +218,34 @@ final class Sender {
 }
 
 enum Connection {
-    case stream(EventStreamParser)
+    case stream(EventStreamParser, Int)
     case sender(Sender)
 }
 var connections: [Int32: Connection] = [:]
 let epoll = vh_epoll_create()
 var streams: [EventStreamParser] = []
 var streamEvents = 0
-for pair in pairs {
+/// Streams the server ended while the run went on (each opened again at once; its first snapshot then carries
+/// the messages sent meanwhile).
+var streamsReopened: [String] = []
+/// Opens B's stream of `pair` (again), in place of the one it had.
+@MainActor
+func openStream(_ pair: Int) {
     let fd = connectLoopback(port: bPort ?? port, nonBlocking: true, timestamps: true)
     let parser = EventStreamParser { block, arrived, read in
         streamEvents += 1
         stampMarkers(block, arrived: arrived, read: read)
     }
-    streams.append(parser)
-    connections[fd] = .stream(parser)
+    if pair < streams.count { streams[pair] = parser } else { streams.append(parser) }
+    connections[fd] = .stream(parser, pair)
     sendAll(
         fd,
         Array(
-            "GET /v1/sessions/\(pair.b.id)/stream?features=chat HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(pair.b.token)\r\nAccept: text/event-stream\r\n\r\n"
+            "GET /v1/sessions/\(pairs[pair].b.id)/stream?features=chat HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(pairs[pair].b.token)\r\nAccept: text/event-stream\r\n\r\n"
                 .utf8))
     _ = vh_epoll_add(epoll, fd, VH_EPOLLIN, UInt64(fd))
 }
+for pair in pairs.indices { openStream(pair) }
 var senders: [Sender] = []
 for _ in pairs {
     let fd = connectLoopback(port: port, nonBlocking: true, timestamps: true)
@@ -264,11 +270,22 @@ func pump(timeoutMilliseconds: Int32) {
         guard let connection = connections[fd] else { continue }
         while true {
             let (received, arrived, read) = receiveStamped(fd, into: readBuffer, control: controlSpace)
-            if received == 0 { fail("the server closed a connection") }
+            if received == 0 {
+                guard case .stream(let parser, let pair) = connections[fd] else {
+                    fail("the server closed a POST connection")
+                }
+                // Ended by the server: noted, and opened again so the run goes on.
+                streamsReopened.append("pair \(pair): status \(parser.status), ended \(parser.ended)")
+                _ = vh_epoll_remove(epoll, fd)
+                connections[fd] = nil
+                close(fd)
+                openStream(pair)
+                break
+            }
             if received < 0 { break }
             let bytes = UnsafeRawBufferPointer(rebasing: readBuffer[0..<received])
             switch connection {
-            case .stream(let parser):
+            case .stream(let parser, _):
                 parser.received(bytes, arrived: arrived, read: read)
             case .sender(let sender):
                 sender.buffer.append(contentsOf: bytes)
@@ -433,7 +450,7 @@ for round in 0..<(latencyOnly ? 0 : 2 * throughputRounds) {
 
 let result: [String: Any] = [
     "pairs": pairs.count, "name_of_b_example": pairs.first?.nameOfB ?? "", "latency": latencies,
-    "throughput": rounds, "unexpected": unexpected,
+    "throughput": rounds, "unexpected": unexpected, "streams_reopened": streamsReopened,
     "ids": ["senders": pairs.map(\.a.id), "receivers": pairs.map(\.b.id)],
 ]
 let data = try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
