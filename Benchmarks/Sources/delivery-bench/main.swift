@@ -81,42 +81,7 @@ do {
     guard port > 0 else { fail("give the server's port") }
 }
 
-@MainActor
-func runHook(_ phase: String) {
-    guard let hook else { return }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", "\(hook) \(phase)"]
-    do { try process.run() } catch { fail("hook: \(error)") }
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { fail("hook '\(phase)' exited \(process.terminationStatus)") }
-}
-
-func json(_ bytes: [UInt8]) -> JSONValue? { try? JSONParser.parse(bytes) }
-
-func string(_ value: JSONValue?, _ key: String) -> String? {
-    guard case .string(let text)? = value?[key] else { return nil }
-    return text
-}
-
-/// Every string in a JSON value, depth first.
-func strings(in value: JSONValue) -> [String] {
-    switch value {
-    case .string(let text): [text]
-    case .array(let items): items.flatMap(strings(in:))
-    case .object(let members): members.flatMap { strings(in: $0.1) }
-    default: []
-    }
-}
-
 // MARK: - Setup
-
-struct Pair {
-    let a: (id: String, token: String)
-    let b: (id: String, token: String)
-    /// The name A's chat lists B by: the `contact` of A's sends.
-    let nameOfB: String
-}
 
 _ = vh_raise_fd_limit()
 let control = connectLoopback(port: port, nonBlocking: false)
@@ -174,53 +139,19 @@ for index in 0..<pairCount {
 
 // MARK: - Connections
 
-/// Per message: the POST's write, its answer's arrival and status, the first frame on B's stream holding it.
-final class Message {
-    let pair: Int
-    var written: Int64 = 0
-    var answered: Int64 = 0
-    var status = 0
-    var frameArrived: Int64 = 0
-    var frameRead: Int64 = 0
-    init(pair: Int) { self.pair = pair }
-}
 var messages: [String: Message] = [:]
 
-/// Finds the markers "#L<k>#" / "#T<k>#" in an event and stamps their messages' first frame.
+/// Stamps the first frame of each message whose marker the event holds.
 @MainActor
 func stampMarkers(_ block: ArraySlice<UInt8>, arrived: Int64, read: Int64) {
-    var index = block.startIndex
-    let hash = UInt8(ascii: "#")
-    while index < block.endIndex {
-        if block[index] == hash, index + 2 < block.endIndex,
-            block[index + 1] == UInt8(ascii: "L") || block[index + 1] == UInt8(ascii: "T")
-        {
-            var end = index + 2
-            while end < block.endIndex, block[end] >= UInt8(ascii: "0"), block[end] <= UInt8(ascii: "9") { end += 1 }
-            if end < block.endIndex, block[end] == hash, end > index + 2 {
-                let marker = String(decoding: block[index...end], as: UTF8.self)
-                if let message = messages[marker], message.frameArrived == 0 {
-                    message.frameArrived = arrived
-                    message.frameRead = read
-                }
-                index = end
-            }
+    for marker in markers(in: block) {
+        if let message = messages[marker], message.frameArrived == 0 {
+            message.frameArrived = arrived
+            message.frameRead = read
         }
-        index += 1
     }
 }
 
-final class Sender {
-    let fd: Int32
-    var buffer: [UInt8] = []
-    var inFlight: [String] = []
-    init(fd: Int32) { self.fd = fd }
-}
-
-enum Connection {
-    case stream(EventStreamParser, Int)
-    case sender(Sender)
-}
 var connections: [Int32: Connection] = [:]
 let epoll = vh_epoll_create()
 var streams: [EventStreamParser] = []
@@ -335,7 +266,7 @@ func post(_ marker: String, pair: Int, contact: String) {
 let allOpen = waitUntil(seconds: 30) { streams.allSatisfy { $0.headDone && streamEvents >= streams.count } }
 guard allOpen, streams.allSatisfy({ $0.status == 200 }) else { fail("not every stream opened with 200") }
 _ = waitUntil(seconds: 0.5) { false }
-runHook("before")
+runHook(hook, "before")
 
 // MARK: - 1. Latency at fixed rates
 
@@ -383,7 +314,7 @@ func latencyPhase(rate: Double, measuresStore: Bool) -> [String: Any] {
     }
     let delivered = fromAnswer.count
     _ = waitUntil(seconds: 1) { false }
-    if measuresStore { runHook("after \(delivered)") }
+    if measuresStore { runHook(hook, "after \(delivered)") }
     var latency: [String: Any] = [
         "messages": total, "rate": rate, "seconds": seconds, "send_span_s": (sendSpan * 1000).rounded() / 1000,
         "delivered": delivered, "all_delivered": allDelivered, "post_statuses": statuses,
@@ -406,7 +337,7 @@ var rounds: [[String: Any]] = []
 var serial = 0
 for round in 0..<(latencyOnly ? 0 : 2 * throughputRounds) {
     let target = round % 2 == 0 ? "person" : "bot"
-    if round == 0 { runHook("throughput") }
+    if round == 0 { runHook(hook, "throughput") }
     var roundMarkers: [String] = []
     let roundStart = realtimeNanoseconds()
     let roundEnd = roundStart + Int64(throughputSeconds * 1e9)
