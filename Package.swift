@@ -188,8 +188,18 @@ let package = Package(
         ),
         // Benchmarks/sse.sh's client: 10,000 event streams read by one epoll loop (measurement harness, not a product).
         .executableTarget(
-            name: "sse-bench", dependencies: ["CSystemShim", "ViewHostJSON"], path: "Benchmarks/Sources/sse-bench",
+            name: "sse-bench", dependencies: ["BenchSupport", "CSystemShim", "ViewHostJSON"], path: "Benchmarks/Sources/sse-bench",
             swiftSettings: swiftSettings),
+        // What the native load clients share: loopback sockets, HTTP answers, event streams with kernel receive
+        // timestamps, percentiles (measurement harness, not a product).
+        .target(
+            name: "BenchSupport", dependencies: ["CSystemShim"], path: "Benchmarks/Sources/BenchSupport",
+            swiftSettings: swiftSettings),
+        // Benchmarks/deliveries.sh's client: chat messages between people's sessions, latency to the receiver's stream
+        // and throughput against the bot (measurement harness, not a product).
+        .executableTarget(
+            name: "delivery-bench", dependencies: ["BenchSupport", "CSystemShim", "ViewHostJSON"],
+            path: "Benchmarks/Sources/delivery-bench", swiftSettings: swiftSettings),
         // Making an event stream's patches, per version of a replayed session (measurement harness, not a product).
         .executableTarget(
             name: "patch-bench", dependencies: ["ViewHostJSON"], path: "Benchmarks/Sources/patch-bench",

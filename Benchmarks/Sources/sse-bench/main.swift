@@ -16,6 +16,7 @@
 // With --server-pid, each round also reports the server's CPU seconds (utime+stime from /proc/PID/stat) from
 // just before its first POST until its last event arrived.
 // Prints one JSON object (also to --json-out).
+import BenchSupport
 import CSystemShim
 import Foundation
 import ViewHostJSON
@@ -25,11 +26,6 @@ import Glibc
 #endif
 
 // MARK: - Options
-
-func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("sse-bench: \(message)\n".utf8))
-    exit(2)
-}
 
 var port = 0
 var sessionCount = 2000
@@ -76,106 +72,6 @@ do {
     guard modes.allSatisfy({ $0 == "burst" || $0 == "paced" }) else { fail("--modes takes burst and paced") }
 }
 
-// MARK: - Clocks
-
-func realtimeNanoseconds() -> Int64 {
-    var now = timespec()
-    clock_gettime(CLOCK_REALTIME, &now)
-    return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
-}
-
-/// The server's utime+stime in seconds, or nil without --server-pid.
-@MainActor
-func serverCPUSeconds() -> Double? {
-    guard let serverPID, let text = try? String(contentsOfFile: "/proc/\(serverPID)/stat", encoding: .utf8),
-        let close = text.lastIndex(of: ")")
-    else { return nil }
-    let fields = text[text.index(after: close)...].split(separator: " ")
-    // After the command: state is field 3, utime 14 and stime 15 (1-based), so 11 and 12 here (0-based).
-    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
-    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
-}
-
-func cpuSeconds() -> Double {
-    var usage = rusage()
-    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1_000_000
-}
-
-// MARK: - Sockets
-
-@MainActor
-func connectLoopback(nonBlocking: Bool) -> Int32 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { fail("socket: \(String(cString: strerror(errno)))") }
-    _ = vh_set_nodelay(fd)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let result = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard result == 0 else { fail("connect: \(String(cString: strerror(errno)))") }
-    if nonBlocking { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-    return fd
-}
-
-func sendAll(_ fd: Int32, _ bytes: [UInt8]) {
-    var sent = 0
-    while sent < bytes.count {
-        let count = bytes.withUnsafeBytes { vh_send(fd, $0.baseAddress! + sent, $0.count - sent) }
-        if count > 0 {
-            sent += count
-        } else if count < 0, errno == EAGAIN || errno == EINTR {
-            var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-            _ = poll(&poller, 1, 1000)
-        } else {
-            fail("send: \(String(cString: strerror(errno)))")
-        }
-    }
-}
-
-func find(_ pattern: [UInt8], in bytes: ArraySlice<UInt8>) -> Int? {
-    guard bytes.count >= pattern.count else { return nil }
-    var index = bytes.startIndex
-    while index + pattern.count <= bytes.endIndex {
-        if bytes[index] == pattern[0], bytes[index..<(index + pattern.count)].elementsEqual(pattern) { return index }
-        index += 1
-    }
-    return nil
-}
-
-/// Reads one response with Content-Length from a blocking socket; returns the status and body.
-func readResponse(_ fd: Int32, buffer: inout [UInt8]) -> (status: Int, body: [UInt8]) {
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        if let end = find(Array("\r\n\r\n".utf8), in: buffer[...]) {
-            let head = String(decoding: buffer[..<end], as: UTF8.self)
-            let status = Int(head.dropFirst(9).prefix(3)) ?? 0
-            var length = 0
-            for line in head.split(separator: "\r\n") where line.lowercased().hasPrefix("content-length:") {
-                length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) ?? 0
-            }
-            if buffer.count >= end + 4 + length {
-                let body = Array(buffer[(end + 4)..<(end + 4 + length)])
-                buffer.removeFirst(end + 4 + length)
-                return (status, body)
-            }
-        }
-        let count = chunk.withUnsafeMutableBytes { vh_recv(fd, $0.baseAddress, $0.count) }
-        if count > 0 {
-            buffer.append(contentsOf: chunk[0..<count])
-        } else if count < 0, errno == EINTR || errno == EAGAIN {
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            _ = poll(&poller, 1, 1000)
-        } else {
-            fail("the server closed a connection while answering")
-        }
-    }
-}
-
 // MARK: - Sessions
 
 struct SessionInfo {
@@ -185,7 +81,7 @@ struct SessionInfo {
 
 @MainActor
 func createSessions(_ count: Int) -> [SessionInfo] {
-    let fd = connectLoopback(nonBlocking: false)
+    let fd = connectLoopback(port: port, nonBlocking: false)
     defer { close(fd) }
     let body = #"{"features":["login"]}"#
     let request = Array(
@@ -212,58 +108,20 @@ func createSessions(_ count: Int) -> [SessionInfo] {
 
 // MARK: - Streams
 
-/// One SSE connection: its chunked body is parsed as it arrives; each complete event's arrival is recorded.
+/// One SSE connection and the (kernel arrival ns, read ns) of each of its events with data, in order.
 final class Stream {
     let fd: Int32
     let session: Int
-    var buffer: [UInt8] = []
-    var headDone = false
-    var status = 0
-    /// The event text so far (chunk framing removed).
-    var text: [UInt8] = []
-    var chunkRemaining: Int?
-    /// (kernel arrival ns, read ns) of each event with data, in order.
     var events: [(arrived: Int64, read: Int64)] = []
     var closed = false
+    lazy var parser = EventStreamParser { [unowned self] _, arrived, read in self.events.append((arrived, read)) }
 
     init(fd: Int32, session: Int) {
         self.fd = fd
         self.session = session
     }
 
-    func received(_ bytes: UnsafeRawBufferPointer, arrived: Int64, read: Int64) {
-        buffer.append(contentsOf: bytes)
-        if !headDone {
-            guard let end = find(Array("\r\n\r\n".utf8), in: buffer[...]) else { return }
-            status = Int(String(decoding: buffer[9..<12], as: UTF8.self)) ?? 0
-            buffer.removeFirst(end + 4)
-            headDone = true
-        }
-        // Chunked framing: size line, data, CRLF.
-        while true {
-            if let remaining = chunkRemaining {
-                guard buffer.count >= remaining + 2 else { break }
-                text.append(contentsOf: buffer[0..<remaining])
-                buffer.removeFirst(remaining + 2)
-                chunkRemaining = nil
-            } else {
-                guard let end = find(Array("\r\n".utf8), in: buffer[...]) else { break }
-                let size = Int(String(decoding: buffer[..<end], as: UTF8.self), radix: 16) ?? 0
-                buffer.removeFirst(end + 2)
-                if size == 0 {
-                    closed = true
-                    break
-                }
-                chunkRemaining = size
-            }
-        }
-        // Events end with a blank line; count the ones that carry data.
-        while let end = find(Array("\n\n".utf8), in: text[...]) {
-            let block = text[..<end]
-            if find(Array("data:".utf8), in: block) != nil { events.append((arrived, read)) }
-            text.removeFirst(end + 2)
-        }
-    }
+    var status: Int { parser.status }
 }
 
 _ = vh_raise_fd_limit()
@@ -273,9 +131,7 @@ let epoll = vh_epoll_create()
 var byFD: [Int32: Stream] = [:]
 for (index, session) in sessions.enumerated() {
     for _ in 0..<perSession {
-        let fd = connectLoopback(nonBlocking: true)
-        var on: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, socklen_t(MemoryLayout<Int32>.size))
+        let fd = connectLoopback(port: port, nonBlocking: true, timestamps: true)
         let stream = Stream(fd: fd, session: index)
         streams.append(stream)
         byFD[fd] = stream
@@ -300,31 +156,13 @@ func pump(timeoutMilliseconds: Int32) {
     for index in 0..<Int(count) {
         guard let stream = byFD[Int32(truncatingIfNeeded: epollEvents[index].data)] else { continue }
         while true {
-            var vector = iovec(iov_base: readBuffer.baseAddress, iov_len: readBuffer.count)
-            var message = msghdr()
-            let received = withUnsafeMutablePointer(to: &vector) { vectorPointer -> Int in
-                message.msg_iov = vectorPointer
-                message.msg_iovlen = 1
-                message.msg_control = control.baseAddress
-                message.msg_controllen = control.count
-                return recvmsg(stream.fd, &message, Int32(MSG_DONTWAIT))
-            }
+            let (received, arrived, read) = receiveStamped(stream.fd, into: readBuffer, control: control)
             if received <= 0 {
                 if received == 0 { stream.closed = true }
                 break
             }
-            let read = realtimeNanoseconds()
-            var arrived = read
-            // SCM_TIMESTAMPNS: the kernel's receive time of the first byte of this read.
-            if message.msg_controllen >= MemoryLayout<cmsghdr>.size {
-                let header = control.load(as: cmsghdr.self)
-                if header.cmsg_level == SOL_SOCKET, header.cmsg_type == SO_TIMESTAMPNS {
-                    let stamp = control.loadUnaligned(
-                        fromByteOffset: MemoryLayout<cmsghdr>.size, as: timespec.self)
-                    arrived = Int64(stamp.tv_sec) * 1_000_000_000 + Int64(stamp.tv_nsec)
-                }
-            }
-            stream.received(UnsafeRawBufferPointer(rebasing: readBuffer[0..<received]), arrived: arrived, read: read)
+            stream.parser.received(UnsafeRawBufferPointer(rebasing: readBuffer[0..<received]), arrived: arrived, read: read)
+            if stream.parser.ended { stream.closed = true }
         }
     }
 }
@@ -344,27 +182,12 @@ let openStreams = streams.filter { $0.status == 200 && !$0.events.isEmpty }.coun
 
 // MARK: - Rounds
 
-func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
-    guard !sorted.isEmpty else { return 0 }
-    let rank = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
-    return sorted[max(0, min(sorted.count - 1, rank))]
-}
-
-func summary(_ values: [Double]) -> [String: Any] {
-    let sorted = values.sorted()
-    func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
-    return [
-        "n": sorted.count, "p50": rounded(percentile(sorted, 0.5)), "p90": rounded(percentile(sorted, 0.9)),
-        "p99": rounded(percentile(sorted, 0.99)), "max": rounded(sorted.last ?? 0),
-    ]
-}
-
-let postConnectionFDs = (0..<min(postConnections, sessions.count)).map { _ in connectLoopback(nonBlocking: false) }
+let postConnectionFDs = (0..<min(postConnections, sessions.count)).map { _ in connectLoopback(port: port, nonBlocking: false) }
 var rounds: [[String: Any]] = []
 for (roundIndex, mode) in modes.enumerated() {
     let before = streams.map(\.events.count)
     let cpuBefore = cpuSeconds()
-    let serverBefore = serverCPUSeconds()
+    let serverBefore = processCPUSeconds(serverPID)
     var sentAt = [Int64](repeating: 0, count: sessions.count)
     var pending = [[UInt8]](repeating: [], count: postConnectionFDs.count)
     var postsPerConnection = [Int](repeating: 0, count: postConnectionFDs.count)
@@ -405,7 +228,7 @@ for (roundIndex, mode) in modes.enumerated() {
     let delivered = waitUntil(seconds: roundTimeout) {
         zip(streams, before).allSatisfy { stream, count in stream.events.count > count || stream.closed }
     }
-    let serverCPU = serverCPUSeconds().flatMap { after in serverBefore.map { ((after - $0) * 100).rounded() / 100 } }
+    let serverCPU = processCPUSeconds(serverPID).flatMap { after in serverBefore.map { ((after - $0) * 100).rounded() / 100 } }
     // The POST answers (202 each), read after the frames so they never delay the measurement.
     var statuses: [Int: Int] = [:]
     for (connection, fd) in postConnectionFDs.enumerated() {
