@@ -44,10 +44,12 @@ def text(page, selector):
 def log_in(page, who, name):
     page.wait_for("document.getElementById('status').textContent === 'Live'", f"{who}'s event stream")
     page.wait_for("!!document.getElementById('people')", f"{who}'s People card (a feature that takes contacts)")
+    # The password right after the username, as a person tabs on: each field's edits are posted (a debounce per field;
+    # one shared by both dropped the username's post).
     type_into(page, "#login-username", name)
-    # (The login's fields share one debounce: the username is posted before the password is typed.)
-    page.wait_for(f"viewhost.snapshots.login?.username === {json.dumps(name)}", f"{who}'s username posted")
     type_into(page, "#login-password", "secret99")
+    page.wait_for(f"viewhost.snapshots.login?.username === {json.dumps(name)}", f"{who}'s username posted")
+    page.wait_for("viewhost.snapshots.login?.passwordValid === true", f"{who}'s password posted")
     click(page, "#login-button")
     page.wait_for("viewhost.snapshots.login?.instructionKey === 'login.succeeded'", f"{who} logged in")
 
