@@ -154,7 +154,7 @@ public struct ActionDescriptor: Codable, Equatable, Sendable {
     }
 
     /// Writes `"method":"POST"`, the `href` under `CodingUserInfoKey.actionHref` (or the one decoded), and `body`
-    /// with `type` beside the fields; an invitation action as ``encodeInvitation(to:)`` says.
+    /// with `type` beside the fields; an invitation action as `encodeInvitation(to:)` says.
     public func encode(to encoder: any Encoder) throws {
         if target == .invitations {
             try encodeInvitation(to: encoder)

@@ -61,7 +61,7 @@ public struct TestNetwork {
     }
 
     /// Makes a contact between `inviter` and `redeemer` for `key`'s feature, as `redeemer` redeeming an invitation
-    /// of `inviter`'s would: each gets an address for the other (``ContactAddress``, made here as `c1`, `c2`…), the
+    /// of `inviter`'s would: each gets an address for the other (`ContactAddress`, made here as `c1`, `c2`…), the
     /// redeemer's feature is introduced to the inviter (named `inviterName`) at once, and the inviter's to the
     /// redeemer (named `redeemerName`) when the introduction is delivered.
     /// - Returns: The inviter's address for the redeemer, and the redeemer's for the inviter.
