@@ -64,15 +64,7 @@ final class ClusterPeopleProcessTests {
         var senders: [(id: String, token: String)] = []
         for index in 1...Self.senders {
             let sender = try await ProcessHTTP.createSession(a.port, features: ["chat"])
-            let invited = try await ProcessHTTP.request(
-                b.port, "POST", "/v1/sessions/\(rita.id)/invitations", token: rita.token,
-                body: #"{"purpose":"contact","features":["chat"],"name":"Rita"}"#)
-            try #require(invited.status == 201, "\(invited.status) \(invited.text)")
-            let code = try #require(ProcessHTTP.json(invited)?["code"] as? String)
-            let redeemed = try await ProcessHTTP.request(
-                a.port, "POST", "/v1/sessions/\(sender.id)/contacts", token: sender.token,
-                body: #"{"code":"\#(code)","name":"Sender \#(index)"}"#)
-            try #require(redeemed.status == 201, "\(redeemed.status) \(redeemed.text)")
+            try await PeopleProcessTests.introduce(sender, on: a.port, as: "Sender \(index)", to: rita, on: b.port)
             senders.append(sender)
         }
         // Each session is the node's it was made on: every message crosses the hop.

@@ -33,15 +33,7 @@ struct PeopleProcessTests {
         var senders: [(id: String, token: String)] = []
         for index in 1...Self.senders {
             let sender = try await ProcessHTTP.createSession(server.port, features: ["chat"])
-            let invited = try await ProcessHTTP.request(
-                server.port, "POST", "/v1/sessions/\(rita.id)/invitations", token: rita.token,
-                body: #"{"purpose":"contact","features":["chat"],"name":"Rita"}"#)
-            try #require(invited.status == 201, "\(invited.status) \(invited.text)")
-            let code = try #require(ProcessHTTP.json(invited)?["code"] as? String)
-            let redeemed = try await ProcessHTTP.request(
-                server.port, "POST", "/v1/sessions/\(sender.id)/contacts", token: sender.token,
-                body: #"{"code":"\#(code)","name":"Sender \#(index)"}"#)
-            try #require(redeemed.status == 201, "\(redeemed.status) \(redeemed.text)")
+            try await Self.introduce(sender, on: server.port, as: "Sender \(index)", to: rita, on: server.port)
             senders.append(sender)
         }
         let shared = Shared(port: server.port)
@@ -94,6 +86,23 @@ struct PeopleProcessTests {
         #expect(metrics.contains("viewhost_deliveries_delivered_total"))
         server.send(signal: SIGTERM)
         #expect(try await server.waitForExit() == 0)
+    }
+
+    /// Makes `sender` (on the server at `senderPort`) and Rita (at `ritaPort`) contacts: Rita invites as "Rita", the
+    /// sender redeems her code as `name`; each answer must be `201`.
+    static func introduce(
+        _ sender: (id: String, token: String), on senderPort: Int, as name: String,
+        to rita: (id: String, token: String), on ritaPort: Int
+    ) async throws {
+        let invited = try await ProcessHTTP.request(
+            ritaPort, "POST", "/v1/sessions/\(rita.id)/invitations", token: rita.token,
+            body: #"{"purpose":"contact","features":["chat"],"name":"Rita"}"#)
+        try #require(invited.status == 201, "\(invited.status) \(invited.text)")
+        let code = try #require(ProcessHTTP.json(invited)?["code"] as? String)
+        let redeemed = try await ProcessHTTP.request(
+            senderPort, "POST", "/v1/sessions/\(sender.id)/contacts", token: sender.token,
+            body: #"{"code":"\#(code)","name":"\#(name)"}"#)
+        try #require(redeemed.status == 201, "\(redeemed.status) \(redeemed.text)")
     }
 
     /// Posts `text` to the sender's chat with Rita, with an `Idempotency-Key`, again and again until it is answered
