@@ -1,6 +1,7 @@
 import ChatAPI
 import Foundation
 import Testing
+import TestSupport
 import ViewHostAPI
 import ViewHostTesting
 import ViewModelCore
@@ -53,7 +54,7 @@ struct ChatSchemaMigrationTests {
                 try JSONSerialization.jsonObject(with: encoder.encode(snapshot)) as? [String: Any])
             served["feature"] = "chat"
             served["version"] = version
-            #expect(Self.keeps(served, old), "version \(version)")
+            #expect(SnapshotMembers.keep(served, old), "version \(version)")
         }
         // What it gained: the chat list's invitation action.
         let last = try #require(
@@ -68,17 +69,5 @@ struct ChatSchemaMigrationTests {
         let stored = #"[{"intent":{"_0":{"type":"openChat","contact":"John"}}},{"message":{"_0":{"userRead":{"messagesSentBy":"John"}}}}]"#
         let events = try StoredMigration.events(of: ChatApp.self, stored: Data(stored.utf8), version: 1)
         #expect(events == [.intent(.openChat(contact: "John")), .message(.userRead(messagesSentBy: "John"))])
-    }
-
-    /// Whether `served` keeps every member of `earlier` with its value (objects may gain members).
-    static func keeps(_ served: Any, _ earlier: Any) -> Bool {
-        switch (served, earlier) {
-        case (let served as [String: Any], let earlier as [String: Any]):
-            return earlier.allSatisfy { key, value in served[key].map { keeps($0, value) } ?? false }
-        case (let served as [Any], let earlier as [Any]):
-            return served.count == earlier.count && zip(served, earlier).allSatisfy { keeps($0, $1) }
-        default:
-            return (served as? NSObject)?.isEqual(earlier) ?? false
-        }
     }
 }

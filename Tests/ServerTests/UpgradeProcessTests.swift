@@ -94,19 +94,8 @@ struct UpgradeProcessTests {
     /// Whether the snapshot `served` keeps every member of `earlier` with its value: objects may gain members,
     /// arrays keep their length and each element is compared so, any other value is equal.
     static func served(_ served: String, keeps earlier: String) throws -> Bool {
-        try keeps(
+        try SnapshotMembers.keep(
             JSONSerialization.jsonObject(with: Data(served.utf8), options: [.fragmentsAllowed]),
             JSONSerialization.jsonObject(with: Data(earlier.utf8), options: [.fragmentsAllowed]))
-    }
-
-    private static func keeps(_ served: Any, _ earlier: Any) -> Bool {
-        switch (served, earlier) {
-        case (let served as [String: Any], let earlier as [String: Any]):
-            return earlier.allSatisfy { key, value in served[key].map { keeps($0, value) } ?? false }
-        case (let served as [Any], let earlier as [Any]):
-            return served.count == earlier.count && zip(served, earlier).allSatisfy { keeps($0, $1) }
-        default:
-            return (served as? NSObject)?.isEqual(earlier) ?? false
-        }
     }
 }
