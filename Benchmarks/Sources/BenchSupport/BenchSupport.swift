@@ -237,3 +237,47 @@ public func summary(_ values: [Double]) -> [String: Any] {
         "p99": rounded(percentile(sorted, 0.99)), "max": rounded(sorted.last ?? 0),
     ]
 }
+
+// MARK: - Command line
+
+/// The command line, read option by option, each value checked as the benchmarks take it (a failure names the
+/// option and exits with 2).
+public struct BenchArguments {
+    private var rest = CommandLine.arguments.dropFirst()[...]
+    /// The option read last.
+    public private(set) var option = ""
+
+    /// The process's arguments after its name.
+    public init() {}
+
+    /// The next option, or nil when none is left.
+    public mutating func next() -> String? {
+        guard let argument = rest.popFirst() else { return nil }
+        option = argument
+        return argument
+    }
+
+    /// The option's value.
+    public mutating func value() -> String {
+        guard let text = rest.popFirst() else { fail("\(option) needs a value") }
+        return text
+    }
+
+    /// The option's value, a positive number.
+    public mutating func decimal() -> Double {
+        guard let number = Double(value()), number > 0 else { fail("\(option) needs a positive number") }
+        return number
+    }
+
+    /// The option's value, a positive integer.
+    public mutating func number() -> Int {
+        guard let number = Int(value()), number > 0 else { fail("\(option) needs a positive integer") }
+        return number
+    }
+
+    /// The option itself as the server's port (1 to 65535).
+    public func port() -> Int {
+        guard let number = Int(option), (1..<65536).contains(number) else { fail("bad argument '\(option)'") }
+        return number
+    }
+}

@@ -44,38 +44,25 @@ var serverPID: Int32?
 var hook: String?
 var jsonOut: String?
 do {
-    var arguments = CommandLine.arguments.dropFirst()[...]
-    while let argument = arguments.popFirst() {
-        func value() -> String {
-            guard let text = arguments.popFirst() else { fail("\(argument) needs a value") }
-            return text
-        }
-        func decimal() -> Double {
-            guard let number = Double(value()), number > 0 else { fail("\(argument) needs a positive number") }
-            return number
-        }
-        func number() -> Int {
-            guard let number = Int(value()), number > 0 else { fail("\(argument) needs a positive integer") }
-            return number
-        }
+    var arguments = BenchArguments()
+    while let argument = arguments.next() {
         switch argument {
-        case "--pairs": pairCount = number()
+        case "--pairs": pairCount = arguments.number()
         case "--rates":
-            rates = value().split(separator: ",").compactMap { Double($0) }.filter { $0 > 0 }
+            rates = arguments.value().split(separator: ",").compactMap { Double($0) }.filter { $0 > 0 }
             guard !rates.isEmpty else { fail("--rates takes positive numbers, comma separated") }
-        case "--seconds": seconds = decimal()
-        case "--throughput-seconds": throughputSeconds = decimal()
-        case "--depth": depth = number()
-        case "--rounds": throughputRounds = number()
-        case "--bot": bot = value()
-        case "--b-port": bPort = number()
+        case "--seconds": seconds = arguments.decimal()
+        case "--throughput-seconds": throughputSeconds = arguments.decimal()
+        case "--depth": depth = arguments.number()
+        case "--rounds": throughputRounds = arguments.number()
+        case "--bot": bot = arguments.value()
+        case "--b-port": bPort = arguments.number()
         case "--latency-only": latencyOnly = true
-        case "--server-pid": serverPID = Int32(number())
-        case "--hook": hook = value()
-        case "--json-out": jsonOut = value()
+        case "--server-pid": serverPID = Int32(arguments.number())
+        case "--hook": hook = arguments.value()
+        case "--json-out": jsonOut = arguments.value()
         default:
-            guard let number = Int(argument), (1..<65536).contains(number) else { fail("bad argument '\(argument)'") }
-            port = number
+            port = arguments.port()
         }
     }
     guard port > 0 else { fail("give the server's port") }

@@ -37,35 +37,22 @@ var roundTimeout = 30.0
 var jsonOut: String?
 var serverPID: Int32?
 do {
-    var arguments = CommandLine.arguments.dropFirst()[...]
-    while let argument = arguments.popFirst() {
-        func value() -> String {
-            guard let text = arguments.popFirst() else { fail("\(argument) needs a value") }
-            return text
-        }
-        func decimal() -> Double {
-            guard let number = Double(value()), number > 0 else { fail("\(argument) needs a positive number") }
-            return number
-        }
-        func number() -> Int {
-            guard let number = Int(value()), number > 0 else { fail("\(argument) needs a positive integer") }
-            return number
-        }
+    var arguments = BenchArguments()
+    while let argument = arguments.next() {
         switch argument {
-        case "--sessions": sessionCount = number()
-        case "--per": perSession = number()
-        case "--modes": modes = value().split(separator: ",").map(String.init)
-        case "--pace-seconds": paceSeconds = decimal()
-        case "--post-conns": postConnections = number()
-        case "--timeout": roundTimeout = decimal()
-        case "--json-out": jsonOut = value()
-        case "--server-pid": serverPID = Int32(number())
+        case "--sessions": sessionCount = arguments.number()
+        case "--per": perSession = arguments.number()
+        case "--modes": modes = arguments.value().split(separator: ",").map(String.init)
+        case "--pace-seconds": paceSeconds = arguments.decimal()
+        case "--post-conns": postConnections = arguments.number()
+        case "--timeout": roundTimeout = arguments.decimal()
+        case "--json-out": jsonOut = arguments.value()
+        case "--server-pid": serverPID = Int32(arguments.number())
         case "-h", "--help":
             print("usage: sse-bench PORT [--sessions N] [--per N] [--modes burst,paced] [--pace-seconds S] [--post-conns N] [--timeout S] [--json-out FILE]")
             exit(0)
         default:
-            guard let number = Int(argument), (1..<65536).contains(number) else { fail("bad argument '\(argument)'") }
-            port = number
+            port = arguments.port()
         }
     }
     guard port > 0 else { fail("give the server's port") }
