@@ -1,32 +1,16 @@
-/// The unkeyed container of ``JSONTreeEncoder``: elements go into its node's array, scalars inline.
-struct JSONUnkeyedContainer: UnkeyedEncodingContainer {
+/// The unkeyed container of ``JSONTreeEncoder``: elements go into its node's array, scalars inline (written as
+/// ``JSONSlotContainer`` writes them).
+struct JSONUnkeyedContainer: UnkeyedEncodingContainer, JSONSlotContainer {
     let encoder: JSONTreeEncoder
     var codingPath: [any CodingKey] { encoder.codingPath }
     var count: Int { encoder.node.count }
 
-    private func put(_ slot: JSONNode.Slot) {
+    /// An element's number is refused at the element's path.
+    var numberPath: [any CodingKey] { codingPath + [JSONIndexKey(count)] }
+
+    func put(_ slot: JSONNode.Slot) {
         encoder.node.append(element: slot)
     }
-
-    mutating func encodeNil() throws { put(.null) }
-    mutating func encode(_ value: Bool) throws { put(.literal(value ? "true" : "false")) }
-    mutating func encode(_ value: String) throws { put(.string(value)) }
-    mutating func encode(_ value: Double) throws {
-        put(.literal(try JSONNode.number(value, at: codingPath + [JSONIndexKey(count)])))
-    }
-    mutating func encode(_ value: Float) throws {
-        put(.literal(try JSONNode.number(value, at: codingPath + [JSONIndexKey(count)])))
-    }
-    mutating func encode(_ value: Int) throws { put(.literal(String(value))) }
-    mutating func encode(_ value: Int8) throws { put(.literal(String(value))) }
-    mutating func encode(_ value: Int16) throws { put(.literal(String(value))) }
-    mutating func encode(_ value: Int32) throws { put(.literal(String(value))) }
-    mutating func encode(_ value: Int64) throws { put(.literal(String(value))) }
-    mutating func encode(_ value: UInt) throws { put(.literal(String(value))) }
-    mutating func encode(_ value: UInt8) throws { put(.literal(String(value))) }
-    mutating func encode(_ value: UInt16) throws { put(.literal(String(value))) }
-    mutating func encode(_ value: UInt32) throws { put(.literal(String(value))) }
-    mutating func encode(_ value: UInt64) throws { put(.literal(String(value))) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         put(try encoder.slot(for: value, key: JSONIndexKey(count)))

@@ -87,6 +87,81 @@ import ViewHostJSON
         try Self.expectSame([number])
     }
 
+    /// Every scalar type through a single-value container's own methods, one value each.
+    enum Scalar: Encodable, CaseIterable {
+        case null, bool, string, double, float, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .null: try container.encodeNil()
+            case .bool: try container.encode(true)
+            case .string: try container.encode("s\"")
+            case .double: try container.encode(0.1)
+            case .float: try container.encode(Float(0.1))
+            case .int: try container.encode(Int.min)
+            case .int8: try container.encode(Int8.min)
+            case .int16: try container.encode(Int16.min)
+            case .int32: try container.encode(Int32.min)
+            case .int64: try container.encode(Int64.min)
+            case .uint: try container.encode(UInt.max)
+            case .uint8: try container.encode(UInt8.max)
+            case .uint16: try container.encode(UInt16.max)
+            case .uint32: try container.encode(UInt32.max)
+            case .uint64: try container.encode(UInt64.max)
+            }
+        }
+    }
+
+    /// Every scalar type through an unkeyed container's own methods.
+    struct Scalars: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            var list = encoder.unkeyedContainer()
+            try list.encodeNil()
+            try list.encode(false)
+            try list.encode("s\"")
+            try list.encode(1e21)
+            try list.encode(Float(2.5))
+            try list.encode(Int.max)
+            try list.encode(Int8.max)
+            try list.encode(Int16.max)
+            try list.encode(Int32.max)
+            try list.encode(Int64.max)
+            try list.encode(UInt.max)
+            try list.encode(UInt8.max)
+            try list.encode(UInt16.max)
+            try list.encode(UInt32.max)
+            try list.encode(UInt64.max)
+        }
+    }
+
+    /// A non-finite number as the second element of a list, written by the list's own method.
+    struct NotFiniteSecond: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            var list = encoder.unkeyedContainer()
+            try list.encode(1.0)
+            try list.encode(Double.infinity)
+        }
+    }
+
+    /// A non-finite number as a value of its own, written by its single-value container's own method.
+    struct NotFinite: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(Float.nan)
+        }
+    }
+
+    @Test func scalarsWrittenByTheSingleValueAndUnkeyedContainersMatch() throws {
+        try Self.expectSame(Scalar.allCases)
+        for scalar in Scalar.allCases { try Self.expectSame(scalar) }
+        try Self.expectSame(Scalars())
+        let refusal = #expect(throws: SortedJSONEncoder.Unsupported.self) { try Self.ours(NotFiniteSecond()) }
+        #expect(refusal?.description == "non-finite number inf at [\"Index 1\"]")
+        let single = #expect(throws: SortedJSONEncoder.Unsupported.self) { try Self.ours(["n": NotFinite()]) }
+        #expect(single?.description == "non-finite number nan at [\"n\"]")
+    }
+
     @Test func nonFiniteNumbersAreRefusedLikeJSONEncoderRefusesThem() {
         for number in [Double.nan, .infinity, -.infinity] {
             #expect(throws: (any Error).self) { try Self.foundation([number]) }
