@@ -160,6 +160,12 @@ package struct CapturingEncoder: Encoder {
             node.content = .scalar(value)
         }
 
+        /// An integer of a type wider than `Int` may be (or unsigned): an integer when `Int` holds it, else the
+        /// nearest number, as JSON would carry it.
+        private func set(wide value: some BinaryInteger) {
+            set(Int(exactly: value).map { .integer($0) } ?? .number(Double(value)))
+        }
+
         mutating func encodeNil() throws { set(.null) }
         mutating func encode(_ value: Bool) throws { set(.bool(value)) }
         mutating func encode(_ value: String) throws { set(.string(value)) }
@@ -169,20 +175,12 @@ package struct CapturingEncoder: Encoder {
         mutating func encode(_ value: Int8) throws { set(.integer(Int(value))) }
         mutating func encode(_ value: Int16) throws { set(.integer(Int(value))) }
         mutating func encode(_ value: Int32) throws { set(.integer(Int(value))) }
-        mutating func encode(_ value: Int64) throws {
-            set(Int(exactly: value).map { .integer($0) } ?? .number(Double(value)))
-        }
-        mutating func encode(_ value: UInt) throws {
-            set(Int(exactly: value).map { .integer($0) } ?? .number(Double(value)))
-        }
+        mutating func encode(_ value: Int64) throws { set(wide: value) }
+        mutating func encode(_ value: UInt) throws { set(wide: value) }
         mutating func encode(_ value: UInt8) throws { set(.integer(Int(value))) }
         mutating func encode(_ value: UInt16) throws { set(.integer(Int(value))) }
-        mutating func encode(_ value: UInt32) throws {
-            set(Int(exactly: value).map { .integer($0) } ?? .number(Double(value)))
-        }
-        mutating func encode(_ value: UInt64) throws {
-            set(Int(exactly: value).map { .integer($0) } ?? .number(Double(value)))
-        }
+        mutating func encode(_ value: UInt32) throws { set(wide: value) }
+        mutating func encode(_ value: UInt64) throws { set(wide: value) }
 
         mutating func encode<T: Encodable>(_ value: T) throws {
             try value.encode(to: CapturingEncoder(node: node, codingPath: codingPath))

@@ -82,4 +82,32 @@ struct ActionDescriptorTests {
         #expect(action.href == "/v1/sessions/x/chat/events")
         #expect(try action.body(filling: ["text": "Hi"]).get() == ["type": "send", "contact": "John", "text": "Hi"])
     }
+
+    /// What an intent's encoding writes is captured as JSON would carry it: an integer of a type wider than `Int` may
+    /// be (or unsigned) is an integer when `Int` holds it, else the nearest number.
+    @Test func wideIntegersAreCapturedAsIntegersWhenIntHoldsThem() throws {
+        struct Wide: Encodable {
+            var int64 = Int64.min
+            var uint = UInt.max
+            var uint32 = UInt32.max
+            var uint64 = UInt64.max
+            var smallUInt64: UInt64 = 7
+            var int8 = Int8.min
+        }
+        let members = try #require(try CapturingEncoder.capture(Wide()).members)
+        var captured: [String: String] = [:]
+        for (key, value) in members {
+            switch value {
+            case .integer(let number): captured[key] = "integer \(number)"
+            case .number(let number): captured[key] = "number \(number)"
+            default: captured[key] = "other"
+            }
+        }
+        #expect(
+            captured == [
+                "int64": "integer \(Int64.min)", "uint": "number \(Double(UInt.max))",
+                "uint32": "integer \(UInt32.max)", "uint64": "number \(Double(UInt64.max))",
+                "smallUInt64": "integer 7", "int8": "integer -128",
+            ])
+    }
 }
