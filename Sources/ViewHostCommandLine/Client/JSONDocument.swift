@@ -13,19 +13,15 @@ enum JSONDocument: Codable, Equatable {
     case array([JSONDocument])
     case object([String: JSONDocument])
 
+    /// Reads any JSON value: a scalar as ``ActionValue`` reads one (null, then a `Bool`, an `Int`, a `Double`, a
+    /// string, in that order, so a `Bool` is not a number and an integer stays one), else an array, else an object.
     init(from decoder: any Decoder) throws {
+        if let scalar = try? ActionValue(from: decoder) {
+            self.init(scalar)
+            return
+        }
         let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int.self) {
-            self = .integer(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONDocument].self) {
+        if let value = try? container.decode([JSONDocument].self) {
             self = .array(value)
         } else {
             self = .object(try container.decode([String: JSONDocument].self))
