@@ -86,4 +86,15 @@ import Testing
         #expect(source.contains("export interface Features {\n}\n"))
         #expect(!source.contains("Snapshot {"), "no feature's types")
     }
+
+    /// A string literal type escapes what JSON escapes (quote, backslash, control characters, short forms for the
+    /// three usual ones) and the line and paragraph separators; anything else stays as it is.
+    @Test func aLiteralStringIsEscapedAsJSONAndForScripts() {
+        let text = "a\"b\\c\nd\re\tf\u{1}\u{1F}g\u{2028}h\u{2029}é✓"
+        #expect(
+            TypeScriptModule.Writer.literal(text)
+                == #""a\"b\\c\nd\re\tf\u0001\u001fg\u2028h\u2029é✓""#)
+        #expect(TypeScriptModule.Writer.key("my-key") == #""my-key""#)
+        #expect(TypeScriptModule.Writer.key("plain_$1") == "plain_$1")
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 
 /// The TypeScript types of an app's features (`viewhost typescript`), written from the schemas of its OpenAPI
 /// document, the same source as `/openapi.json`: per feature its snapshot (an interface whose `feature` is the
@@ -185,20 +186,10 @@ package enum TypeScriptModule {
         static func literal(_ value: Any) -> String {
             switch value {
             case let text as String:
-                var quoted = "\""
-                for scalar in text.unicodeScalars {
-                    switch scalar {
-                    case "\"": quoted += "\\\""
-                    case "\\": quoted += "\\\\"
-                    case "\n": quoted += "\\n"
-                    case "\r": quoted += "\\r"
-                    case "\t": quoted += "\\t"
-                    case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
-                        quoted += String(format: "\\u%04x", scalar.value)
-                    default: quoted.unicodeScalars.append(scalar)
-                    }
-                }
-                return quoted + "\""
+                // A JSON string literal is a TypeScript one, but for the line and paragraph separators, which a
+                // script before ES2019 may not hold raw in a string: those are escaped too.
+                return JSONText.quoted(text).replacing("\u{2028}", with: "\\u2028")
+                    .replacing("\u{2029}", with: "\\u2029")
             case is NSNull: return "null"
             case let number as NSNumber: return number.stringValue
             default: return "unknown"
