@@ -61,16 +61,12 @@ struct SchemaProbe {
         }
         if let array = T.self as? any ProbedArray.Type {
             node.kind = .array
-            let item = SchemaNode()
-            node.item = item
-            elementOrExample(array.probedElement, node: item, example: example?.firstElement, path: path)
+            item(of: node, array.probedElement, example: example?.firstElement, path: path)
             return try Self.made(T.self, from: .array([]))
         }
         if let map = T.self as? any ProbedMap.Type {
             node.kind = .map
-            let item = SchemaNode()
-            node.item = item
-            elementOrExample(map.probedValue, node: item, example: example?.firstMemberValue, path: path)
+            item(of: node, map.probedValue, example: example?.firstMemberValue, path: path)
             return try Self.made(T.self, from: .object([]))
         }
         if let optional = T.self as? any ProbedOptional.Type {
@@ -91,6 +87,15 @@ struct SchemaProbe {
         var decoder = JSONValueDecoder()
         decoder.source = .client
         return try decoder.decode(T.self, from: json)
+    }
+
+    /// The schema of an array's elements or a map's values, of type `element`, as `node`'s ``SchemaNode/item``.
+    private func item(
+        of node: SchemaNode, _ element: any Decodable.Type, example: JSONValue?, path: [any CodingKey]
+    ) {
+        let item = SchemaNode()
+        node.item = item
+        elementOrExample(element, node: item, example: example, path: path)
     }
 
     /// The schema of an element type, or, when the type cannot be made from neutral values, what its example shows
