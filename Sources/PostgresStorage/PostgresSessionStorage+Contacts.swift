@@ -94,10 +94,7 @@ extension PostgresSessionStorage {
                     redemption.session.rawValue, redemption.forRedeemer.rawValue, redemption.name, Self.seconds(now),
                     invitation.name,
                 ])
-            return .made(
-                ContactPair(
-                    feature: invitation.feature, inviter: invitation.session, inviterName: invitation.name,
-                    redeemerAddress: redemption.forRedeemer))
+            return .made(ContactPair(invitation, redeemedBy: redemption))
         }
     }
 

@@ -82,28 +82,18 @@ extension SQLiteSessionStorage {
                 guard count < redemption.maxContacts else { return .tooManyContacts(limit: redemption.maxContacts) }
             }
             try db.execute(sql: "UPDATE invitations SET uses = uses - 1 WHERE id = ?", arguments: [invitation.id])
-            let insert = """
-                INSERT INTO contacts (address, session_id, feature, peer_id, peer_address, name, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """
+            // The two addresses mirror each other: the second row is the first seen from the redeeming session.
             try db.execute(
-                sql: insert,
+                sql: """
+                    INSERT INTO contacts (address, session_id, feature, peer_id, peer_address, name, created_at)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7), (?5, ?4, ?3, ?2, ?1, ?8, ?7)
+                    """,
                 arguments: [
                     redemption.forInviter.rawValue, invitation.session.rawValue, invitation.feature,
                     redemption.session.rawValue, redemption.forRedeemer.rawValue, redemption.name,
-                    now.timeIntervalSince1970,
+                    now.timeIntervalSince1970, invitation.name,
                 ])
-            try db.execute(
-                sql: insert,
-                arguments: [
-                    redemption.forRedeemer.rawValue, redemption.session.rawValue, invitation.feature,
-                    invitation.session.rawValue, redemption.forInviter.rawValue, invitation.name,
-                    now.timeIntervalSince1970,
-                ])
-            return .made(
-                ContactPair(
-                    feature: invitation.feature, inviter: invitation.session, inviterName: invitation.name,
-                    redeemerAddress: redemption.forRedeemer))
+            return .made(ContactPair(invitation, redeemedBy: redemption))
         }
     }
 

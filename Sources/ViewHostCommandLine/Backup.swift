@@ -10,17 +10,16 @@ struct Backup: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Copy the SQLite store consistently, even while a server uses it.")
 
-    @Option(help: "The store's directory (as given to serve).")
-    var dataDir = "data"
+    @OptionGroup var store: StoreDirectoryOptions
 
     @Option(help: "The file to write (it must not exist).")
     var output: String
 
     func run() throws {
         do {
-            let count = try StoreMaintenance.backup(dataDirectory: dataDir, to: output)
+            let count = try StoreMaintenance.backup(dataDirectory: store.dataDir, to: output)
             print(
-                "\(CommandFeatures.name): backed up \(count) session\(count == 1 ? "" : "s") from \(dataDir) to \(output)"
+                "\(CommandFeatures.name): backed up \(count) session\(count == 1 ? "" : "s") from \(store.dataDir) to \(output)"
             )
         } catch {
             FileHandle.standardError.write(Data("\(CommandFeatures.name): \(error)\n".utf8))

@@ -13,8 +13,7 @@ struct Check: ParsableCommand, FeatureHostingCommand {
         abstract: "Check the SQLite store: its file, what it acknowledged, every session's journal, and that every "
             + "session decodes with the app's features.")
 
-    @Option(help: "The store's directory (as given to serve).")
-    var dataDir = "data"
+    @OptionGroup var store: StoreDirectoryOptions
 
     /// Without the app's features (argument-parser's entry): the sessions are not decoded.
     func run() throws {
@@ -27,15 +26,15 @@ struct Check: ParsableCommand, FeatureHostingCommand {
 
     private func check(features: FeatureTypes?) throws {
         let report = try StorageError.exitingOnFailure { () throws(StorageError) in
-            try StoreMaintenance.check(dataDirectory: dataDir, features: features)
+            try StoreMaintenance.check(dataDirectory: store.dataDir, features: features)
         }
         let sessions = report.sessions.map { " (\($0) session\($0 == 1 ? "" : "s"))" } ?? ""
         guard !report.isSound else {
-            print("\(CommandFeatures.name): \(dataDir) is sound\(sessions)")
+            print("\(CommandFeatures.name): \(store.dataDir) is sound\(sessions)")
             return
         }
         let lines =
-            ["\(CommandFeatures.name): \(dataDir) is damaged\(sessions); see docs/OPERATIONS.md:"]
+            ["\(CommandFeatures.name): \(store.dataDir) is damaged\(sessions); see docs/OPERATIONS.md:"]
             + report.problems.map { "  - \($0)" }
         FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
         throw ExitCode(65)

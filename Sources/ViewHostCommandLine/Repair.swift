@@ -13,14 +13,13 @@ struct Repair: ParsableCommand {
         abstract: "End the sessions check finds damaged, so their clients start new ones, and start a new ledger "
             + "in place of a damaged or missing one (stop the server first).")
 
-    @Option(help: "The store's directory (as given to serve).")
-    var dataDir = "data"
+    @OptionGroup var store: StoreDirectoryOptions
 
     func run() throws {
         let done = try StorageError.exitingOnFailure { () throws(StorageError) in
-            try StoreMaintenance.repair(dataDirectory: dataDir)
+            try StoreMaintenance.repair(dataDirectory: store.dataDir)
         }
-        print("\(CommandFeatures.name): \(dataDir): " + (done.isEmpty ? "nothing to repair" : "repaired:"))
+        print("\(CommandFeatures.name): \(store.dataDir): " + (done.isEmpty ? "nothing to repair" : "repaired:"))
         for line in done { print("  - \(line)") }
     }
 }

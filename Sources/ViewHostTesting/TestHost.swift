@@ -139,12 +139,7 @@ public struct TestHost {
     )
         -> TestStep?
     {
-        var observed: [(String, Int, any ViewModel)] = []
-        guard
-            let step = core.applyAnswer(
-                event, toRequest: request.id, at: now, observe: { observed.append(($0, $1, $2())) })
-        else { return nil }
-        return record(step, observed)
+        applyAnswer(event, toRequest: request.id)
     }
 
     /// Runs `key`'s pending request `request` with its feature's own runner and applies the answer: a request among
@@ -154,12 +149,7 @@ public struct TestHost {
     public mutating func run<F: Feature>(_ request: FeatureRequest<F.Request>, of key: FeatureKey<F>) async -> TestStep?
     {
         guard let runner = runners[key.name], let event = await runner(request.request) else { return nil }
-        var observed: [(String, Int, any ViewModel)] = []
-        guard
-            let step = core.applyAnswer(
-                event, toRequest: request.id, at: now, observe: { observed.append(($0, $1, $2())) })
-        else { return nil }
-        return record(step, observed)
+        return applyAnswer(event, toRequest: request.id)
     }
 
     /// Runs every pending request with its feature's own runner (real outside work: the registration's), and
@@ -169,15 +159,21 @@ public struct TestHost {
     public mutating func runRequests() async -> [TestStep] {
         var steps: [TestStep] = []
         while let pending = core.pendingRequests.first(where: { runners[$0.feature] != nil }) {
-            guard let event = await runners[pending.feature]?(pending.request) else { break }
-            var observed: [(String, Int, any ViewModel)] = []
-            guard
-                let step = core.applyAnswer(
-                    event, toRequest: pending.id, at: now, observe: { observed.append(($0, $1, $2())) })
+            guard let event = await runners[pending.feature]?(pending.request),
+                let step = applyAnswer(event, toRequest: pending.id)
             else { break }
-            steps.append(record(step, observed))
+            steps.append(step)
         }
         return steps
+    }
+
+    /// Applies `event` as the answer to pending request `id` now, recording the snapshots it changed.
+    /// - Returns: What the answer changed, or nil when no such request is pending.
+    private mutating func applyAnswer(_ event: any Sendable, toRequest id: Int) -> TestStep? {
+        var observed: [(String, Int, any ViewModel)] = []
+        guard let step = core.applyAnswer(event, toRequest: id, at: now, observe: { observed.append(($0, $1, $2())) })
+        else { return nil }
+        return record(step, observed)
     }
 
     // MARK: - Reading

@@ -335,4 +335,24 @@ struct AbuseAndLogConfigurationTests {
             #expect("\(error)".contains(reason) || "\(error)".contains("expected"), "\(error)")
         }
     }
+
+    /// An integer and a number are refused alike: text that does not read says what was expected, a value out of
+    /// range names the range, each with the key and where the value came from.
+    @Test(arguments: [
+        ("limits.maxHeaderCount", "VIEWHOST_LIMITS_MAX_HEADER_COUNT", "many", "expected an integer"),
+        ("limits.maxHeaderCount", "VIEWHOST_LIMITS_MAX_HEADER_COUNT", "0", "0 is outside 1...10000"),
+        ("simulation.speed", "VIEWHOST_SIMULATION_SPEED", "fast", "expected a number"),
+        ("simulation.speed", "VIEWHOST_SIMULATION_SPEED", "0", "0.0 is outside 0.001...1000000.0"),
+    ])
+    func integersAndNumbersAreRefusedWithTheSameWords(key: String, variable: String, value: String, reason: String)
+        async throws
+    {
+        do {
+            _ = try await AppConfiguration.load(
+                from: .init(environment: [variable: value], filePath: "/nonexistent/viewhost.json"))
+            Issue.record("\(key)=\(value) was accepted")
+        } catch {
+            #expect(error == .invalidValue(key: key, source: "environment \(variable)", reason: reason), "\(error)")
+        }
+    }
 }

@@ -284,19 +284,13 @@ struct ValueLoader: FeatureSettings {
 
     // MARK: - Typed reads
 
+    /// The integer at `path` (`value` when nothing sets it), which must be within `range`.
     func integer(_ path: String, default value: Int, in range: ClosedRange<Int>) throws(ConfigurationError)
         -> Int
     {
-        guard let source = source(of: path) else { return value }
-        let result: Int
-        do { result = try reader.requiredInt(forKey: ConfigKey(path)) } catch {
-            throw .invalidValue(key: path, source: source, reason: "expected an integer")
+        try ranged(path, default: value, in: range, expected: "expected an integer") { key in
+            try reader.requiredInt(forKey: key)
         }
-        guard range.contains(result) else {
-            throw .invalidValue(
-                key: path, source: source, reason: "\(result) is outside \(range.lowerBound)...\(range.upperBound)")
-        }
-        return result
     }
 
     func seconds(_ path: String, default value: Duration, atMost limit: Double = 86_400) throws(ConfigurationError)
@@ -314,13 +308,25 @@ struct ValueLoader: FeatureSettings {
         return .milliseconds(Int64((result * 1000).rounded()))
     }
 
+    /// The number at `path` (`value` when nothing sets it), which must be within `range`.
     func number(_ path: String, default value: Double, in range: ClosedRange<Double>) throws(ConfigurationError)
         -> Double
     {
+        try ranged(path, default: value, in: range, expected: "expected a number") { key in
+            try reader.requiredDouble(forKey: key)
+        }
+    }
+
+    /// The value at `path` as `read` reads it (`value` when nothing sets it), which must be within `range`; a value
+    /// `read` refuses is `expected` (what it should have been), one out of range names the range.
+    private func ranged<Value: Comparable & CustomStringConvertible>(
+        _ path: String, default value: Value, in range: ClosedRange<Value>, expected: String,
+        read: (ConfigKey) throws -> Value
+    ) throws(ConfigurationError) -> Value {
         guard let source = source(of: path) else { return value }
-        let result: Double
-        do { result = try reader.requiredDouble(forKey: ConfigKey(path)) } catch {
-            throw .invalidValue(key: path, source: source, reason: "expected a number")
+        let result: Value
+        do { result = try read(ConfigKey(path)) } catch {
+            throw .invalidValue(key: path, source: source, reason: expected)
         }
         guard range.contains(result) else {
             throw .invalidValue(

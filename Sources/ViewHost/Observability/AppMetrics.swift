@@ -68,21 +68,13 @@ final class AppMetrics: Sendable {
     let deliveries: DeliveryMetrics
 
     init() {
-        openConnections = registry.makeGauge(
-            descriptor: .init(
-                namespace: "viewhost", subsystem: "http", metricName: "connections_open", unitName: "",
-                helpText: "Open HTTP connections."))
+        openConnections = Self.gauge(
+            registry, subsystem: "http", name: "connections_open", help: "Open HTTP connections.")
         acceptedConnections = MirroredCounter(
             registry, subsystem: "http", name: "connections_accepted",
             help: "Connections accepted since start.")
-        liveSessions = registry.makeGauge(
-            descriptor: .init(
-                namespace: "viewhost", subsystem: "sessions", metricName: "live", unitName: "",
-                helpText: "Live sessions."))
-        openStreams = registry.makeGauge(
-            descriptor: .init(
-                namespace: "viewhost", subsystem: "streams", metricName: "open", unitName: "",
-                helpText: "Open server-sent event streams."))
+        liveSessions = Self.gauge(registry, subsystem: "sessions", name: "live", help: "Live sessions.")
+        openStreams = Self.gauge(registry, subsystem: "streams", name: "open", help: "Open server-sent event streams.")
         storeCommits = MirroredCounter(
             registry, subsystem: "store", name: "commits",
             help: "Transactions the durable store committed (each one fsync with store.sync full).")
@@ -99,6 +91,15 @@ final class AppMetrics: Sendable {
         timerLoads = MirroredCounter(
             registry, subsystem: "sessions", name: "timer_loads",
             help: "Stored sessions loaded because a timer of theirs fell due (at start, or after they left memory).")
+    }
+
+    /// A gauge `viewhost_SUBSYSTEM_NAME` on `registry`, with its help text (a gauge's value has no unit suffix).
+    private static func gauge(
+        _ registry: PrometheusCollectorRegistry, subsystem: String, name: String, help: String
+    ) -> Gauge {
+        registry.makeGauge(
+            descriptor: .init(
+                namespace: "viewhost", subsystem: subsystem, metricName: name, unitName: "", helpText: help))
     }
 
     /// Brings the count of sessions loaded for their timers up to the registry's.

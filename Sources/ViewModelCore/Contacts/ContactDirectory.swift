@@ -132,6 +132,13 @@ public struct ContactPair: Sendable, Equatable {
         self.inviterName = inviterName
         self.redeemerAddress = redeemerAddress
     }
+
+    /// The contact `redemption` makes of `invitation`, as every store tells the redeeming session of it.
+    package init(_ invitation: Invitation, redeemedBy redemption: Redemption) {
+        self.init(
+            feature: invitation.feature, inviter: invitation.session, inviterName: invitation.name,
+            redeemerAddress: redemption.forRedeemer)
+    }
 }
 
 /// Where an address leads: made for session `owner`'s `feature`, to session `peer`, which knows the owner by

@@ -90,10 +90,7 @@ public final class MemoryContactDirectory: ContactDirectory {
                 peerAddress: redemption.forInviter, name: invitation.name)
             state.counts[invitation.session, default: 0] += 1
             state.counts[redemption.session, default: 0] += 1
-            return .made(
-                ContactPair(
-                    feature: invitation.feature, inviter: invitation.session, inviterName: invitation.name,
-                    redeemerAddress: redemption.forRedeemer))
+            return .made(ContactPair(invitation, redeemedBy: redemption))
         }
     }
 

@@ -25,24 +25,24 @@ public struct FixedFeatureSettings: FeatureSettings {
 
     /// The value given for `key` (or its default, or the range's lower bound), which must be an integer within `range`.
     public func integer(_ key: ConfigurationKey, in range: ClosedRange<Int>) throws(SettingError) -> Int {
-        let value =
-            try values[key.path].map { text throws(SettingError) in
-                guard let value = Int(text) else { throw SettingError(key: key.path, reason: "expected an integer") }
-                return value
-            } ?? key.defaultValue(as: Int.self) ?? range.lowerBound
-        guard range.contains(value) else {
-            throw SettingError(key: key.path, reason: "\(value) is outside \(range.lowerBound)...\(range.upperBound)")
-        }
-        return value
+        try ranged(key, in: range, expected: "expected an integer") { Int($0) }
     }
 
     /// The value given for `key` (or its default, or the range's lower bound), which must be a number within `range`.
     public func number(_ key: ConfigurationKey, in range: ClosedRange<Double>) throws(SettingError) -> Double {
+        try ranged(key, in: range, expected: "expected a number") { Double($0) }
+    }
+
+    /// The value given for `key` as `read` reads its text (or the key's default, or the range's lower bound), which
+    /// must be within `range`; text `read` refuses is `expected` (what it should have been).
+    private func ranged<Value: Decodable & Comparable & CustomStringConvertible>(
+        _ key: ConfigurationKey, in range: ClosedRange<Value>, expected: String, read: (String) -> Value?
+    ) throws(SettingError) -> Value {
         let value =
             try values[key.path].map { text throws(SettingError) in
-                guard let value = Double(text) else { throw SettingError(key: key.path, reason: "expected a number") }
+                guard let value = read(text) else { throw SettingError(key: key.path, reason: expected) }
                 return value
-            } ?? key.defaultValue(as: Double.self) ?? range.lowerBound
+            } ?? key.defaultValue(as: Value.self) ?? range.lowerBound
         guard range.contains(value) else {
             throw SettingError(key: key.path, reason: "\(value) is outside \(range.lowerBound)...\(range.upperBound)")
         }
