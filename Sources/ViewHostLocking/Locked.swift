@@ -24,15 +24,21 @@ import Darwin
 /// than a `Mutex` inside its owner (Benchmarks/ab.sh, BENCHMARKS.md).
 ///
 /// `@unchecked Sendable`: the value is only touched between `pthread_mutex_lock` and `pthread_mutex_unlock`.
+///
+/// `@inlinable`, so each caller in another module gets `withLock` specialized for its value and result: an
+/// unspecialized generic call looked up the metadata of both at run time, on every lock taken (in a burst of 10,000
+/// stream frames, the runtime's metadata cache was a top entry of the server's profile; Benchmarks/sse.sh).
 public struct Locked<Value: ~Copyable>: @unchecked Sendable {
-    private let storage: LockedStorage<Value>
+    @usableFromInline let storage: LockedStorage<Value>
 
     /// A lock around `value`.
+    @inlinable
     public init(_ value: consuming sending Value) {
         storage = LockedStorage.make(value)
     }
 
     /// Runs `body` with the value, holding the lock; what `body` returns or throws is passed on.
+    @inlinable
     public func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
@@ -47,7 +53,9 @@ public struct Locked<Value: ~Copyable>: @unchecked Sendable {
 }
 
 /// The mutex (the buffer's header) and the value (its one element) in one heap object.
-private final class LockedStorage<Value: ~Copyable>: ManagedBuffer<pthread_mutex_t, Value> {
+@usableFromInline
+final class LockedStorage<Value: ~Copyable>: ManagedBuffer<pthread_mutex_t, Value> {
+    @inlinable
     static func make(_ value: consuming Value) -> LockedStorage<Value> {
         let storage = unsafeDowncast(create(minimumCapacity: 1) { _ in pthread_mutex_t() }, to: LockedStorage.self)
         let (mutex, element) = storage.pointers
@@ -58,6 +66,7 @@ private final class LockedStorage<Value: ~Copyable>: ManagedBuffer<pthread_mutex
     }
 
     /// The header's and the element's addresses, valid while the object lives (it never moves).
+    @inlinable
     var pointers: (mutex: UnsafeMutablePointer<pthread_mutex_t>, value: UnsafeMutablePointer<Value>) {
         withUnsafeMutablePointers { ($0, $1) }
     }

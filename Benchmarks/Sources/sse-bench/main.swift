@@ -9,7 +9,9 @@
 //   paced  the same POSTs spread evenly over --pace-seconds
 // Latency per stream = arrival of that stream's next event − the moment its session's POST was written. Arrival
 // is the kernel's receive timestamp of the bytes (SO_TIMESTAMPNS, CLOCK_REALTIME), so the client's own queue
-// is not counted; the time the client read them is reported too ("read" latency).
+// is not counted; the time the client read them is reported too ("read" latency). The POST's answer (202, sent
+// once the change is durable) is stamped the same way ("answer" latency): a frame's latency less its session's
+// answer's is the fan-out, the answer's own is the queue, the apply and the commit.
 //
 // Usage: sse-bench PORT [--sessions N] [--per N] [--modes burst,paced] [--pace-seconds S] [--post-conns N]
 //                       [--timeout S] [--server-pid PID] [--json-out FILE]
@@ -131,6 +133,18 @@ for (index, session) in sessions.enumerated() {
     }
 }
 
+/// One keep-alive connection the POSTs go over: its answers, each with the kernel's arrival time of the read that
+/// completed it, in the order they came (the order of the POSTs written on it).
+final class PostConnection {
+    let fd: Int32
+    var buffer: [UInt8] = []
+    var answers: [(status: Int, arrived: Int64)] = []
+
+    init(fd: Int32) { self.fd = fd }
+}
+
+var postsByFD: [Int32: PostConnection] = [:]
+
 /// Reads what every ready stream has, with the kernel's arrival time of each read.
 let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
 let control = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 16)
@@ -141,7 +155,12 @@ func pump(timeoutMilliseconds: Int32) {
     let count = vh_epoll_wait(epoll, epollEvents, 512, timeoutMilliseconds)
     guard count > 0 else { return }
     for index in 0..<Int(count) {
-        guard let stream = byFD[Int32(truncatingIfNeeded: epollEvents[index].data)] else { continue }
+        let fd = Int32(truncatingIfNeeded: epollEvents[index].data)
+        if let post = postsByFD[fd] {
+            readAnswers(post)
+            continue
+        }
+        guard let stream = byFD[fd] else { continue }
         while true {
             let (received, arrived, read) = receiveStamped(stream.fd, into: readBuffer, control: control)
             if received <= 0 {
@@ -151,6 +170,20 @@ func pump(timeoutMilliseconds: Int32) {
             stream.parser.received(UnsafeRawBufferPointer(rebasing: readBuffer[0..<received]), arrived: arrived, read: read)
             if stream.parser.ended { stream.closed = true }
         }
+    }
+}
+
+/// Reads the answers that arrived on a POST connection.
+@MainActor
+func readAnswers(_ post: PostConnection) {
+    while true {
+        let (received, arrived, _) = receiveStamped(post.fd, into: readBuffer, control: control)
+        guard received > 0 else {
+            if received == 0 { fail("the server closed a POST connection") }
+            return
+        }
+        post.buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: readBuffer[0..<received]))
+        while let response = takeResponse(&post.buffer) { post.answers.append((response.status, arrived)) }
     }
 }
 
@@ -169,7 +202,13 @@ let openStreams = streams.filter { $0.status == 200 && !$0.events.isEmpty }.coun
 
 // MARK: - Rounds
 
-let postConnectionFDs = (0..<min(postConnections, sessions.count)).map { _ in connectLoopback(port: port, nonBlocking: false) }
+let postConnectionFDs = (0..<min(postConnections, sessions.count)).map { _ in
+    connectLoopback(port: port, nonBlocking: false, timestamps: true)
+}
+for fd in postConnectionFDs {
+    postsByFD[fd] = PostConnection(fd: fd)
+    _ = vh_epoll_add(epoll, fd, VH_EPOLLIN, UInt64(fd))
+}
 var rounds: [[String: Any]] = []
 for (roundIndex, mode) in modes.enumerated() {
     let before = streams.map(\.events.count)
@@ -178,6 +217,7 @@ for (roundIndex, mode) in modes.enumerated() {
     var sentAt = [Int64](repeating: 0, count: sessions.count)
     var pending = [[UInt8]](repeating: [], count: postConnectionFDs.count)
     var postsPerConnection = [Int](repeating: 0, count: postConnectionFDs.count)
+    for post in postsByFD.values { post.answers.removeAll() }
     let start = realtimeNanoseconds()
     for (index, session) in sessions.enumerated() {
         let body = #"{"type":"setUsername","value":"\#(mode)-\#(roundIndex)-\#(index)"}"#
@@ -216,18 +256,28 @@ for (roundIndex, mode) in modes.enumerated() {
         zip(streams, before).allSatisfy { stream, count in stream.events.count > count || stream.closed }
     }
     let serverCPU = processCPUSeconds(serverPID).flatMap { after in serverBefore.map { ((after - $0) * 100).rounded() / 100 } }
-    // The POST answers (202 each), read after the frames so they never delay the measurement.
-    var statuses: [Int: Int] = [:]
-    for (connection, fd) in postConnectionFDs.enumerated() {
-        var buffer: [UInt8] = []
-        for _ in 0..<postsPerConnection[connection] { statuses[readResponse(fd, buffer: &buffer).status, default: 0] += 1 }
+    // Every POST's answer (202 each): the k-th answer on connection c is session c + k × connections'.
+    _ = waitUntil(seconds: roundTimeout) {
+        postConnectionFDs.enumerated().allSatisfy { postsByFD[$1]!.answers.count >= postsPerConnection[$0] }
     }
+    var statuses: [Int: Int] = [:]
+    var answered = [Int64](repeating: 0, count: sessions.count)
+    for (connection, fd) in postConnectionFDs.enumerated() {
+        for (k, answer) in postsByFD[fd]!.answers.enumerated() {
+            statuses[answer.status, default: 0] += 1
+            let session = connection + k * postConnectionFDs.count
+            if session < sessions.count { answered[session] = answer.arrived }
+        }
+    }
+    let answers = sentAt.indices.filter { answered[$0] > 0 }.map { Double(answered[$0] - sentAt[$0]) / 1e6 }
     var arrival: [Double] = []
     var read: [Double] = []
+    var fanOut: [Double] = []
     var extra = 0
     for (stream, count) in zip(streams, before) where stream.events.count > count {
         let event = stream.events[count]
         arrival.append(Double(event.arrived - sentAt[stream.session]) / 1e6)
+        if answered[stream.session] > 0 { fanOut.append(Double(event.arrived - answered[stream.session]) / 1e6) }
         read.append(Double(event.read - sentAt[stream.session]) / 1e6)
         extra += stream.events.count - count - 1
     }
@@ -236,7 +286,8 @@ for (roundIndex, mode) in modes.enumerated() {
         "missing": streams.count - arrival.count, "all_delivered": delivered, "extra_frames": extra,
         "post_statuses": Dictionary(uniqueKeysWithValues: statuses.map { (String($0.key), $0.value) }),
         "send_span_s": (sendSpan * 1000).rounded() / 1000, "latency_ms": summary(arrival),
-        "read_latency_ms": summary(read), "client_cpu_s": ((cpuSeconds() - cpuBefore) * 100).rounded() / 100,
+        "read_latency_ms": summary(read), "answer_latency_ms": summary(answers),
+        "frame_after_answer_ms": summary(fanOut), "client_cpu_s": ((cpuSeconds() - cpuBefore) * 100).rounded() / 100,
         "server_cpu_s": serverCPU.map { $0 as Any } ?? NSNull(),
     ])
     _ = waitUntil(seconds: 1) { false }  // let timers and late frames settle between rounds

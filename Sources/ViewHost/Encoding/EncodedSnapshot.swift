@@ -10,15 +10,22 @@ final class EncodedSnapshot: Sendable {
     /// The JSON, keys sorted.
     let body: [UInt8]
 
-    /// The gzip of `body`, made by the first reader that accepts gzip and then shared (once per version).
-    private let gzipCache = Locked<[UInt8]?>(nil)
-    /// Patches to this version, by the version they start from (every stream and poll of the session that holds
-    /// the same version shares one).
-    private let patches = Locked<[Int: [UInt8]]>([:])
+    /// What readers of this version make from `body` once and share, each made by the first reader that needs it.
+    private struct Made {
+        /// The gzip of `body` (once per version).
+        var gzip: [UInt8]?
+        /// Patches to this version, by the version they start from (every stream and poll of the session that
+        /// holds the same version shares one).
+        var patches: [Int: [UInt8]] = [:]
+        /// `body` read for diffing, made by the first patch this version is a side of and kept for the next (the
+        /// newer side of one patch is the older side of the next): a snapshot is read once, not twice.
+        var text: IndexedJSON?
+        /// The server-sent event that carries this version whole, with the sequence of its change as its id.
+        var frame: (sequence: Int, feature: String, bytes: [UInt8])?
+    }
 
-    /// `body` read for diffing, made by the first patch this version is a side of and kept for the next (the
-    /// newer side of one patch is the older side of the next): a snapshot is read once, not twice.
-    private let text = Locked<IndexedJSON?>(nil)
+    /// One lock for all of them: a version costs one allocation for what its readers share, not one per kind.
+    private let made = Locked(Made())
 
     /// Patches kept per version: most readers hold the version just before.
     static let maxPatches = 4
@@ -31,11 +38,26 @@ final class EncodedSnapshot: Sendable {
 
     /// `body` gzipped, compressed at most once.
     var gzipBody: [UInt8] {
-        gzipCache.withLock { cached in
-            if let cached { return cached }
-            let made = Gzip.compress(body)
-            cached = made
-            return made
+        made.withLock { made in
+            if let cached = made.gzip { return cached }
+            let compressed = Gzip.compress(body)
+            made.gzip = compressed
+            return compressed
+        }
+    }
+
+    /// The server-sent event that carries this version whole: `id: SEQUENCE`, `event: FEATURE`, `data:` the body
+    /// (compact JSON, never a newline inside). Made by the first stream that sends it, then shared by every stream
+    /// of the session that sends the same version.
+    func eventFrame(feature: String, sequence: Int) -> [UInt8] {
+        made.withLock { made in
+            if let frame = made.frame, frame.sequence == sequence, frame.feature == feature { return frame.bytes }
+            var bytes = Array("id: \(sequence)\nevent: \(feature)\ndata: ".utf8)
+            bytes.reserveCapacity(bytes.count + body.count + 2)
+            bytes.append(contentsOf: body)
+            bytes.append(contentsOf: "\n\n".utf8)
+            made.frame = (sequence, feature, bytes)
+            return bytes
         }
     }
 
@@ -44,29 +66,31 @@ final class EncodedSnapshot: Sendable {
     /// going wrong. Made once per base version, from the two bodies; nil when they do not parse (never for bodies
     /// this server encoded): then the whole snapshot goes instead.
     func patch(from base: EncodedSnapshot) -> [UInt8]? {
-        if let made = patches.withLock({ $0[base.version] }) { return made }
+        if let cached = made.withLock({ $0.patches[base.version] }) { return cached }
         guard let before = base.readText(), let after = readText(after: before),
             let operations = try? JSONPatch.diff(from: before, to: after)
         else { return nil }
-        let made = JSONPatch.json([.test(path: "/version", value: .number(Double(base.version)))] + operations)
-        patches.withLock { patches in
-            if patches.count >= Self.maxPatches, let oldest = patches.keys.min() { patches[oldest] = nil }
-            patches[base.version] = made
+        let patch = JSONPatch.json([.test(path: "/version", value: .number(Double(base.version)))] + operations)
+        made.withLock { made in
+            if made.patches.count >= Self.maxPatches, let oldest = made.patches.keys.min() {
+                made.patches[oldest] = nil
+            }
+            made.patches[base.version] = patch
         }
-        return made
+        return patch
     }
 
     /// `body` read for diffing, once (against `older`, an earlier version's text, when there is one: only what
     /// changed since is read); nil when it is not JSON (never for a body this server encoded).
     private func readText(after older: IndexedJSON? = nil) -> IndexedJSON? {
-        if let read = text.withLock({ $0 }) { return read }
+        if let read = made.withLock({ $0.text }) { return read }
         let read: IndexedJSON
         do throws(JSONParser.Failure) {
             if let older { read = try IndexedJSON(body, after: older) } else { read = try IndexedJSON(body) }
         } catch {
             return nil
         }
-        text.withLock { $0 = read }
+        made.withLock { $0.text = read }
         return read
     }
 }

@@ -201,9 +201,9 @@ final class SessionEventSource: HTTPBodySource {
                     continue
                 }
             }
-            output.append(contentsOf: "id: \(event.sequence)\nevent: \(event.feature)\ndata: ".utf8)
-            output.append(contentsOf: event.snapshot.body)  // compact JSON: never a newline inside
-            output.append(contentsOf: "\n\n".utf8)
+            let frame = event.snapshot.eventFrame(feature: event.feature, sequence: event.sequence)
+            // Most pulls send one event: its shared frame goes as it is, not copied.
+            if output.isEmpty { output = frame } else { output.append(contentsOf: frame) }
         }
     }
 }

@@ -9,6 +9,7 @@ struct LoginTextsTests {
         ("zh-Hans", true), ("zh_Hans", true), ("zh-Hans-CN", true), ("zh_Hans_SG", true), ("ZH-HANS", true),
         ("zh-hans-hk", true), ("en_US", false), ("en", false), ("", false), ("zh", false), ("zh-CN", false),
         ("zh-Hant", false), ("zh-Hant-TW", false), ("zh-Hansx", false), ("fr_FR", false), ("zh-Han", false),
+        ("Zh_hAnS_x", true), ("zh-Hans_TW", true), ("zh-Hañs", false), ("zh—Hans", false), ("zh-Hans\u{301}", false),
     ])
     func chineseForTheZhHansPrefixOnly(locale: String, chinese: Bool) {
         #expect(LoginTexts.forLocale(locale) == (chinese ? .simplifiedChinese : .english))
