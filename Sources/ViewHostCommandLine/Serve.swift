@@ -128,6 +128,14 @@ struct Serve: AsyncParsableCommand, FeatureHostingCommand {
         // server, not kill it with the default action.
         let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint)
         let reloads = await UnixSignalsSequence(trapping: .sighup)
+        // Sockets systemd bound for this process (a socket unit) replace --host/--port; the variables are read
+        // and removed before anything could spawn a child that would take them as its own.
+        let activated: [ListeningSocket]
+        do {
+            activated = try SocketActivation.takeFromEnvironment()
+        } catch {
+            Self.fail("\(CommandFeatures.name): \(error)", code: 78, after: writer)
+        }
         let tls: TLSContext?
         do {
             tls = try makeTLSContext(configuration.tls)
@@ -145,7 +153,14 @@ struct Serve: AsyncParsableCommand, FeatureHostingCommand {
         let app = makeApp(configuration: configuration, logger: logger, security: tls, storage: storage)
         let server = app.server
         do {
-            try server.start()
+            if activated.isEmpty {
+                try server.start()
+            } else {
+                try server.start(listeningOn: activated)
+                logger.notice(
+                    "serving on the sockets systemd passed (LISTEN_FDS), not on --host/--port",
+                    metadata: ["sockets": "\(activated.map { "fd \($0.fd) \($0.address)" }.joined(separator: ", "))"])
+            }
         } catch {
             Self.fail(
                 "\(CommandFeatures.name): cannot listen: \(error)", code: error.isAddressInUse ? 69 : 71, after: writer)
