@@ -11,6 +11,7 @@
 #include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <sys/uio.h>
+#include <sys/un.h>
 
 const uint32_t VH_EPOLLIN = EPOLLIN;
 const uint32_t VH_EPOLLOUT = EPOLLOUT;
@@ -128,4 +129,161 @@ uint64_t vh_monotonic_nanoseconds(void) {
 
 int vh_pipe_cloexec(int fds[2]) {
     return pipe2(fds, O_CLOEXEC);
+}
+
+int vh_socket_info(int fd, int *type, int *listening, int *family) {
+    socklen_t length = sizeof(int);
+    if (getsockopt(fd, SOL_SOCKET, SO_TYPE, type, &length) != 0) return -1;
+    length = sizeof(int);
+    if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, listening, &length) != 0) return -1;
+    struct sockaddr_storage address;
+    memset(&address, 0, sizeof(address));
+    length = sizeof(address);
+    if (getsockname(fd, (struct sockaddr *)&address, &length) != 0) return -1;
+    *family = address.ss_family;
+    return 0;
+}
+
+int vh_set_nonblocking_cloexec(int fd) {
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) != 0) return -1;
+    int descriptor_flags = fcntl(fd, F_GETFD);
+    if (descriptor_flags < 0 || fcntl(fd, F_SETFD, descriptor_flags | FD_CLOEXEC) != 0) return -1;
+    return 0;
+}
+
+#define VH_MAX_PASSED_FDS 64
+
+ssize_t vh_send_fds(int sock, const void *bytes, size_t count, const int *fds, int fd_count) {
+    if (fd_count < 0 || fd_count > VH_MAX_PASSED_FDS) {
+        errno = EINVAL;
+        return -1;
+    }
+    union {
+        char buffer[CMSG_SPACE(sizeof(int) * VH_MAX_PASSED_FDS)];
+        struct cmsghdr align;
+    } control;
+    memset(&control, 0, sizeof(control));
+    struct iovec part = {(void *)bytes, count};
+    struct msghdr message;
+    memset(&message, 0, sizeof(message));
+    message.msg_iov = &part;
+    message.msg_iovlen = 1;
+    if (fd_count > 0) {
+        message.msg_control = control.buffer;
+        message.msg_controllen = CMSG_SPACE(sizeof(int) * fd_count);
+        struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+        header->cmsg_level = SOL_SOCKET;
+        header->cmsg_type = SCM_RIGHTS;
+        header->cmsg_len = CMSG_LEN(sizeof(int) * fd_count);
+        memcpy(CMSG_DATA(header), fds, sizeof(int) * fd_count);
+    }
+    ssize_t sent;
+    do {
+        sent = sendmsg(sock, &message, MSG_NOSIGNAL);
+    } while (sent < 0 && errno == EINTR);
+    return sent;
+}
+
+ssize_t vh_recv_fds(int sock, void *bytes, size_t count, int *fds, int *fd_count) {
+    int capacity = *fd_count;
+    *fd_count = 0;
+    if (capacity < 0 || capacity > VH_MAX_PASSED_FDS) {
+        errno = EINVAL;
+        return -1;
+    }
+    union {
+        char buffer[CMSG_SPACE(sizeof(int) * VH_MAX_PASSED_FDS)];
+        struct cmsghdr align;
+    } control;
+    memset(&control, 0, sizeof(control));
+    struct iovec part = {bytes, count};
+    struct msghdr message;
+    memset(&message, 0, sizeof(message));
+    message.msg_iov = &part;
+    message.msg_iovlen = 1;
+    message.msg_control = control.buffer;
+    message.msg_controllen = CMSG_SPACE(sizeof(int) * (capacity > 0 ? capacity : 1));
+    ssize_t received;
+    do {
+        received = recvmsg(sock, &message, MSG_CMSG_CLOEXEC);
+    } while (received < 0 && errno == EINTR);
+    if (received < 0) return -1;
+    int got = 0;
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+        size_t payload = header->cmsg_len - CMSG_LEN(0);
+        int n = (int)(payload / sizeof(int));
+        int *passed = (int *)CMSG_DATA(header);
+        for (int i = 0; i < n; i++) {
+            int fd;
+            memcpy(&fd, passed + i, sizeof(int));
+            if (got < capacity) {
+                fds[got++] = fd;
+            } else {
+                close(fd);
+            }
+        }
+    }
+    if (message.msg_flags & MSG_CTRUNC) {
+        for (int i = 0; i < got; i++) close(fds[i]);
+        errno = EMSGSIZE;
+        return -1;
+    }
+    *fd_count = got;
+    return received;
+}
+
+int vh_peer_uid(int sock, uid_t *uid) {
+    struct ucred credentials;
+    socklen_t length = sizeof(credentials);
+    if (getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
+    *uid = credentials.uid;
+    return 0;
+}
+
+static int vh_unix_address(const char *path, struct sockaddr_un *address) {
+    memset(address, 0, sizeof(*address));
+    address->sun_family = AF_UNIX;
+    size_t length = strlen(path);
+    if (length == 0 || length >= sizeof(address->sun_path)) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(address->sun_path, path, length);
+    return 0;
+}
+
+int vh_unix_listen(const char *path, int backlog) {
+    struct sockaddr_un address;
+    if (vh_unix_address(path, &address) != 0) return -1;
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    if (bind(fd, (struct sockaddr *)&address, sizeof(address)) != 0 || listen(fd, backlog) != 0) {
+        int code = errno;
+        close(fd);
+        errno = code;
+        return -1;
+    }
+    return fd;
+}
+
+int vh_unix_connect(const char *path) {
+    struct sockaddr_un address;
+    if (vh_unix_address(path, &address) != 0) return -1;
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    if (connect(fd, (struct sockaddr *)&address, sizeof(address)) != 0) {
+        int code = errno;
+        close(fd);
+        errno = code;
+        return -1;
+    }
+    return fd;
+}
+
+int vh_set_io_timeout(int fd, int milliseconds) {
+    struct timeval value = {milliseconds / 1000, (milliseconds % 1000) * 1000};
+    if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &value, sizeof(value)) != 0) return -1;
+    return setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &value, sizeof(value));
 }

@@ -87,16 +87,19 @@ public final class ServerProcess: @unchecked Sendable {
     }
 
     /// Runs `viewhost` with `arguments` to completion and returns its exit status and output.
+    /// `passing` descriptors become the child's 3, 4, … (as systemd passes sockets).
     public static func run(
         _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(20),
-        launcher: [String] = []
+        launcher: [String] = [], passing descriptors: [Int32] = []
     ) async throws -> (status: Int32, stdout: String, stderr: String) {
         guard let program = launcher.first else {
-            return try await run(executable: try binaryPath(), arguments, environment: environment, timeout: timeout)
+            return try await run(
+                executable: try binaryPath(), arguments, environment: environment, timeout: timeout,
+                passing: descriptors)
         }
         return try await run(
             executable: program, launcher.dropFirst() + [try binaryPath()] + arguments, environment: environment,
-            timeout: timeout)
+            timeout: timeout, passing: descriptors)
     }
 
     /// Runs `viewhost` with `arguments` as ``run(_:environment:timeout:launcher:)`` does, its `TMPDIR` a directory
@@ -116,11 +119,12 @@ public final class ServerProcess: @unchecked Sendable {
     /// stdin from /dev/null, and waits for it to exit.
     public static func run(
         executable: String, _ arguments: [String], environment: [String: String] = [:],
-        timeout: Duration = .seconds(20)
+        timeout: Duration = .seconds(20), passing descriptors: [Int32] = []
     ) async throws -> (status: Int32, stdout: String, stderr: String) {
         try await commands.acquire()
         let child = try ServerProcess(
-            executable: executable, spawning: arguments, environment: environment, slot: commands)
+            executable: executable, spawning: arguments, environment: environment, slot: commands,
+            passing: descriptors)
         let status = try await child.waitForExit(timeout: timeout)
         return (status, String(decoding: child.collectedOutput, as: UTF8.self), child.standardErrorText())
     }
@@ -135,19 +139,22 @@ public final class ServerProcess: @unchecked Sendable {
     ///   - binary: The app to start instead of the built `viewhost` (another app on the library, or `viewhost`
     ///     under another name).
     ///   - name: The app's name, which starts its readiness line (`NAME listening on http://…`).
+    ///   - descriptors: Descriptors of the test's that become the child's 3, 4, … (as systemd passes sockets).
     /// - Throws: ``ProcessError`` when the binary is missing, cannot be started, or prints no readiness line in time.
     public convenience init(
         arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(20),
-        launcher: [String] = [], binary: String? = nil, name: String = "viewhost"
+        launcher: [String] = [], binary: String? = nil, name: String = "viewhost", passing descriptors: [Int32] = []
     ) async throws {
         let binary = try binary ?? Self.binaryPath()
         try await Self.servers.acquire()
         if let program = launcher.first {
             try self.init(
                 executable: program, spawning: launcher.dropFirst() + [binary] + arguments, environment: environment,
-                slot: Self.servers)
+                slot: Self.servers, passing: descriptors)
         } else {
-            try self.init(executable: binary, spawning: arguments, environment: environment, slot: Self.servers)
+            try self.init(
+                executable: binary, spawning: arguments, environment: environment, slot: Self.servers,
+                passing: descriptors)
         }
         try await OffThread.run { try self.waitForReadiness(timeout: timeout, name: name) }
     }
@@ -180,7 +187,8 @@ public final class ServerProcess: @unchecked Sendable {
 
     /// Starts the child; `slot` (already taken) is given back when it is reaped, or at once if it cannot start.
     private init(
-        executable path: String, spawning arguments: [String], environment: [String: String], slot: ProcessSlots
+        executable path: String, spawning arguments: [String], environment: [String: String], slot: ProcessSlots,
+        passing descriptors: [Int32] = []
     ) throws {
         var outPipe: [Int32] = [0, 0]
         var errPipe: [Int32] = [0, 0]
@@ -199,6 +207,13 @@ public final class ServerProcess: @unchecked Sendable {
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
         posix_spawn_file_actions_addclose(&actions, outPipe[0])
         posix_spawn_file_actions_addclose(&actions, errPipe[0])
+        // Each passed descriptor is copied above the low numbers first, so that one already numbered 3 or 4 is not
+        // overwritten by the dup2 of another before its own; the copies are close-on-exec, the targets not.
+        let copies = descriptors.map { fcntl($0, F_DUPFD_CLOEXEC, 100) }
+        defer { for copy in copies where copy >= 0 { Glibc.close(copy) } }
+        for (index, copy) in copies.enumerated() {
+            posix_spawn_file_actions_adddup2(&actions, copy, Int32(3 + index))
+        }
         // Servers keep sessions in memory unless a test asks for a store (`--store sqlite --data-dir …` beats
         // this), so no test writes a `data/` directory where it runs.
         let merged = ProcessInfo.processInfo.environment.merging(["VIEWHOST_STORE_KIND": "memory"]) { $1 }

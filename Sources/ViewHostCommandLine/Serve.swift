@@ -62,6 +62,18 @@ struct Serve: AsyncParsableCommand, FeatureHostingCommand {
             "HOST:PORT for requests other nodes forward here (cluster.internalAddress; needs VIEWHOST_CLUSTER_SECRET).")
     var internalAddress: String?
 
+    @Flag(
+        name: .customLong("take-over"),
+        help:
+            "Take over from the server running on --data-dir (same --port): it hands over its listening sockets, drains and exits; nothing is refused. Starts as usual when none runs."
+    )
+    var takeOver = false
+
+    @Option(
+        name: .customLong("take-over-timeout"),
+        help: "Seconds the running server may take to hand over its sockets and release --data-dir (default 60).")
+    var takeOverTimeout: Double?
+
     /// The features' own flags (`--weather-provider offline`), read against the app's registrations.
     @Argument(parsing: .allUnrecognized, help: .hidden)
     var featureOptions: [String] = []
@@ -128,6 +140,25 @@ struct Serve: AsyncParsableCommand, FeatureHostingCommand {
         // server, not kill it with the default action.
         let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint)
         let reloads = await UnixSignalsSequence(trapping: .sighup)
+        // Sockets systemd bound for this process (a socket unit) replace --host/--port; the variables are read
+        // and removed before anything could spawn a child that would take them as its own.
+        let activated: [ListeningSocket]
+        do {
+            activated = try SocketActivation.takeFromEnvironment()
+        } catch {
+            Self.fail("\(CommandFeatures.name): \(error)", code: 78, after: writer)
+        }
+        let takeOverSeconds = takeOverTimeout ?? 60
+        guard takeOverSeconds > 0, takeOverSeconds <= 86_400 else {
+            Self.fail(
+                "\(CommandFeatures.name): --take-over-timeout must be more than 0 and at most 86400", code: 64,
+                after: writer)
+        }
+        let handover =
+            takeOver
+            ? Self.takeOver(
+                configuration, activated: activated, timeout: .seconds(takeOverSeconds), logger: logger, writer: writer)
+            : nil
         let tls: TLSContext?
         do {
             tls = try makeTLSContext(configuration.tls)
@@ -136,16 +167,30 @@ struct Serve: AsyncParsableCommand, FeatureHostingCommand {
         }
         let storage: (any SessionStorage)?
         do {
-            storage = try makeStorage(
-                configuration.store, features: configuration.features.types,
-                historyInputs: configuration.sessions.historyVersions, database: CommandFeatures.database)
+            storage = try await Self.openStore(
+                configuration, waitingUntil: handover.map { _ in .now + .seconds(takeOverSeconds) })
         } catch {
+            if handover != nil, case .inUse = error {
+                Self.fail(
+                    "\(CommandFeatures.name): cannot take over: the running server did not release the data directory "
+                        + "within \(takeOverSeconds) s: \(error)", code: 75, after: writer)
+            }
             Self.fail("\(CommandFeatures.name): \(error)", code: error.exitCode, after: writer)
         }
         let app = makeApp(configuration: configuration, logger: logger, security: tls, storage: storage)
         let server = app.server
         do {
-            try server.start()
+            if let handover {
+                try server.start(listeningOn: handover.sockets)
+                logger.notice("took over the running server's sockets and data directory")
+            } else if activated.isEmpty {
+                try server.start()
+            } else {
+                try server.start(listeningOn: activated)
+                logger.notice(
+                    "serving on the sockets systemd passed (LISTEN_FDS), not on --host/--port",
+                    metadata: ["sockets": "\(activated.map { "fd \($0.fd) \($0.address)" }.joined(separator: ", "))"])
+            }
         } catch {
             Self.fail(
                 "\(CommandFeatures.name): cannot listen: \(error)", code: error.isAddressInUse ? 69 : 71, after: writer)
@@ -163,15 +208,18 @@ struct Serve: AsyncParsableCommand, FeatureHostingCommand {
                 "taking forwarded requests",
                 metadata: ["address": "\(internalServer.localAddress.map { "\($0)" } ?? "")"])
         }
+        let group = ServiceGroup(
+            services: [HTTPServerService(server: server)]
+                + (app.internalServer.map { [HTTPServerService(server: $0)] } ?? []),
+            logger: logger)
+        // A later `serve --take-over` gets this server's sockets here and then has it drain, as SIGTERM does;
+        // offered before the readiness line, so whoever sees the line can take over.
+        let point = Self.offerHandover(configuration, server: server, group: group, logger: logger)
         // The readiness line (API.md, Process): scripts and tests wait for it and read the real port from it.
         let scheme = server.isSecure ? "https" : "http"
         FileHandle.standardOutput.write(Data("\(name) listening on \(scheme)://\(server.localAddress!)\n".utf8))
         // Sessions whose timers are due (a bot reply that fell due while the server was down) load now, in order.
         Task.detached { app.restoreSessionsWithTimers() }
-        let group = ServiceGroup(
-            services: [HTTPServerService(server: server)]
-                + (app.internalServer.map { [HTTPServerService(server: $0)] } ?? []),
-            logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             tasks.addTask {
@@ -186,6 +234,7 @@ struct Serve: AsyncParsableCommand, FeatureHostingCommand {
             try await tasks.next()  // the service group ends once the server has drained
             tasks.cancelAll()
         }
+        point?.close()  // before the store lets go of the directory: the next server's point is its own
         app.close()
     }
 
@@ -206,7 +255,7 @@ struct Serve: AsyncParsableCommand, FeatureHostingCommand {
     }
 
     /// Writes `message` to stderr and exits with `code`; with `writer`, after the log lines it still holds.
-    private static func fail(_ message: String, code: Int32, after writer: LogWriter? = nil) -> Never {
+    static func fail(_ message: String, code: Int32, after writer: LogWriter? = nil) -> Never {
         writer?.flush()
         FileHandle.standardError.write(Data((message + "\n").utf8))
         Foundation.exit(code)

@@ -64,4 +64,26 @@ uint64_t vh_monotonic_nanoseconds(void);
 /// pipe2 with O_CLOEXEC (Glibc's Swift module does not declare pipe2).
 int vh_pipe_cloexec(int fds[2]);
 
+/// What a descriptor passed in from outside is: `*type` (SO_TYPE), `*listening` (SO_ACCEPTCONN) and `*family`
+/// (getsockname). Returns 0, or -1 with errno (ENOTSOCK for a descriptor that is not a socket, EBADF for none).
+int vh_socket_info(int fd, int *type, int *listening, int *family);
+/// Sets O_NONBLOCK and FD_CLOEXEC on a descriptor; 0 or -1 with errno.
+int vh_set_nonblocking_cloexec(int fd);
+
+/// sendmsg with MSG_NOSIGNAL carrying `count` bytes and `fd_count` descriptors (SCM_RIGHTS, at most 64).
+ssize_t vh_send_fds(int sock, const void *bytes, size_t count, const int *fds, int fd_count);
+/// recvmsg with MSG_CMSG_CLOEXEC: up to `count` bytes into `bytes` and up to `*fd_count` descriptors into `fds`
+/// (at most 64); `*fd_count` becomes how many came. Descriptors that did not fit (MSG_CTRUNC) are closed by the
+/// kernel; then this closes those that came too and fails with EMSGSIZE. Returns the byte count, or -1.
+ssize_t vh_recv_fds(int sock, void *bytes, size_t count, int *fds, int *fd_count);
+/// The user id of a unix socket's peer (SO_PEERCRED); 0 or -1 with errno.
+int vh_peer_uid(int sock, uid_t *uid);
+/// A listening, close-on-exec unix stream socket at `path` (which must not exist); -1 with errno
+/// (ENAMETOOLONG for a path that does not fit sun_path).
+int vh_unix_listen(const char *path, int backlog);
+/// A close-on-exec unix stream socket connected to `path`; -1 with errno.
+int vh_unix_connect(const char *path);
+/// Sets SO_RCVTIMEO and SO_SNDTIMEO, so a blocking call on the socket gives up (EAGAIN) after `milliseconds`.
+int vh_set_io_timeout(int fd, int milliseconds);
+
 #endif

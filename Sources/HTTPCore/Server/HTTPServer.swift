@@ -23,6 +23,7 @@ public final class HTTPServer: Sendable {
     private struct State {
         var loops: [EventLoop] = []
         var localAddress: SocketAddress?
+        var listenerFDs: [Int32] = []
         var started = false
         var runningLoops = 0
         var stopped = false
@@ -95,10 +96,8 @@ public final class HTTPServer: Sendable {
         let firstFD = try Socket.makeListener(
             address: address, backlog: configuration.backlog, reusePort: configuration.reusePort)
         var listenerFDs = [firstFD]
-        var loops: [EventLoop] = []
-        let bound: SocketAddress
         do {
-            bound = try Socket.localAddress(of: firstFD)
+            let bound = try Socket.localAddress(of: firstFD)
             if configuration.reusePort {
                 let sameAddress = try SocketAddress(host: configuration.host, port: bound.port)
                 for _ in 1..<max(loopCount, 1) {
@@ -106,25 +105,67 @@ public final class HTTPServer: Sendable {
                         try Socket.makeListener(address: sameAddress, backlog: configuration.backlog, reusePort: true))
                 }
             }
-            for index in 0..<max(loopCount, 1) {
-                loops.append(try EventLoop(index: index, server: context) { [weak self] in self?.loopStopped() })
-            }
+            try startLoops(count: loopCount, listeners: listenerFDs, address: bound)
         } catch {
             for fd in listenerFDs { Glibc.close(fd) }
             throw error
         }
-        for (index, loop) in loops.enumerated() {
-            if configuration.reusePort {
-                loop.add(listener: Listener(fd: listenerFDs[index], ownsSocket: true), shared: false)
-            } else {
-                loop.add(listener: Listener(fd: firstFD, ownsSocket: index == 0), shared: true)
+    }
+
+    /// Starts the event loops on sockets bound and listening already (systemd's, or those of the server this one
+    /// takes over from) instead of binding `configuration.host`/`port`; returns once the server accepts
+    /// connections. With as many sockets as loops or more, each loop owns its share (the kernel spread
+    /// connections over `SO_REUSEPORT` sockets, and each must be accepted from); with fewer, every loop watches
+    /// every socket. The server owns the descriptors from here on, also when starting fails.
+    /// - Parameter sockets: At least one adopted socket (``ListeningSocket/adopt(_:)``).
+    /// - Throws: `SocketError` when the event loops cannot be made.
+    public func start(listeningOn sockets: [ListeningSocket]) throws(SocketError) {
+        precondition(!sockets.isEmpty, "start(listeningOn:) needs a socket")
+        let alreadyStarted = state.withLock { state in
+            defer { state.started = true }
+            return state.started
+        }
+        precondition(!alreadyStarted, "an HTTPServer starts once")
+        vh_ignore_sigpipe()
+        _ = vh_raise_fd_limit()
+        let loopCount =
+            configuration.eventLoopCount > 0 ? configuration.eventLoopCount : Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        do {
+            try startLoops(count: loopCount, listeners: sockets.map(\.fd), address: sockets[0].address)
+        } catch {
+            for socket in sockets { Glibc.close(socket.fd) }
+            throw error
+        }
+    }
+
+    /// The listening descriptors the loops accept from, for handing to the process that takes over (which gets
+    /// copies of them); valid until ``shutdown()`` closes them. Empty before start.
+    public var listeningDescriptors: [Int32] {
+        state.withLock { $0.listenerFDs }
+    }
+
+    private func startLoops(count loopCount: Int, listeners listenerFDs: [Int32], address: SocketAddress)
+        throws(SocketError)
+    {
+        var loops: [EventLoop] = []
+        for index in 0..<max(loopCount, 1) {
+            loops.append(try EventLoop(index: index, server: context) { [weak self] in self?.loopStopped() })
+        }
+        if listenerFDs.count >= loops.count {
+            for (index, fd) in listenerFDs.enumerated() {
+                loops[index % loops.count].add(listener: Listener(fd: fd, ownsSocket: true), shared: false)
+            }
+        } else {
+            for (index, loop) in loops.enumerated() {
+                for fd in listenerFDs { loop.add(listener: Listener(fd: fd, ownsSocket: index == 0), shared: true) }
             }
         }
         context.setLoops(loops)
         state.withLock { state in
             state.loops = loops
-            state.localAddress = bound
+            state.localAddress = address
             state.runningLoops = loops.count
+            state.listenerFDs = listenerFDs
         }
         for loop in loops { loop.start() }
     }

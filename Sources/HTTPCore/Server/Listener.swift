@@ -25,6 +25,9 @@ final class Listener {
     /// keep-alive connections, and then half the requests wait on a busy loop while the other idles.
     func acceptConnections(on loop: EventLoop) {
         for _ in 0..<64 {
+            // Once draining, what waits in the queue stays there: the socket may have been handed to a process
+            // taking over (``ListenerHandover``), which answers it; accepting it here would only close it.
+            if loop.server.isDraining { return }
             let accepted: (fd: Int32, peer: SocketAddress)?
             do {
                 accepted = try Socket.accept(fd)
