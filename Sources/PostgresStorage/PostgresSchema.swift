@@ -25,6 +25,11 @@
 ///   (`session_id`) to another session (`peer_id`), which knows the owner by `peer_address`. Removing or expiring a
 ///   session removes its invitations and the addresses it owns. (``ContactDirectory``,
 ///   PostgresSessionStorage+Contacts.)
+/// - `join_invitations` and `participants` (since 8): the invitations to join a shared session (the SHA-256 of each
+///   code; the features and role they give, expiry, uses left, withdrawn or not) and the participants they let in
+///   (name, role, features, the SHA-256 of the secret, when joined and when removed: a removed participant is
+///   refused by every node). Removing or expiring a session removes both. (``ParticipantDirectory``,
+///   PostgresSessionStorage+Participants.)
 enum PostgresSchema {
     /// The advisory lock key migrations run under ("VHST").
     static let migrationLock = "1447580500"
@@ -141,6 +146,38 @@ enum PostgresSchema {
                 created_at double precision NOT NULL
             );
             CREATE INDEX contacts_by_session ON contacts (session_id, peer_id, feature);
+            """
+        ),
+        (
+            8,
+            // The participants of shared sessions and their join invitations (ParticipantDirectory): written when a
+            // session invites, someone joins or a participant is removed, never per event. A removed participant
+            // keeps its row (`removed_at`), so its token answers 401 on every node.
+            """
+            CREATE TABLE join_invitations (
+                id text PRIMARY KEY,
+                session_id text NOT NULL,
+                features text NOT NULL,
+                role text NOT NULL,
+                digest bytea NOT NULL UNIQUE,
+                created_at double precision NOT NULL,
+                expires_at double precision NOT NULL,
+                uses integer NOT NULL,
+                withdrawn boolean NOT NULL DEFAULT false
+            );
+            CREATE INDEX join_invitations_by_session ON join_invitations (session_id);
+            CREATE INDEX join_invitations_by_expiry ON join_invitations (expires_at);
+            CREATE TABLE participants (
+                session_id text NOT NULL,
+                id text NOT NULL,
+                name text NOT NULL,
+                role text NOT NULL,
+                features text NOT NULL,
+                token_digest bytea NOT NULL,
+                joined_at double precision NOT NULL,
+                removed_at double precision,
+                PRIMARY KEY (session_id, id)
+            );
             """
         ),
     ]

@@ -119,7 +119,7 @@ extension PostgresSessionStorage {
     private static let invitationColumns = "id, session_id, feature, name, digest, created_at, expires_at, uses"
 
     /// An invitation that may still be redeemed at parameter `instant` (seconds since 1970).
-    private static func isOpen(at instant: Int) -> String {
+    static func isOpen(at instant: Int) -> String {
         "uses > 0 AND NOT withdrawn AND expires_at > $\(instant)::double precision"
     }
 
@@ -141,7 +141,7 @@ extension PostgresSessionStorage {
 
     /// Takes the advisory locks of `sessions`' contacts until the transaction ends, always in the ids' order (so two
     /// transactions that both want two sessions cannot each hold one and wait for the other).
-    private static func lockContacts(of sessions: [SessionID], connection: PostgresConnection) throws(PostgresError) {
+    static func lockContacts(of sessions: [SessionID], connection: PostgresConnection) throws(PostgresError) {
         for id in Set(sessions.map(\.rawValue)).sorted() {
             try connection.query("SELECT pg_advisory_xact_lock(\(contactsLockSpace), hashtext($1))", [id])
         }
@@ -151,10 +151,10 @@ extension PostgresSessionStorage {
     private static let contactsLockSpace = "1447576404"
 
     /// `instant` as seconds since 1970, as the tables keep times.
-    private static func seconds(_ instant: Date) -> String { String(instant.timeIntervalSince1970) }
+    static func seconds(_ instant: Date) -> String { String(instant.timeIntervalSince1970) }
 
     /// The one number a `count(*)` returned.
-    private static func integer(_ result: PostgresResult) -> Int {
+    static func integer(_ result: PostgresResult) -> Int {
         result.rows.first?.first.flatMap { $0 }.flatMap { Int($0) } ?? 0
     }
 
@@ -162,7 +162,7 @@ extension PostgresSessionStorage {
     /// false: a statement is atomic by itself, and a courier's lookup of an address costs one round trip, not
     /// three); any failure is a ``StorageError/failed(reason:)`` naming `what` (the caller answers `503` and logs
     /// it).
-    private func contacts<Result>(
+    func contacts<Result>(
         _ what: String, inTransaction: Bool = true, _ body: (PostgresConnection) throws(PostgresError) -> Result
     ) throws(StorageError) -> Result {
         do {

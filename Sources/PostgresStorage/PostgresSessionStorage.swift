@@ -325,6 +325,9 @@ public final class PostgresSessionStorage: SharedSessionStorage {
                         try connection.query("DELETE FROM invitations WHERE session_id = ANY($1::text[])", [ids])
                         try connection.query("DELETE FROM contacts WHERE session_id = ANY($1::text[])", [ids])
                         try connection.query(
+                            "DELETE FROM join_invitations WHERE session_id = ANY($1::text[])", [ids])
+                        try connection.query("DELETE FROM participants WHERE session_id = ANY($1::text[])", [ids])
+                        try connection.query(
                             """
                             UPDATE sessions SET expired_at = last_access, snapshot = NULL, next_due_at = NULL
                             WHERE id = ANY($1::text[])
@@ -336,6 +339,9 @@ public final class PostgresSessionStorage: SharedSessionStorage {
                     // An invitation is remembered as gone (410) as long as a tombstone is, past its expiry.
                     try connection.query(
                         "DELETE FROM invitations WHERE expires_at < $1", [String(forgetBefore.timeIntervalSince1970)])
+                    try connection.query(
+                        "DELETE FROM join_invitations WHERE expires_at < $1",
+                        [String(forgetBefore.timeIntervalSince1970)])
                     return idle.count
                 }
             }

@@ -95,6 +95,8 @@ final class PostgresStatements: JournalStatements {
             // Its invitations and the addresses it owns; those leading to it stay, and lead to a session that ended.
             try connection.query("DELETE FROM invitations WHERE session_id = $1", [id.rawValue])
             try connection.query("DELETE FROM contacts WHERE session_id = $1", [id.rawValue])
+            try connection.query("DELETE FROM join_invitations WHERE session_id = $1", [id.rawValue])
+            try connection.query("DELETE FROM participants WHERE session_id = $1", [id.rawValue])
             if let expiredAt {
                 try connection.query(
                     "UPDATE sessions SET expired_at = $1, snapshot = NULL, next_due_at = NULL WHERE id = $2",

@@ -174,6 +174,8 @@ public enum SQLiteMaintenance {
         try db.execute(sql: "DELETE FROM snapshots WHERE session_id = ?", arguments: [id])
         try db.execute(sql: "DELETE FROM invitations WHERE session_id = ?", arguments: [id])
         try db.execute(sql: "DELETE FROM contacts WHERE session_id = ?", arguments: [id])
+        try db.execute(sql: "DELETE FROM join_invitations WHERE session_id = ?", arguments: [id])
+        try db.execute(sql: "DELETE FROM participants WHERE session_id = ?", arguments: [id])
         try db.execute(
             sql: "UPDATE sessions SET expired_at = ?, next_due_at = NULL, ended_by_repair = 1 WHERE id = ?",
             arguments: [Date().timeIntervalSince1970, id])

@@ -32,6 +32,10 @@ import GRDB
 ///   redeem hears `410`; and the contact addresses made by redeeming one, each leading from one session's feature
 ///   (`session_id`) to another session (`peer_id`), which knows the owner by `peer_address`. Removing a session
 ///   removes its invitations and the addresses it owns. (``ContactDirectory``, SQLiteSessionStorage+Contacts.)
+/// - `join_invitations` and `participants` (since v9): the invitations to join a session (the SHA-256 of each code,
+///   the features and role they give, expiry, uses left, withdrawn or not) and the participants they let in (name,
+///   role, features, the SHA-256 of the secret, when joined and when removed). Removing a session removes both.
+///   (``ParticipantDirectory``, SQLiteSessionStorage+Participants.)
 /// - `feature_schemas.shape` (since v7): the shape of each feature's stored values at its newest version
 ///   (`StoredShape.text`), written by the build that opened the store last; a build with the same schema version
 ///   and a shape that no longer reads it refuses the store, naming the feature and the member.
@@ -155,6 +159,37 @@ enum SQLiteSchema {
                         created_at REAL NOT NULL
                     ) WITHOUT ROWID;
                     CREATE INDEX contacts_by_session ON contacts (session_id, peer_id, feature);
+                    """)
+        }
+        migrator.registerMigration("v9: participants and join invitations") { db in
+            // Written when a session invites, someone joins or a participant is removed, never per event. A removed
+            // participant keeps its row (`removed_at`), so its token answers 401 rather than 404.
+            try db.execute(
+                sql: """
+                    CREATE TABLE join_invitations (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        session_id TEXT NOT NULL,
+                        features TEXT NOT NULL,
+                        role TEXT NOT NULL,
+                        digest BLOB NOT NULL UNIQUE,
+                        created_at REAL NOT NULL,
+                        expires_at REAL NOT NULL,
+                        uses INTEGER NOT NULL,
+                        withdrawn INTEGER NOT NULL DEFAULT 0
+                    ) WITHOUT ROWID;
+                    CREATE INDEX join_invitations_by_session ON join_invitations (session_id);
+                    CREATE INDEX join_invitations_by_expiry ON join_invitations (expires_at);
+                    CREATE TABLE participants (
+                        session_id TEXT NOT NULL,
+                        id TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        role TEXT NOT NULL,
+                        features TEXT NOT NULL,
+                        token_digest BLOB NOT NULL,
+                        joined_at REAL NOT NULL,
+                        removed_at REAL,
+                        PRIMARY KEY (session_id, id)
+                    ) WITHOUT ROWID;
                     """)
         }
         return migrator

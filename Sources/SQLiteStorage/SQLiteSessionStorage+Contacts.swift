@@ -116,7 +116,7 @@ extension SQLiteSessionStorage {
     }
 
     /// An invitation that may still be redeemed at parameter `instant` (seconds since 1970).
-    private static func isOpen(at instant: Int) -> String { "uses > 0 AND withdrawn = 0 AND expires_at > ?\(instant)" }
+    static func isOpen(at instant: Int) -> String { "uses > 0 AND withdrawn = 0 AND expires_at > ?\(instant)" }
 
     private static func invitation(_ row: Row) -> Invitation {
         Invitation(
@@ -126,7 +126,7 @@ extension SQLiteSessionStorage {
     }
 
     /// Runs `body` in a write transaction of its own, unless the store is closed or broken.
-    private func contactsWrite<Result>(_ what: String, _ body: (Database) throws -> Result) throws(StorageError)
+    func contactsWrite<Result>(_ what: String, _ body: (Database) throws -> Result) throws(StorageError)
         -> Result
     {
         guard !writer.isStopped, writer.mayWrite() else {

@@ -94,6 +94,9 @@ final class SQLiteStatements: JournalStatements {
         // Its invitations and the addresses it owns; those leading to it stay, and lead to a session that ended.
         try db.cachedStatement(sql: "DELETE FROM invitations WHERE session_id = ?").execute(arguments: [id])
         try db.cachedStatement(sql: "DELETE FROM contacts WHERE session_id = ?").execute(arguments: [id])
+        // Its participants and join invitations: their tokens and codes are of nothing now.
+        try db.cachedStatement(sql: "DELETE FROM join_invitations WHERE session_id = ?").execute(arguments: [id])
+        try db.cachedStatement(sql: "DELETE FROM participants WHERE session_id = ?").execute(arguments: [id])
         if let expiredAt {
             try db.cachedStatement(sql: "UPDATE sessions SET expired_at = ?, next_due_at = NULL WHERE id = ?")
                 .execute(arguments: [expiredAt, id])
@@ -119,6 +122,9 @@ final class SQLiteStatements: JournalStatements {
             // An invitation is remembered as gone (410) as long as a tombstone is, past its expiry.
             try db.execute(
                 sql: "DELETE FROM invitations WHERE expires_at < ?", arguments: [forgetBefore.timeIntervalSince1970])
+            try db.execute(
+                sql: "DELETE FROM join_invitations WHERE expires_at < ?",
+                arguments: [forgetBefore.timeIntervalSince1970])
             try db.execute(sql: "PRAGMA incremental_vacuum")
             try measure(db)
             return idle.map { SessionID($0["id"]) }

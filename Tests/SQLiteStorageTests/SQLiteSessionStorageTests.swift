@@ -353,3 +353,32 @@ struct SQLiteSessionStorageTests {
         #expect(stored.core == session.core)
     }
 }
+
+/// The participants in SQLite (schema v9): the scenario every directory passes, also after the store is opened
+/// again, and a session's participants going with it.
+extension SQLiteSessionStorageTests {
+    @Test func participantsAndJoinInvitationsAreKeptAndGoWithTheirSession() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        var storage = try open()
+        #expect(try ParticipantDirectoryScenario.run(storage, storage, start: start) == [])
+        let (session, _) = try await makeSession(storage)
+        let invitation = ParticipantDirectoryScenario.invitation("kept", of: session.id, uses: 2, at: start)
+        #expect(try storage.addJoinInvitation(invitation, openLimit: 5, now: start))
+        let joining = Joining(digest: invitation.digest, id: "pa", name: "A", tokenDigest: [1], maxParticipants: 5)
+        guard case .joined(let participant) = try storage.join(joining, now: start) else {
+            Issue.record("not joined")
+            return
+        }
+        storage.close()
+        storage = try open()
+        #expect(try storage.participants(of: session.id) == [participant], "kept across a restart")
+        #expect(try storage.joinInvitations(of: session.id, now: start).map(\.uses) == [1])
+        let removed = CommitTicket()
+        storage.remove(session.id, expiredAt: nil) { removed.resolve($0 ? .success(()) : .failure(.unavailable)) }
+        try await removed.value()
+        #expect(try storage.participants(of: session.id).isEmpty)
+        #expect(try storage.join(joining, now: start) == .unknown, "its invitations went with it")
+        storage.close()
+    }
+}

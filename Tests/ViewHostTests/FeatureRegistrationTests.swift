@@ -21,6 +21,7 @@ struct FeatureRegistrationTests {
     enum Versions: ProbeName { static let name = "versions" }
     enum Invitations: ProbeName { static let name = "invitations" }
     enum Contacts: ProbeName { static let name = "contacts" }
+    enum Participants: ProbeName { static let name = "participants" }
     enum Empty: ProbeName { static let name = "" }
     enum TwoWords: ProbeName { static let name = "two words" }
     enum Parent: ProbeName { static let name = "../x" }
@@ -80,7 +81,7 @@ struct FeatureRegistrationTests {
         }
     }
 
-    @Test(arguments: [Log.self, Stream.self, Journal.self, Versions.self, Invitations.self, Contacts.self] as [any ProbeName.Type])
+    @Test(arguments: [Log.self, Stream.self, Journal.self, Versions.self, Invitations.self, Contacts.self, Participants.self] as [any ProbeName.Type])
     func aNameARouteTakesIsRefused(name: any ProbeName.Type) {
         #expect(
             throws: ConfigurationError.invalidFeatures(

@@ -11,6 +11,7 @@ public struct HostedFeatures: Sendable {
     /// Route segments a feature's name would shadow under `/v1/sessions/{id}/`.
     static let reservedNames: Set<String> = [
         "log", "stream", "journal", "versions", "events", "history", "invitations", "contacts",
+        "participants",
     ]
 
     /// No features (an app made in code that hosts none).

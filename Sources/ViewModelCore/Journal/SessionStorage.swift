@@ -19,7 +19,9 @@ import Foundation
 ///   the same database, so every node sees them and they outlive the process as the sessions do; removing a
 ///   session removes what it owns. A durable store cannot be without them: one kept in the process instead would
 ///   lose every contact on a restart and split them between nodes.
-public protocol SessionStorage: SessionJournal, SessionHistoryReading, ContactDirectory {
+/// - Participants (``ParticipantDirectory``): likewise the participants of shared sessions and their join
+///   invitations, so a participant removed on one node is refused on every other.
+public protocol SessionStorage: SessionJournal, SessionHistoryReading, ContactDirectory, ParticipantDirectory {
     /// Stores a new session (its value before any journal entry); calls `completion` once with whether it is
     /// durable.
     /// - Throws: ``UnstorableValue`` when its value cannot be encoded: nothing is stored, and `completion` is not
