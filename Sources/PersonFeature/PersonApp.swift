@@ -28,6 +28,9 @@ public enum PersonApp: Feature {
     /// The state of a new session: the seed's test person.
     public static let initialState = Person.initial
 
+    /// A form two people may fill in together: a session's owner may invite participants to it.
+    public static var isShareable: Bool { true }
+
     /// Replacing the person is always possible.
     public static func check(_ event: PersonEvent, in state: Person) throws(EventRefusal) {}
 

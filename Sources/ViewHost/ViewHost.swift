@@ -110,10 +110,16 @@ public func makeApp<C: Clock>(
     // Literal routes before the `/v1/sessions/:id/:feature` pattern, which would match them too.
     StreamRoutes.register(on: &router, registry: registry, limiter: streams, heartbeat: configuration.streams.heartbeat)
     LogRoutes.register(on: &router, registry: registry)
-    // An app none of whose features takes contacts has no invitations or contacts to offer (nor the routes).
-    if configuration.features.definitions.contains(where: \.takesContacts) {
-        ContactRoutes.register(on: &router, registry: registry, limits: limits)
+    // An app none of whose features takes contacts has no contacts to offer (nor the routes); one none of whose
+    // features can be shared has no participants; one with neither has no invitations.
+    let takesContacts = configuration.features.definitions.contains(where: \.takesContacts)
+    let shares = configuration.features.definitions.contains(where: \.isShareable)
+    if takesContacts || shares {
+        InvitationRoutes.register(
+            on: &router, registry: registry, limits: limits, contacts: takesContacts, joins: shares)
     }
+    if takesContacts { ContactRoutes.register(on: &router, registry: registry, limits: limits) }
+    if shares { ParticipantRoutes.register(on: &router, registry: registry, limits: limits) }
     DeliveryRoutes.register(on: &router, registry: registry)
     HistoryRoutes.register(on: &router, registry: registry, archive: archive)
     SnapshotRoutes.register(on: &router, registry: registry, archive: archive)

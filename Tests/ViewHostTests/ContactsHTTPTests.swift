@@ -97,7 +97,7 @@ struct ContactsHTTPTests {
 
             // Malformed bodies name their member.
             let malformed: [(String, String)] = [
-                (#"{"purpose":"join","features":["letters"],"name":"A"}"#, "purpose"),
+                (#"{"purpose":"party","features":["letters"],"name":"A"}"#, "purpose"),
                 (#"{"purpose":"contact","features":["person"],"name":"A"}"#, "features[0]"),
                 (#"{"purpose":"contact","features":["letters","person"],"name":"A"}"#, "features"),
                 (#"{"purpose":"contact","features":["letters"]}"#, "name"),

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import TestSupport
-import ViewHost
+@testable import ViewHost
+import LoginFeature
 import PersonFeature
 import ViewModelCore
 
@@ -19,18 +20,40 @@ import ViewModelCore
         }
     }
 
-    /// An app none of whose features takes contacts neither routes nor documents invitations and contacts.
-    @Test func anAppWithoutContactsHasNoInvitationRoutes() async throws {
+    /// An app none of whose features takes contacts or can be shared neither routes nor documents invitations,
+    /// contacts and participants.
+    @Test func anAppWithoutContactsNorSharingHasNoInvitationRoutes() async throws {
+        let features = try HostedFeatures([.login], settings: FixedFeatureSettings())
+        try await TestApp.run({ $0.features = features }) { app in
+            let document = try await app.request("GET", "/openapi.json").json
+            let paths = try #require(document["paths"].value as? [String: Any])
+            #expect(
+                !paths.keys.contains {
+                    $0.hasSuffix("/invitations") || $0.hasSuffix("/contacts") || $0.contains("participants")
+                        || $0.hasPrefix("/v1/invitations")
+                })
+            let session = try await app.createSession()
+            let invited = try await app.request(
+                "POST", session.path("invitations"), token: session.token,
+                body: #"{"purpose":"contact","features":["login"],"name":"Alice"}"#)
+            #expect(invited.status == 405, "\(invited)")
+        }
+    }
+
+    /// An app with a feature that can be shared but none that takes contacts routes and documents join invitations
+    /// and participants, not contacts; a contact invitation is refused naming its purpose.
+    @Test func anAppThatSharesButTakesNoContactsRoutesParticipantsOnly() async throws {
         let features = try HostedFeatures([.person], settings: FixedFeatureSettings())
         try await TestApp.run({ $0.features = features }) { app in
             let document = try await app.request("GET", "/openapi.json").json
             let paths = try #require(document["paths"].value as? [String: Any])
-            #expect(!paths.keys.contains { $0.hasSuffix("/invitations") || $0.hasSuffix("/contacts") })
+            #expect(!paths.keys.contains { $0.hasSuffix("/contacts") })
+            for path in OpenAPIDocument.participantPaths { #expect(paths.keys.contains(path), "\(path)") }
             let session = try await app.createSession()
             let invited = try await app.request(
                 "POST", session.path("invitations"), token: session.token,
                 body: #"{"purpose":"contact","features":["person"],"name":"Alice"}"#)
-            #expect(invited.status == 405, "\(invited)")
+            #expect(invited.status == 422 && invited.problemFields == ["purpose"], "\(invited)")
         }
     }
 

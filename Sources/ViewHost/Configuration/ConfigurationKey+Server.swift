@@ -131,6 +131,16 @@ extension ConfigurationKey {
                 "Open invitations one session may hold (not used up, withdrawn or expired); more answer 429."
         ),
         .init(
+            path: "participants.maxPerSession", kind: .integer, defaultJSON: "50",
+            summary:
+                "Participants one shared session may have besides its owner; joining past it answers 422. A removed participant leaves its place."
+        ),
+        .init(
+            path: "participants.maxOpenInvitations", kind: .integer, defaultJSON: "20",
+            summary:
+                "Open join invitations one session may hold (not used up, withdrawn or expired); more answer 429."
+        ),
+        .init(
             path: "deliveries.maxPending", kind: .integer, defaultJSON: "256",
             summary:
                 "Deliveries to contacts one session may have waiting for their receivers; a request finding that many, or whose events would leave more, answers 429 and changes nothing."

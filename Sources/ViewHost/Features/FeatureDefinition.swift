@@ -33,6 +33,8 @@ struct FeatureDefinition: Sendable {
     let firstSnapshot: @Sendable (SessionSettings) -> any ViewModel
     /// Whether its sessions may make contacts for it (``Feature/takesContacts``).
     let takesContacts: Bool
+    /// Whether a session's members may be invited to it (``Feature/isShareable``).
+    let isShareable: Bool
 
     /// The definition of `hosting`'s feature.
     init<H: AnyFeatureHosting>(_ hosting: H) {
@@ -98,5 +100,6 @@ struct FeatureDefinition: Sendable {
         page = hosting.page
         firstSnapshot = { settings in F.snapshot(of: hosting.initialState(settings), settings: settings) }
         takesContacts = F.takesContacts
+        isShareable = F.isShareable
     }
 }

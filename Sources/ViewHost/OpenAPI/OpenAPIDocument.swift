@@ -46,17 +46,35 @@ enum OpenAPIDocument {
             paths["/v1/sessions/{id}/\(name)/events"] = filled(
                 eventsTemplate, feature: name, snapshot: snapshotSchema, event: eventSchema)
         }
-        if !features.definitions.contains(where: \.takesContacts) {
-            // No feature takes contacts: the app routes no invitation (ViewHost.swift), so the document names none.
-            for path in Self.contactPaths { paths.removeValue(forKey: path) }
-            for schema in ["Invitation", "CreatedInvitation"] { schemas.removeValue(forKey: schema) }
+        // The app routes invitations of a purpose only when a feature is made for it, and none when no feature is
+        // (ViewHost.swift): the document names what is routed, and each `oneOf` keeps the schemas that remain.
+        let takesContacts = features.definitions.contains(where: \.takesContacts)
+        let shares = features.definitions.contains(where: \.isShareable)
+        var removed: Set<String> = []
+        if !takesContacts {
+            paths.removeValue(forKey: "/v1/sessions/{id}/contacts")
+            removed.formUnion(["ContactInvitationRequest", "Invitation", "CreatedInvitation"])
         }
-        components["schemas"] = schemas
+        if !shares {
+            for path in Self.participantPaths { paths.removeValue(forKey: path) }
+            removed.formUnion(
+                [
+                    "JoinInvitationRequest", "JoinInvitation", "CreatedJoinInvitation", "ParticipantJoined",
+                    "Participants",
+                ])
+        }
+        if !takesContacts && !shares {
+            for path in Self.contactPaths { paths.removeValue(forKey: path) }
+        }
+        for schema in removed { schemas.removeValue(forKey: schema) }
+        components["schemas"] = Self.pruned(schemas, removing: removed)
         document["components"] = components
-        document["paths"] = paths
+        document["paths"] = Self.pruned(paths, removing: removed)
         let text = serialized(document)
         let names = features.names.map { "\"\($0)\"" }.joined(separator: ", ")
         let contactFeatures = features.definitions.filter(\.takesContacts).map { "\"\($0.name)\"" }
+            .joined(separator: ", ")
+        let sharedFeatures = features.definitions.filter(\.isShareable).map { "\"\($0.name)\"" }
             .joined(separator: ", ")
         let zones = SessionOptions.timeZoneIdentifiers.sorted().map { "\"\($0)\"" }.joined(separator: ",")
         // The TypeScript client's modules the server serves under /client/ (``WebAssets``).
@@ -64,14 +82,42 @@ enum OpenAPIDocument {
             .map { "\"\($0.dropFirst("/client/".count))\"" }.joined(separator: ", ")
         return text.replacingOccurrences(of: "\"__FEATURES__\"", with: names)
             .replacingOccurrences(of: "\"__CONTACT_FEATURES__\"", with: contactFeatures)
+            .replacingOccurrences(of: "\"__SHARED_FEATURES__\"", with: sharedFeatures)
             .replacingOccurrences(of: "\"__TIME_ZONES__\"", with: zones)
             .replacingOccurrences(of: "\"__CLIENT_MODULES__\"", with: modules)
     }
 
-    /// The paths of invitations and contacts, routed only when a feature takes contacts.
+    /// The paths of invitations and contacts, routed only when a feature takes contacts (the invitations' also when
+    /// one can be shared).
     static let contactPaths = [
         "/v1/sessions/{id}/invitations", "/v1/sessions/{id}/invitations/{invitationId}", "/v1/sessions/{id}/contacts",
     ]
+
+    /// The paths of joining and participants, routed only when a feature can be shared.
+    static let participantPaths = [
+        "/v1/invitations/{code}", "/v1/sessions/{id}/participants", "/v1/sessions/{id}/participants/{participant}",
+    ]
+
+    /// `node` with each `oneOf` of references losing those to `removed` schemas (one that keeps a single reference
+    /// becomes it).
+    static func pruned<Node>(_ node: Node, removing removed: Set<String>) -> Node {
+        guard !removed.isEmpty else { return node }
+        func prune(_ value: Any) -> Any {
+            if let array = value as? [Any] { return array.map(prune) }
+            guard var object = value as? [String: Any] else { return value }
+            if let choices = object["oneOf"] as? [[String: Any]] {
+                let kept = choices.filter { choice in
+                    guard let reference = choice["$ref"] as? String else { return true }
+                    return !removed.contains(String(reference.split(separator: "/").last ?? ""))
+                }
+                if kept.count == 1, object.count == 1, let only = kept.first { return only }
+                object["oneOf"] = kept
+            }
+            for (key, member) in object where key != "oneOf" { object[key] = prune(member) }
+            return object
+        }
+        return prune(node) as? Node ?? node
+    }
 
     /// The feature's snapshot: the generic envelope and the snapshot type's own members.
     private static func snapshot(_ definition: FeatureDefinition) -> [String: Any] {

@@ -32,80 +32,6 @@ enum ContactRoutes {
         let resolver = SessionResolver(registry: registry)
         let settings = registry.settings.contacts
 
-        router.on(.post, "/v1/sessions/:id/invitations", session: resolver) { request, context, session in
-            try limits.admitContactRequest(from: context.clientAddress)
-            let asked = try InvitationRequest.parse(RequestBody.json(request), session: session, registry: registry)
-            let now = registry.scheduler.now
-            let code = SecureIdentifier.make(bits: 160)
-            let invitation = Invitation(
-                id: "i" + SecureIdentifier.make(bits: 80), session: session.id, feature: asked.feature,
-                name: asked.name,
-                digest: Digest.sha256(Array(code.utf8)), createdAt: now,
-                expiresAt: now.addingTimeInterval(asked.lifetime),
-                uses: asked.uses)
-            let contacts = registry.contacts
-            return .deferred {
-                let kept = try await directory(context.logger) {
-                    try contacts.addInvitation(invitation, openLimit: settings.maxOpenInvitations, now: now)
-                }
-                guard kept else {
-                    throw AppError.rateLimited(
-                        "This session holds \(settings.maxOpenInvitations) open invitations (contacts.maxOpenInvitations): "
-                            + "withdraw one, or wait for one to be used or to expire.",
-                        retryAfter: .seconds(60))
-                }
-                var writer = JSONWriter()
-                writer.beginObject()
-                write(invitation, into: &writer)
-                writer.key("code")
-                writer.string(code)
-                writer.endObject()
-                return HTTPResponse(
-                    status: .created, contentType: "application/json", bytes: writer.bytes,
-                    headers: [
-                        .location: "/v1/sessions/\(session.id.rawValue)/invitations/\(invitation.id)",
-                        .cacheControl: "no-store",
-                    ])
-            }
-        }
-
-        router.on(.get, "/v1/sessions/:id/invitations", session: resolver) { request, context, session in
-            let contacts = registry.contacts
-            let now = registry.scheduler.now
-            return .deferred {
-                let open = try await directory(context.logger) { try contacts.invitations(of: session.id, now: now) }
-                var writer = JSONWriter()
-                writer.beginObject()
-                writer.key("invitations")
-                writer.beginArray()
-                for invitation in open {
-                    writer.beginObject()
-                    write(invitation, into: &writer)
-                    writer.endObject()
-                }
-                writer.endArray()
-                writer.endObject()
-                return HTTPResponse(
-                    contentType: "application/json", bytes: writer.bytes, headers: [.cacheControl: "no-store"])
-            }
-        }
-
-        router.on(.delete, "/v1/sessions/:id/invitations/:invitation", session: resolver) { request, context, session in
-            let id = context.parameters["invitation"] ?? ""
-            let contacts = registry.contacts
-            let now = registry.scheduler.now
-            return .deferred {
-                guard
-                    try await directory(
-                        context.logger, { try contacts.withdrawInvitation(id, of: session.id, now: now) })
-                else {
-                    throw AppError.invalidField(
-                        "invitationId", reason: "names no open invitation of this session", status: .notFound)
-                }
-                return HTTPResponse(status: .noContent)
-            }
-        }
-
         router.on(.post, "/v1/sessions/:id/contacts", session: resolver) { request, context, session in
             try limits.admitContactRequest(from: context.clientAddress)
             let (code, name) = try redemption(RequestBody.json(request))
@@ -170,7 +96,7 @@ enum ContactRoutes {
     }
 
     /// Runs a directory call off the event loops; a store that does not answer is `503`, and its cause is logged.
-    private static func directory<Value: Sendable>(
+    static func directory<Value: Sendable>(
         _ logger: Logger, _ work: @escaping @Sendable () throws -> Value
     ) async throws(AppError) -> Value {
         do {
@@ -182,7 +108,7 @@ enum ContactRoutes {
     }
 
     /// An invitation's members besides its code, in name order.
-    private static func write(_ invitation: Invitation, into writer: inout JSONWriter) {
+    static func write(_ invitation: Invitation, into writer: inout JSONWriter) {
         writer.key("expiresAt")
         writer.string(invitation.expiresAt.formatted(.iso8601))
         writer.key("features")

@@ -16,7 +16,8 @@ enum EventRoutes {
         on router: inout MeteredRouter, registry: SessionRegistry, metrics: AppMetrics, limits: RequestRateLimits<C>
     ) where C.Duration == Duration {
         let resolver = SessionResolver(registry: registry)
-        router.on(.post, "/v1/sessions/:id/:feature/events", session: resolver) { request, context, session in
+        router.on(.post, "/v1/sessions/:id/:feature/events", session: resolver, members: .invitedFeature) {
+            request, context, session in
             let feature = context.parameters["feature"] ?? ""
             guard session.featureNames.contains(feature), let definition = registry.definition(named: feature) else {
                 throw AppError.featureNotFound(feature, available: session.featureNames)

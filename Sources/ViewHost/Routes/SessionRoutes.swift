@@ -30,7 +30,8 @@ enum SessionRoutes {
             }
         }
 
-        router.get("/v1/sessions/:id", session: resolver) { request, context, session in
+        // A member sees the features it was invited to, no others.
+        router.on(.get, "/v1/sessions/:id", session: resolver, members: .allowed) { request, context, session, member in
             var writer = JSONWriter()
             writer.beginObject()
             writer.key("createdAt")
@@ -40,7 +41,7 @@ enum SessionRoutes {
             writer.key("features")
             writer.beginObject()
             let versions = session.versions
-            for name in session.featureNames.sorted() {
+            for name in session.featureNames.sorted() where member?.features.contains(name) ?? true {
                 writer.key(name)
                 writer.beginObject()
                 writer.key("version")
@@ -51,8 +52,10 @@ enum SessionRoutes {
             writer.key("id")
             writer.string(session.id.rawValue)
             writer.endObject()
-            return HTTPResponse(
-                contentType: "application/json", bytes: writer.bytes, headers: [.cacheControl: "private, no-cache"])
+            return .response(
+                HTTPResponse(
+                    contentType: "application/json", bytes: writer.bytes, headers: [.cacheControl: "private, no-cache"])
+            )
         }
 
         router.on(.delete, "/v1/sessions/:id", session: resolver) { request, context, session in

@@ -12,7 +12,8 @@ enum SnapshotRoutes {
 
     static func register(on router: inout MeteredRouter, registry: SessionRegistry, archive: SessionArchive) {
         let resolver = SessionResolver(registry: registry)
-        router.on(.get, "/v1/sessions/:id/:feature", session: resolver) { request, context, session in
+        router.on(.get, "/v1/sessions/:id/:feature", session: resolver, members: .invitedFeature) {
+            request, context, session in
             let feature = context.parameters["feature"] ?? ""
             guard session.featureNames.contains(feature) else {
                 throw AppError.featureNotFound(feature, available: session.featureNames)

@@ -12,8 +12,10 @@ enum StreamRoutes {
         on router: inout MeteredRouter, registry: SessionRegistry, limiter: StreamLimiter, heartbeat: Duration
     ) {
         let resolver = SessionResolver(registry: registry)
-        router.on(.get, "/v1/sessions/:id/stream", session: resolver) { request, context, session in
-            let features = try selectedFeatures(request, session: session)
+        // A member streams the features it was invited to, and its stream ends when it is removed.
+        router.on(.get, "/v1/sessions/:id/stream", session: resolver, members: .allowed) {
+            request, context, session, member in
+            let features = try selectedFeatures(request, session: session, visible: member?.features)
             let lastEventID = try lastEventID(request)
             let patches = try patchMode(request)
             if let refusal = limiter.claim(session.id) {
@@ -31,11 +33,15 @@ enum StreamRoutes {
             }
             // The place is given back when the stream ends, or when its body is dropped unstarted: HTTPCore answers
             // a HEAD with the head alone and never starts the body (the place's deinit gives it back then).
-            let place = StreamLimiter.Place(limiter: limiter, session: session.id)
+            let closed = registry.participants.streamOpened(
+                by: member?.id ?? Participant.ownerID, of: session.id, now: registry.scheduler.now,
+                clock: registry.scheduler)
+            let place = StreamLimiter.Place(limiter: limiter, session: session.id, onRelease: closed)
             let source = SessionEventSource(
                 session: session, features: features, lastEventID: lastEventID, patches: patches, heartbeat: heartbeat,
                 place: place,
                 keepAlive: { registry.keepAlive(session) })
+            if let member { registry.participants.opened(source, by: member.id, of: session.id) }
             return .response(
                 HTTPResponse(
                     headers: [
@@ -64,18 +70,23 @@ enum StreamRoutes {
 
     /// `?features=chat,weather`: one or more of the session's features, comma-separated, nothing else (no empty
     /// names, no spaces), as the OpenAPI document's `style: form, explode: false` array says.
-    private static func selectedFeatures(_ request: HTTPRequest, session: Session) throws(AppError) -> Set<String> {
-        guard let list = try QueryParameter.single("features", of: request) else { return Set(session.featureNames) }
+    /// `visible`: the features a member was invited to (nil: the owner, who sees them all); the others are not
+    /// the session's for it.
+    private static func selectedFeatures(_ request: HTTPRequest, session: Session, visible: [String]?)
+        throws(AppError) -> Set<String>
+    {
+        let names = session.featureNames.filter { visible?.contains($0) ?? true }
+        guard let list = try QueryParameter.single("features", of: request) else { return Set(names) }
         guard list.utf8.count <= 256 else {
             throw .invalidField("features", reason: "is longer than 256 bytes", status: .badRequest)
         }
         var selected = Set<String>()
         for name in list.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
-            guard session.featureNames.contains(name) else {
+            guard names.contains(name) else {
                 throw .invalidField(
                     "features",
                     reason:
-                        "must list one or more of this session's features (\(session.featureNames.joined(separator: ", "))), "
+                        "must list one or more of this session's features (\(names.joined(separator: ", "))), "
                         + "comma-separated; '\(name)' is not one",
                     status: .badRequest)
             }

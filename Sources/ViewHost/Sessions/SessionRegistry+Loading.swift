@@ -18,7 +18,8 @@ extension SessionRegistry {
                 do {
                     continuation.resume(
                         returning: try self.load(
-                            load.id, token: load.token, now: load.now, mode: load.mode, prepare: load.prepare))
+                            load.id, token: load.token, now: load.now, mode: load.mode,
+                            authorized: load.authorized, prepare: load.prepare))
                 } catch {
                     continuation.resume(throwing: error)
                 }
@@ -42,6 +43,7 @@ extension SessionRegistry {
         return SessionLoad(
             id: session.id, token: Self.token(of: request, session: session.id.rawValue) ?? "", now: scheduler.now,
             mode: loadMode(for: request),
+            authorized: true,
             prepare: prepare)
     }
 
@@ -49,7 +51,8 @@ extension SessionRegistry {
     static let loading = DispatchQueue(label: "viewhost.sessions.load", attributes: .concurrent)
 
     private func load(
-        _ id: SessionID, token: String, now: Date, mode: LoadMode, prepare: (@Sendable (Session) -> Void)? = nil
+        _ id: SessionID, token: String, now: Date, mode: LoadMode, authorized: Bool,
+        prepare: (@Sendable (Session) -> Void)? = nil
     ) throws -> SessionResolution {
         guard let storage, id.rawValue.utf8.count <= 64 else { throw AppError.sessionNotFound }
         let lookup: StoredLookup
@@ -67,7 +70,7 @@ extension SessionRegistry {
                     // A hop is never forwarded again: the node that sent it looks the owner up itself.
                     guard mode != .hop, let cluster else { throw AppError.misdirected(owner: owner.name) }
                     cluster.routes.remember(id, owner: owner)
-                    return .elsewhere(elsewhere(id, owner: owner, token: token, now: now))
+                    return .elsewhere(elsewhere(id, owner: owner, token: token, now: now, authorized: authorized))
                 }
             } else {
                 lookup = try storage.load(id)
@@ -100,7 +103,7 @@ extension SessionRegistry {
             guard stored.matches(token) else { throw AppError.sessionNotFound }
             throw AppError.sessionLost
         case .found(let stored):
-            guard stored.token.matches(token) else { throw AppError.sessionNotFound }
+            guard authorized || stored.token.matches(token) else { throw AppError.sessionNotFound }
             guard stored.lastAccess.addingTimeInterval(settings.store.idleTTL.seconds) > now else {
                 storage.remove(id, expiredAt: now) { _ in }
                 store.rememberExpired(id, token: stored.token, at: now)
@@ -131,10 +134,13 @@ extension SessionRegistry {
 
     /// The request goes to `owner`: its answer is relayed; if `owner` is gone, the session is taken over here, and
     /// if it no longer owns the session, its owner is looked up again.
-    func elsewhere(_ id: SessionID, owner: PeerNode, token: String, now: Date) -> SessionElsewhere {
+    func elsewhere(_ id: SessionID, owner: PeerNode, token: String, now: Date, authorized: Bool = false)
+        -> SessionElsewhere
+    {
         SessionElsewhere(
-            id: id, owner: owner, takeOver: SessionLoad(id: id, token: token, now: now, mode: .replacing(owner)),
-            lookUpAgain: SessionLoad(id: id, token: token, now: now, mode: .claim))
+            id: id, owner: owner,
+            takeOver: SessionLoad(id: id, token: token, now: now, mode: .replacing(owner), authorized: authorized),
+            lookUpAgain: SessionLoad(id: id, token: token, now: now, mode: .claim, authorized: authorized))
     }
 
     /// A live session from its stored value: its timers start (those that fell due while the server was down
@@ -152,6 +158,8 @@ extension SessionRegistry {
             environment: environment, startsNow: false)
         prepare?(restored)
         cluster?.routes.forget(stored.id)
+        // Another node may have changed its participants while it was not here.
+        participants.forget(stored.id)
         let kept = store.adopt(restored)
         if kept === restored { restored.start() }
         return kept

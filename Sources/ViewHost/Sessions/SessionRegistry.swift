@@ -56,6 +56,8 @@ final class SessionRegistry: Sendable {
     let contacts: any ContactDirectory
     /// Takes the sessions' deliveries to their receivers.
     let courier: SessionCourier
+    /// The participants of shared sessions: the durable store's, or the process's with the memory store.
+    let participants: ParticipantRoster
     /// The loops' work on the store, shut by ``close()`` before the store closes.
     let backgroundWork = BackgroundStoreWork()
 
@@ -80,6 +82,7 @@ final class SessionRegistry: Sendable {
         // A durable store is its own directory (SessionStorage requires it); only the memory store keeps contacts
         // in the process, as it keeps its sessions.
         contacts = storage ?? MemoryContactDirectory()
+        participants = ParticipantRoster(directory: storage ?? MemoryParticipantDirectory())
         let courier = SessionCourier(scheduler: scheduler, logger: logger, maxBacklog: settings.contacts.maxBacklog)
         self.courier = courier
         // A session whose input could not be stored closed itself; dropping it makes the next request load its
@@ -185,28 +188,49 @@ final class SessionRegistry: Sendable {
             return .here(session)
         case .expired: throw .sessionExpired
         case .notFound: throw .sessionNotFound
-        case .notLoaded:
-            guard storage != nil, sessionID.rawValue.utf8.count <= 64 else { throw .sessionNotFound }
-            let mode = loadMode(for: request)
-            // A session its owner handed here is taken over; one known to live on another node goes there without
-            // asking the store.
-            if mode == .claim, let cluster, let owner = cluster.routes.takeHandOff(sessionID) {
-                cluster.affinity.settle(sessionID)
-                return .load(SessionLoad(id: sessionID, token: token, now: now, mode: .replacing(owner)))
-            }
-            if mode == .claim, let owner = cluster?.routes.owner(of: sessionID) {
-                return .elsewhere(elsewhere(sessionID, owner: owner, token: token, now: now))
-            }
-            return .load(SessionLoad(id: sessionID, token: token, now: now, mode: mode))
+        case .notLoaded: return try stored(sessionID, token: token, authorized: false, request: request, now: now)
         }
+    }
+
+    /// Where session `id` is for a request of one of its participants, whose token the ``ParticipantRoster`` took
+    /// (the session's own token is not asked for).
+    /// - Throws: `sessionNotFound` (404).
+    func resolve(_ request: HTTPRequest, participantOf id: SessionID) throws(AppError) -> SessionResolution {
+        if let session = store.session(id) {
+            keepAlive(session)
+            return .here(session)
+        }
+        return try stored(id, token: "", authorized: true, request: request, now: scheduler.now)
+    }
+
+    /// Where a session that is not in memory is: in the store, to load, or with another live node.
+    private func stored(_ sessionID: SessionID, token: String, authorized: Bool, request: HTTPRequest, now: Date)
+        throws(AppError) -> SessionResolution
+    {
+        guard storage != nil, sessionID.rawValue.utf8.count <= 64 else { throw AppError.sessionNotFound }
+        let mode = loadMode(for: request)
+        // A session its owner handed here is taken over; one known to live on another node goes there without
+        // asking the store.
+        if mode == .claim, let cluster, let owner = cluster.routes.takeHandOff(sessionID) {
+            cluster.affinity.settle(sessionID)
+            return .load(
+                SessionLoad(
+                    id: sessionID, token: token, now: now, mode: .replacing(owner), authorized: authorized))
+        }
+        if mode == .claim, let owner = cluster?.routes.owner(of: sessionID) {
+            return .elsewhere(elsewhere(sessionID, owner: owner, token: token, now: now, authorized: authorized))
+        }
+        return .load(SessionLoad(id: sessionID, token: token, now: now, mode: mode, authorized: authorized))
     }
 
     /// Deletes `session` (authenticated by its token); its rows go too.
     /// - Returns: Resolved once the removal is durable (nil with the memory store).
     func delete(_ session: Session) throws(AppError) -> CommitTicket? {
         guard store.remove(session) else { throw .sessionNotFound }
+        participants.forget(session.id)
         guard let storage else {
             (contacts as? MemoryContactDirectory)?.forget(session.id)
+            (participants.directory as? MemoryParticipantDirectory)?.forget(session.id)
             return nil
         }
         let ticket = CommitTicket()
@@ -284,7 +308,11 @@ final class SessionRegistry: Sendable {
         let now = scheduler.now
         let expired = store.expireIdle(now: now)
         guard let storage else {
-            for session in expired { (contacts as? MemoryContactDirectory)?.forget(session.id) }
+            for session in expired {
+                (contacts as? MemoryContactDirectory)?.forget(session.id)
+                (participants.directory as? MemoryParticipantDirectory)?.forget(session.id)
+                participants.forget(session.id)
+            }
             return
         }
         for session in expired { storage.remove(session.id, expiredAt: now) { _ in } }

@@ -23,6 +23,9 @@ struct SessionLoad: Sendable {
     let now: Date
     /// Taken over, or left with another live node that owns it.
     let mode: SessionRegistry.LoadMode
+    /// Whether the request was let in already (a participant's token, checked against the store's participants):
+    /// then the session's own token is not asked for.
+    var authorized = false
     /// Runs on the loaded copy before it is adopted, so before any other request can reach it (a reader whose copy
     /// was dropped reads the durable value there).
     var prepare: (@Sendable (Session) -> Void)? = nil

@@ -1,4 +1,5 @@
 import HTTPCore
+import Logging
 import ViewModelCore
 
 /// Runs the handler of a session's route once, with its session: at once when the session is in memory; after
@@ -10,6 +11,20 @@ import ViewModelCore
 struct SessionResolver: Sendable {
     /// A session route's handler: the request, its context and its session.
     typealias Handler = @Sendable (HTTPRequest, HTTPRequestContext, Session) throws -> HTTPHandlerResult
+    /// A session route's handler that also takes who asks: nil for the owner (the session's own token), else the
+    /// participant whose token the request carries.
+    typealias ViewerHandler =
+        @Sendable (HTTPRequest, HTTPRequestContext, Session, Participant?) throws -> HTTPHandlerResult
+
+    /// What a member (a participant that is not the owner) may do with a route of a session.
+    enum MemberAccess: Sendable {
+        /// Nothing: the owner's alone (`403`).
+        case refused
+        /// The route's `:feature`, if it was invited to it (else `404`, as a feature the session does not have).
+        case invitedFeature
+        /// The route, whose handler sees to what the member may see.
+        case allowed
+    }
 
     /// Where sessions are found and loaded.
     let registry: SessionRegistry
@@ -21,17 +36,95 @@ struct SessionResolver: Sendable {
     /// Resolves the session `:id` names, then answers with `handler`, run once.
     /// - Throws: What resolving throws (`401`, `404`, `410`), and what `handler` throws when it runs at once.
     func respond(
-        to request: HTTPRequest, context: HTTPRequestContext, with handler: @escaping Handler
+        to request: HTTPRequest, context: HTTPRequestContext, members: MemberAccess = .refused,
+        with handler: @escaping ViewerHandler
     ) throws -> HTTPHandlerResult {
-        let resolution = try registry.resolve(request, id: context.parameters["id"] ?? "")
+        let id = context.parameters["id"] ?? ""
+        if let token = SessionRegistry.token(of: request, session: id),
+            let (participant, secret) = Participant.parseToken(token)
+        {
+            return try respond(
+                to: request, context: context, participant: participant, secret: secret, members: members,
+                with: handler)
+        }
+        let resolution = try registry.resolve(request, id: id)
         if case .here(let session) = resolution {
             // A session that stopped because a value of it cannot be stored answers every request so.
             if session.isClosed, let value = session.unstorableValue { throw AppError.unstorable(value) }
-            return try handler(request, context, session)
+            return try handler(request, context, session, nil)
         }
         return .deferred {
             try await reach(resolution, for: request, context: context) { session in
-                try await handler(request, context, session).response()
+                try await handler(request, context, session, nil).response()
+            }
+        }
+    }
+
+    /// Answers a request that carries a participant's token: `401` once it was removed, `404` for a token no
+    /// participant of the session has (as any wrong token), then as `members` lets a member in.
+    private func respond(
+        to request: HTTPRequest, context: HTTPRequestContext, participant: String, secret: String,
+        members: MemberAccess, with handler: @escaping ViewerHandler
+    ) throws -> HTTPHandlerResult {
+        let id = SessionID(context.parameters["id"] ?? "")
+        let roster = registry.participants
+        let answer: @Sendable (ParticipantRoster.Verdict) throws -> HTTPHandlerResult = { verdict in
+            let member = try Self.admit(verdict, to: context, members: members)
+            let resolution = try registry.resolve(request, participantOf: id)
+            if case .here(let session) = resolution {
+                if session.isClosed, let value = session.unstorableValue { throw AppError.unstorable(value) }
+                return try handler(request, context, session, member)
+            }
+            return .deferred {
+                try await reach(resolution, for: request, context: context) { session in
+                    try await handler(request, context, session, member).response()
+                }
+            }
+        }
+        if let verdict = roster.cachedVerdict(id: participant, secret: secret, session: id) {
+            return try answer(verdict)
+        }
+        return .deferred {
+            let verdict: ParticipantRoster.Verdict
+            do {
+                verdict = try await OffLoop.run { try roster.verdict(id: participant, secret: secret, session: id) }
+            } catch {
+                context.logger.error("the participants cannot be read", metadata: ["reason": "\(error)"])
+                throw AppError.storageUnavailable
+            }
+            return try await answer(verdict).response()
+        }
+    }
+
+    /// The participant a verdict lets in, if `members` lets it use this route.
+    /// - Throws: `401` for a removed participant, `404` for an unknown token or a feature it was not invited to,
+    ///   `403` for a route that is the owner's alone.
+    private static func admit(
+        _ verdict: ParticipantRoster.Verdict, to context: HTTPRequestContext, members: MemberAccess
+    ) throws -> Participant {
+        switch verdict {
+        case .unknown:
+            throw AppError.sessionNotFound
+        case .removed:
+            throw HTTPError(
+                .unauthorized,
+                detail: "This participant was removed from the session: its token opens nothing any more.",
+                headers: [.wwwAuthenticate: "Bearer realm=\"viewhost\", error=\"invalid_token\""])
+        case .present(let participant):
+            switch members {
+            case .allowed:
+                return participant
+            case .invitedFeature:
+                let feature = context.parameters["feature"] ?? ""
+                guard participant.features.contains(feature) else {
+                    throw AppError.featureNotFound(feature, available: participant.features)
+                }
+                return participant
+            case .refused:
+                throw HTTPError(
+                    .forbidden,
+                    detail: "Only the session's owner may do this; a participant reads, posts to and streams the "
+                        + "features it was invited to, and lists or leaves the participants.")
             }
         }
     }
@@ -69,9 +162,24 @@ extension MeteredRouter {
     /// first (``SessionResolver``), then `handler` runs once with it.
     mutating func on(
         _ method: HTTPMethod, _ pattern: String, session resolver: SessionResolver,
-        handler: @escaping SessionResolver.Handler
+        members: SessionResolver.MemberAccess = .refused, handler: @escaping SessionResolver.Handler
     ) {
-        on(method, pattern) { request, context in try resolver.respond(to: request, context: context, with: handler) }
+        on(method, pattern) { request, context in
+            try resolver.respond(to: request, context: context, members: members) { request, context, session, _ in
+                try handler(request, context, session)
+            }
+        }
+    }
+
+    /// Adds a route of one session's resources whose handler also takes who asks (nil: the owner), letting members
+    /// in as `members` says.
+    mutating func on(
+        _ method: HTTPMethod, _ pattern: String, session resolver: SessionResolver,
+        members: SessionResolver.MemberAccess, viewer handler: @escaping SessionResolver.ViewerHandler
+    ) {
+        on(method, pattern) { request, context in
+            try resolver.respond(to: request, context: context, members: members, with: handler)
+        }
     }
 
     /// Adds a `GET` route of one session's resources answered at once, with its session resolved first.

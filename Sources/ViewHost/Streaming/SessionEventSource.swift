@@ -94,6 +94,12 @@ final class SessionEventSource: HTTPBodySource {
         trigger?.signal()
     }
 
+    /// Ends the stream for its reader alone, as if its session had ended so (a participant removed from a shared
+    /// session: `.deleted`, the session is gone for it): the final `ended` event, then the end of the body.
+    func end(_ end: SessionEnd) {
+        sessionEnded(end)
+    }
+
     /// The session was deleted, expired or the server stops: the next pull writes the final `ended` event, and the
     /// one after ends the body.
     private func sessionEnded(_ end: SessionEnd) {

@@ -49,11 +49,14 @@ final class StreamLimiter: Sendable {
         private let limiter: StreamLimiter
         private let session: SessionID
         private let released = Atomic<Bool>(false)
+        private let onRelease: (@Sendable () -> Void)?
 
-        /// Wraps a place already claimed with ``StreamLimiter/claim(_:)``.
-        init(limiter: StreamLimiter, session: SessionID) {
+        /// Wraps a place already claimed with ``StreamLimiter/claim(_:)``; `onRelease` runs once when it is given
+        /// back (a participant's presence ends with its last stream).
+        init(limiter: StreamLimiter, session: SessionID, onRelease: (@Sendable () -> Void)? = nil) {
             self.limiter = limiter
             self.session = session
+            self.onRelease = onRelease
         }
 
         deinit {
@@ -64,6 +67,7 @@ final class StreamLimiter: Sendable {
         func release() {
             guard !released.exchange(true, ordering: .acquiringAndReleasing) else { return }
             limiter.release(session)
+            onRelease?()
         }
     }
 }

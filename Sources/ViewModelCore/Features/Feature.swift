@@ -113,6 +113,11 @@ public protocol Feature: SendableMetatype {
     /// ``introduced(to:)`` and delivers events with ``FeatureContext/deliver(_:to:)``.
     static var takesContacts: Bool { get }
 
+    /// Whether a session's owner may invite participants to this feature (an invitation of purpose `join` names
+    /// features that can be shared); false by default. A member invited to it reads, posts to and streams it beside
+    /// the owner; a feature that is not shared is never seen by a member.
+    static var isShareable: Bool { get }
+
     /// The event a new contact becomes, applied on each side once the contact is made (source `session`): the other
     /// side's name and address. Nil (the default) keeps nothing.
     static func introduced(to contact: Contact) -> Event?
@@ -164,6 +169,9 @@ extension Feature {
 
     /// Takes no contacts: a feature opts in.
     public static var takesContacts: Bool { false }
+
+    /// Not shared: a feature opts in.
+    public static var isShareable: Bool { false }
 
     /// Keeps no contact.
     public static func introduced(to contact: Contact) -> Event? { nil }

@@ -33,7 +33,7 @@ struct SessionResolverTests {
     static func answer(
         _ request: HTTPRequest, _ context: HTTPRequestContext, resolver: SessionResolver, runs: Locked<Int>
     ) async throws -> HTTPResponse {
-        try await resolver.respond(to: request, context: context) { _, _, session in
+        try await resolver.respond(to: request, context: context) { _, _, session, _ in
             runs.withLock { $0 += 1 }
             return .response(HTTPResponse(contentType: "text/plain", bytes: Array("chat \(session.version(of: "chat") ?? 0)".utf8)))
         }.response()

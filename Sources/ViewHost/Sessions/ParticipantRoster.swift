@@ -1,0 +1,140 @@
+import Foundation
+import ViewHostLocking
+import ViewModelCore
+
+/// The participants of shared sessions as this node knows them (issue 43): the store's
+/// (``ParticipantDirectory``), cached per session so a participant's request costs no read of the store, and the
+/// streams each participant has open, to end them when it is removed.
+///
+/// A removal is made on the node that owns the session (its route resolves there), which updates its cache; any
+/// other node forwards that session's requests to the owner, and a node that takes a session over reads its
+/// participants again (``forget(_:)`` on adopt). A participant this node has not seen yet (it joined through another
+/// node) is read from the store.
+final class ParticipantRoster: Sendable {
+    /// What a participant's token is worth for its session.
+    enum Verdict: Sendable, Equatable {
+        /// A participant that takes part.
+        case present(Participant)
+        /// A participant that was removed: `401`.
+        case removed
+        /// No participant of the session has this token: `404`, as any other wrong token.
+        case unknown
+    }
+
+    private struct Stream {
+        weak var source: SessionEventSource?
+        let session: SessionID
+        let participant: String
+    }
+
+    /// Whether a participant has a stream open, and since when that is so.
+    struct Presence: Sendable, Equatable {
+        /// Streams it has open.
+        var streams = 0
+        /// When it came online or went offline last; nil if neither happened since this node started.
+        var since: Date?
+        /// Online while it has a stream open.
+        var online: Bool { streams > 0 }
+    }
+
+    private struct State {
+        var cached: [SessionID: [Participant]] = [:]
+        var streams: [ObjectIdentifier: Stream] = [:]
+        var presence: [SessionID: [String: Presence]] = [:]
+    }
+
+    let directory: any ParticipantDirectory
+    private let state = Locked(State())
+
+    init(directory: any ParticipantDirectory) {
+        self.directory = directory
+    }
+
+    /// The verdict on participant `id` presenting `secret` for `session` from the cache; nil when the cache cannot
+    /// tell (the session's participants were not read here, or not since `id` joined).
+    func cachedVerdict(id: String, secret: String, session: SessionID) -> Verdict? {
+        state.withLock { state -> Verdict? in
+            guard let participants = state.cached[session] else { return nil }
+            guard let found = participants.first(where: { $0.id == id }) else { return nil }
+            return Self.verdict(found, secret: secret)
+        }
+    }
+
+    /// The verdict, reading the store when the cache cannot tell (blocks: off the event loops).
+    func verdict(id: String, secret: String, session: SessionID) throws(StorageError) -> Verdict {
+        if let cached = cachedVerdict(id: id, secret: secret, session: session) { return cached }
+        let participants = try directory.participants(of: session)
+        state.withLock { $0.cached[session] = participants }
+        guard let found = participants.first(where: { $0.id == id }) else { return .unknown }
+        return Self.verdict(found, secret: secret)
+    }
+
+    /// The participants of `session` (blocks: off the event loops), cached.
+    func participants(of session: SessionID) throws(StorageError) -> [Participant] {
+        let participants = try directory.participants(of: session)
+        state.withLock { $0.cached[session] = participants }
+        return participants
+    }
+
+    /// Removes `participant` from `session` in the store, then here, and ends its open streams.
+    /// - Returns: Whether it was there and not removed before.
+    func remove(_ participant: String, of session: SessionID, now: Date) throws(StorageError) -> Bool {
+        guard try directory.removeParticipant(participant, of: session, now: now) else { return false }
+        let ending = state.withLock { state -> [SessionEventSource] in
+            state.cached[session] = nil
+            var ending: [SessionEventSource] = []
+            for (key, stream) in state.streams where stream.session == session && stream.participant == participant {
+                if let source = stream.source { ending.append(source) }
+                state.streams[key] = nil
+            }
+            return ending
+        }
+        for source in ending { source.end(.deleted) }
+        return true
+    }
+
+    /// Notes `source`, a stream `participant` of `session` opened, to end it if the participant is removed.
+    func opened(_ source: SessionEventSource, by participant: String, of session: SessionID) {
+        state.withLock { state in
+            state.streams = state.streams.filter { $0.value.source != nil }
+            state.streams[ObjectIdentifier(source)] = Stream(source: source, session: session, participant: participant)
+        }
+    }
+
+    /// Notes that `participant` (``Participant/ownerID`` for the owner) of `session` opened a stream at `now`.
+    /// - Returns: What to call once that stream is closed.
+    func streamOpened(by participant: String, of session: SessionID, now: Date, clock: any TimerScheduling)
+        -> @Sendable () -> Void
+    {
+        state.withLock { state in
+            var presence = state.presence[session]?[participant] ?? Presence()
+            if presence.streams == 0 { presence.since = now }
+            presence.streams += 1
+            state.presence[session, default: [:]][participant] = presence
+        }
+        return { [weak self] in
+            self?.state.withLock { state in
+                guard var presence = state.presence[session]?[participant] else { return }
+                presence.streams -= 1
+                if presence.streams == 0 { presence.since = clock.now }
+                state.presence[session]?[participant] = presence
+            }
+        }
+    }
+
+    /// Whether `participant` of `session` is online here, and since when.
+    func presence(of participant: String, in session: SessionID) -> Presence {
+        state.withLock { $0.presence[session]?[participant] ?? Presence() }
+    }
+
+    /// Forgets what this node cached of `session`: it was loaded from the store (another node may have changed its
+    /// participants meanwhile), or it ended.
+    func forget(_ session: SessionID) {
+        state.withLock { _ = $0.cached.removeValue(forKey: session) }
+    }
+
+    private static func verdict(_ participant: Participant, secret: String) -> Verdict {
+        guard SessionToken(digest: participant.tokenDigest).matches(secret) else { return .unknown }
+        return participant.removedAt == nil ? .present(participant) : .removed
+    }
+}
