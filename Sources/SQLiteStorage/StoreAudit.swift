@@ -14,7 +14,13 @@ enum StoreAudit {
         let count =
             problems.count >= 100
             ? "100 or more problems" : "\(problems.count) problem\(problems.count == 1 ? "" : "s")"
-        return "SQLite's integrity check finds \(count): " + problems.prefix(2).joined(separator: "; ")
+        // A problem may span lines ("*** in database main ***" then the page's): each is made one, so the answer
+        // stays one line.
+        let firstProblems = problems.prefix(2).map {
+            $0.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }.joined(separator: " ")
+        }
+        return "SQLite's integrity check finds \(count): " + firstProblems.joined(separator: "; ")
             + (problems.count > 2 ? "; …" : "")
     }
 
