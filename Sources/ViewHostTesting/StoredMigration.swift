@@ -101,7 +101,7 @@ public enum StoredMigration {
         var events: [F.Event] = []
         for record in imported.records {
             switch record.input {
-            case .submission(let name, _, let data, _, _, _), .events(let name, _, _, let data),
+            case .submission(let name, _, let data, _, _, _, _), .events(let name, _, _, let data),
                 .answer(let name, _, _, let data), .delivery(let name, _, _, _, nil, let data):
                 // Read back already by the import; read again here only to hand them over typed.
                 if name == F.key.name { events += try StoredFeatureValues<F>.events(stored: data) }

@@ -73,6 +73,14 @@ struct SharedSessionProcessTests {
         let seen = try await beaStream.read(untilContaining: "Olga", timeout: TestDeadline.scaled(.seconds(30)))
         #expect(!String(decoding: seen, as: UTF8.self).contains("event: weather"), "weather is not Bea's")
 
+        // Each change is Bea's or the owner's, as their credentials said: in the data-flow log and the journal.
+        let log = try await ProcessHTTP.request(port, "GET", "/v1/sessions/\(owner.id)/log", token: owner.token)
+        #expect(log.text.contains(#"by=\"\#(bea.id)\""#), "\(log.text)")
+        #expect(log.text.components(separatedBy: "by=").count == 2, "the owner's change names no one")
+        let journal = try await ProcessHTTP.request(port, "GET", "/v1/sessions/\(owner.id)/journal", token: owner.token)
+        #expect(journal.text.contains(#""participant":"\#(bea.id)""#))
+        #expect(!journal.text.contains(bea.token) && !journal.text.contains(code), "no credential nor code exported")
+
         // Bea sees what she was invited to, and nothing else of the session.
         let weather = try await ProcessHTTP.request(port, "GET", "/v1/sessions/\(owner.id)/weather", token: bea.token)
         #expect(weather.status == 404)

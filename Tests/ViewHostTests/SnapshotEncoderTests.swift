@@ -41,7 +41,7 @@ struct SnapshotEncoderTests {
 
         func post(_ feature: String, _ json: String) throws {
             guard case .object(let members) = try JSONParser.parse(Array(json.utf8)) else { return }
-            _ = try registry.definition(named: feature)?.submit(session, [EventFields(members: members, pathPrefix: "")], nil)
+            _ = try registry.definition(named: feature)?.submit(session, [EventFields(members: members, pathPrefix: "")], nil, nil)
             compareAll()
         }
 

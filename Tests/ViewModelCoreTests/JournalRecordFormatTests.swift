@@ -30,6 +30,9 @@ struct JournalRecordFormatTests {
         .introduction(feature: "chat", at: at, contact: ContactAddress("c8"), name: "Alice", introducing: "Bob"),
         .acknowledgement(feature: "chat", at: at, to: ContactAddress("c8"), through: 9, failure: nil),
         .acknowledgement(feature: "chat", at: at, to: ContactAddress("c8"), through: 9, failure: .unknownAddress),
+        .submission(
+            feature: "person", at: at, events: Data("[5]".utf8), eventIDs: [nil], key: "key-2",
+            fingerprint: nil, participant: "pbea"),
     ]
 
     @Test(arguments: inputs)
@@ -38,7 +41,7 @@ struct JournalRecordFormatTests {
         #expect(record.first == JournalRecordFormat.version)
         #expect(try JournalRecordFormat.decode(record) == input)
         // The events are the feature's JSON as they are, not base64 inside JSON.
-        if case .submission(_, _, let events, _, _, _) = input {
+        if case .submission(_, _, let events, _, _, _, _) = input {
             #expect(record.count < 64 + events.count + 100)
             #expect(Data(record).range(of: events) != nil)
         }
@@ -49,6 +52,22 @@ struct JournalRecordFormatTests {
         // Written by every earlier release: Foundation's JSONEncoder, then StoredJSON.
         #expect(try JournalRecordFormat.decode(JSONEncoder().encode(input)) == input)
         #expect(try JournalRecordFormat.decode(StoredJSON.encode(input)) == input)
+    }
+
+    /// A submission by the owner is written as before participants existed (kind 1, nothing more), so a store or
+    /// an older build reads it alike; one by a participant is a kind of its own, ending with its id.
+    @Test func onlyAParticipantsSubmissionIsAttributedAKindOfItsOwn() throws {
+        let owner = SessionInput.submission(
+            feature: "person", at: Self.at, events: Data("[5]".utf8), eventIDs: [nil], key: nil, fingerprint: nil)
+        let bea = SessionInput.submission(
+            feature: "person", at: Self.at, events: Data("[5]".utf8), eventIDs: [nil], key: nil, fingerprint: nil,
+            participant: "pbea")
+        let plain = JournalRecordFormat.encode(owner)
+        let attributed = JournalRecordFormat.encode(bea)
+        #expect(plain[1] == 1)
+        #expect(attributed[1] == 8)
+        #expect(Array(attributed[2...].dropLast(5)) == Array(plain[2...]), "the same fields, then the participant")
+        #expect(try JournalRecordFormat.decode(attributed) == bea)
     }
 
     @Test func aRecordIsSmallerThanItsJSON() throws {

@@ -19,10 +19,12 @@ struct FeatureDefinition: Sendable {
     let requestRunner: FeatureRequestRunner?
     /// Sends the start events (as `view` events) right after the session is made.
     let start: @Sendable (Session) -> Void
-    /// Decodes every event first (so a bad one rejects the whole batch), then submits them.
+    /// Decodes every event first (so a bad one rejects the whole batch), then submits them as sent by
+    /// `participant` (nil: the session's owner).
     let submit:
-        @Sendable (Session, [EventFields], _ idempotency: (key: String, fingerprint: String)?) throws(AppError)
-            -> (outcome: SubmitOutcome, durable: CommitTicket?)
+        @Sendable (
+            Session, [EventFields], _ idempotency: (key: String, fingerprint: String)?, _ participant: String?
+        ) throws(AppError) -> (outcome: SubmitOutcome, durable: CommitTicket?)
     /// Decodes event objects as ``submit`` does, applying nothing: the number of events (the fuzzers' entry).
     let decode: @Sendable ([EventFields]) throws(AppError) -> Int
     /// How the page draws it; nil draws it generically.
@@ -88,10 +90,12 @@ struct FeatureDefinition: Sendable {
         start = { session in
             if !startEvents.isEmpty { _ = try? session.send(startEvents, to: key, source: .view) }
         }
-        submit = { session, objects, idempotency throws(AppError) in
+        submit = { session, objects, idempotency, participant throws(AppError) in
             let (events, ids) = try decodeAll(objects)
             do throws(SessionError) {
-                return try session.submit(Submission(events: events, eventIDs: ids, idempotency: idempotency), to: key)
+                return try session.submit(
+                    Submission(events: events, eventIDs: ids, idempotency: idempotency, participant: participant),
+                    to: key)
             } catch {
                 throw AppError(error, batch: objects.count > 1)
             }

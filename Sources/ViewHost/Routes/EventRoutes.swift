@@ -16,8 +16,9 @@ enum EventRoutes {
         on router: inout MeteredRouter, registry: SessionRegistry, metrics: AppMetrics, limits: RequestRateLimits<C>
     ) where C.Duration == Duration {
         let resolver = SessionResolver(registry: registry)
+        // A member posts to the features it was invited to; each event is attributed to who sent it.
         router.on(.post, "/v1/sessions/:id/:feature/events", session: resolver, members: .invitedFeature) {
-            request, context, session in
+            request, context, session, member in
             let feature = context.parameters["feature"] ?? ""
             guard session.featureNames.contains(feature), let definition = registry.definition(named: feature) else {
                 throw AppError.featureNotFound(feature, available: session.featureNames)
@@ -29,7 +30,7 @@ enum EventRoutes {
             let count = objects.count
             /// Applies the events to `session`'s feature; `202` once the store keeps them.
             @Sendable func submit(to session: Session) throws -> HTTPHandlerResult {
-                let (outcome, durable) = try definition.submit(session, objects, claim)
+                let (outcome, durable) = try definition.submit(session, objects, claim, member?.id)
                 // 202 only once the store keeps what was applied (at once with the memory store).
                 guard let durable else {
                     return .response(accepted(outcome, events: count, feature: feature, metrics: metrics))

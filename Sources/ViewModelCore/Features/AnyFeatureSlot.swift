@@ -17,10 +17,10 @@ protocol AnyFeatureSlot: Sendable {
 
     /// Refuses `events` (the feature's `Event`s) if the first cannot be applied now.
     func check(first event: any Sendable) throws(EventRefusal)
-    /// Applies one event of the feature's type as a step.
+    /// Applies one event of the feature's type as a step; `participant` names who sent a client's event.
     mutating func step(
         erased event: any Sendable, source: EventSource, causedBy: Int?, now: Date, settings: SessionSettings,
-        counters: inout SessionCounters, output: inout StepOutput)
+        counters: inout SessionCounters, output: inout StepOutput, participant: String?)
     /// Fires timer `id` if it is this feature's.
     mutating func fire(
         timer id: Int, now: Date, settings: SessionSettings, counters: inout SessionCounters, output: inout StepOutput
@@ -103,11 +103,11 @@ extension FeatureSlot: AnyFeatureSlot {
 
     mutating func step(
         erased event: any Sendable, source: EventSource, causedBy: Int?, now: Date, settings: SessionSettings,
-        counters: inout SessionCounters, output: inout StepOutput
+        counters: inout SessionCounters, output: inout StepOutput, participant: String?
     ) {
         step(
             Self.typed(event), source: source, causedBy: causedBy, now: now, settings: settings, counters: &counters,
-            output: &output)
+            output: &output, participant: participant)
     }
 
     mutating func fire(

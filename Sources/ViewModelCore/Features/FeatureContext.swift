@@ -34,6 +34,10 @@ public struct FeatureContext<F: Feature> {
     /// For an event another session delivered (source `session`), the address this session knows its sender by
     /// (the one ``Feature/introduced(to:)`` gave); nil for every other event.
     public let sender: ContactAddress?
+    /// For an event a client sent (source `client`), who sent it, as its credential says (never its body):
+    /// ``Participant/ownerID`` for the session's owner, else the id of the shared session's participant. Nil for
+    /// every other event (timers, answers, deliveries, follow-ups).
+    public let participant: String?
     /// The session's settings (time zone, locale).
     public let settings: SessionSettings
     /// The session's random draws: a generator whose state belongs to the session and is handed back after the
@@ -56,14 +60,17 @@ public struct FeatureContext<F: Feature> {
     ///   - random: The random draws.
     ///   - firstTimerID: The id the first scheduled event gets.
     ///   - sender: The contact that delivered the event, for one another session delivered.
+    ///   - participant: Who sent a client's event (``Participant/ownerID`` for the owner).
     public init(
         now: Date, source: EventSource = .client, sequence: Int = 1, settings: SessionSettings = SessionSettings(),
-        random: RandomSource = .seeded(0), firstTimerID: Int = 1, sender: ContactAddress? = nil
+        random: RandomSource = .seeded(0), firstTimerID: Int = 1, sender: ContactAddress? = nil,
+        participant: String? = nil
     ) {
         self.now = now
         self.source = source
         self.sequence = sequence
         self.sender = sender
+        self.participant = participant
         self.settings = settings
         self.random = random
         self.nextTimerValue = firstTimerID

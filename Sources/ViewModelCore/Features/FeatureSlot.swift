@@ -62,15 +62,18 @@ struct FeatureSlot<F: Feature>: Equatable, Sendable {
     ///   - counters: The session's counters (timers, requests and deliveries are numbered from them).
     ///   - output: What the step made, added to.
     ///   - sender: For an event another session delivered, the address this session knows its sender by.
+    ///   - participant: For a client's event, who sent it (``Participant/ownerID`` for the owner); its follow-ups
+    ///     are the session's own, and name no one.
     mutating func step(
         _ event: F.Event, source: EventSource, causedBy: Int?, now: Date, settings: SessionSettings,
-        counters: inout SessionCounters, output: inout StepOutput, sender: ContactAddress? = nil
+        counters: inout SessionCounters, output: inout StepOutput, sender: ContactAddress? = nil,
+        participant: String? = nil
     ) {
         let firstEntry = output.entries.count
         var changed = false
         var followUps = apply(
             event, source: source, causedBy: causedBy, now: now, settings: settings, counters: &counters,
-            output: &output, changed: &changed, sender: sender)
+            output: &output, changed: &changed, sender: sender, participant: participant)
         // Follow-ups in the order they were routed, each after the one that routed it (breadth first); a runaway
         // loop of follow-ups is cut after 256 events, not spun forever.
         var next = 0
@@ -100,13 +103,14 @@ struct FeatureSlot<F: Feature>: Equatable, Sendable {
     /// - Returns: The follow-ups it routed.
     private mutating func apply(
         _ event: F.Event, source: EventSource, causedBy: Int?, now: Date, settings: SessionSettings,
-        counters: inout SessionCounters, output: inout StepOutput, changed: inout Bool, sender: ContactAddress? = nil
+        counters: inout SessionCounters, output: inout StepOutput, changed: inout Bool, sender: ContactAddress? = nil,
+        participant: String? = nil
     ) -> [FollowUp] {
         counters.sequence += 1
         let sequence = counters.sequence
         var context = FeatureContext<F>(
             now: now, source: source, sequence: sequence, settings: settings, random: counters.random,
-            firstTimerID: counters.nextTimerID, sender: sender)
+            firstTimerID: counters.nextTimerID, sender: sender, participant: participant)
         F.apply(event, to: &state, context: &context)
         counters.random = context.random
         counters.nextTimerID = context.nextTimerValue
@@ -116,6 +120,11 @@ struct FeatureSlot<F: Feature>: Equatable, Sendable {
             // Who sent it, by the name the contact was introduced by: the log never shows another session's id.
             let name = links[sender]?.name ?? "a contact"
             description = EventDescription(name: description.name, summary: "from=\"\(name)\" \(description.summary)")
+        }
+        if let participant, participant != Participant.ownerID {
+            // A shared session's member, by its id (the log of a session only its owner uses reads as before).
+            description = EventDescription(
+                name: description.name, summary: "by=\"\(participant)\" \(description.summary)")
         }
         output.entries.append(
             LogEntry(

@@ -127,7 +127,7 @@ public struct JournalExportWriter: Sendable {
         let source: EventSource
         let events: Data?
         switch input {
-        case .submission(let name, _, let data, _, _, _):
+        case .submission(let name, _, let data, _, _, _, _):
             (feature, source, events) = (name, .client, data)
         case .events(let name, _, let from, let data):
             (feature, source, events) = (name, from, data)
@@ -174,7 +174,12 @@ public struct JournalExportWriter: Sendable {
         writer.key("events")
         writer.raw(eventsJSON)
         switch input {
-        case .submission(_, _, _, let eventIDs, let key, let fingerprint):
+        case .submission(_, _, _, let eventIDs, let key, let fingerprint, let participant):
+            if let participant {
+                // Only on a shared session's participant's submission: others' lines are as before.
+                writer.key("participant")
+                writer.string(participant)
+            }
             writer.key("eventIds")
             writer.beginArray()
             for id in eventIDs { if let id { writer.string(id) } else { writer.null() } }

@@ -120,8 +120,13 @@ extension JournalImport {
                 guard fingerprint.map(IdempotencyLedger.isFingerprint) ?? true else {
                     throw fields.fail("'fingerprint' must be a SHA-256 digest in hex")
                 }
+                let participant = try fields.optionalString("participant")
+                guard participant.map({ Participant.parseToken($0 + ".x")?.id == $0 }) ?? true else {
+                    throw fields.fail("'participant' must be a participant's id: 1 to 32 letters and digits")
+                }
                 input = .submission(
-                    feature: name, at: at, events: events, eventIDs: eventIDs, key: key, fingerprint: fingerprint)
+                    feature: name, at: at, events: events, eventIDs: eventIDs, key: key, fingerprint: fingerprint,
+                    participant: participant)
             case "events":
                 guard let from = EventSource(rawValue: source) else { throw fields.fail("'\(source)' is not a source") }
                 input = .events(feature: try named(feature, fields), at: at, source: from, events: events)

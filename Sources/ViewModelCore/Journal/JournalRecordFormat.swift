@@ -34,6 +34,9 @@ public enum JournalRecordFormat {
 
     private enum Kind: UInt8 {
         case submission = 1, events, timer, answer, delivery, introduction, acknowledgement
+        /// A submission by a shared session's participant: a submission's fields, then the participant's id. (One
+        /// by the owner is a plain submission, as every one written before.)
+        case attributedSubmission
     }
 
     /// A source's code (docs/JOURNAL.md): never renumbered. A switch, so a new source cannot be written without a
@@ -74,8 +77,8 @@ public enum JournalRecordFormat {
         var writer = RecordWriter()
         writer.byte(version)
         switch input {
-        case .submission(let feature, let at, let events, let eventIDs, let key, let fingerprint):
-            writer.byte(Kind.submission.rawValue)
+        case .submission(let feature, let at, let events, let eventIDs, let key, let fingerprint, let participant):
+            writer.byte(participant == nil ? Kind.submission.rawValue : Kind.attributedSubmission.rawValue)
             writer.date(at)
             writer.string(feature)
             writer.bytes(events)
@@ -83,6 +86,7 @@ public enum JournalRecordFormat {
             for id in eventIDs { writer.optionalString(id) }
             writer.optionalString(key)
             writer.optionalString(fingerprint)
+            if let participant { writer.string(participant) }
         case .events(let feature, let at, let source, let events):
             writer.byte(Kind.events.rawValue)
             writer.date(at)
@@ -146,16 +150,18 @@ public enum JournalRecordFormat {
         guard let kind = Kind(rawValue: code) else { throw .malformed("kind \(code)") }
         let at = try reader.date()
         switch kind {
-        case .submission:
+        case .submission, .attributedSubmission:
             let feature = try reader.string()
             let events = try reader.bytes()
             let count = try reader.count()
             var ids: [String?] = []
             ids.reserveCapacity(count)
             for _ in 0..<count { ids.append(try reader.optionalString()) }
+            let key = try reader.optionalString()
+            let fingerprint = try reader.optionalString()
             return .submission(
-                feature: feature, at: at, events: events, eventIDs: ids, key: try reader.optionalString(),
-                fingerprint: try reader.optionalString())
+                feature: feature, at: at, events: events, eventIDs: ids, key: key, fingerprint: fingerprint,
+                participant: kind == .attributedSubmission ? try reader.string() : nil)
         case .events:
             let feature = try reader.string()
             let code = try reader.byte()

@@ -50,13 +50,15 @@ extension SessionCore {
             } catch {
                 throw .refused("\(error)")
             }
-        case .submission(let feature, let at, let data, let eventIDs, let key, let fingerprint):
+        case .submission(let feature, let at, let data, let eventIDs, let key, let fingerprint, let participant):
             let events = try read(data, of: feature)
             let claim = key.map { (key: $0, fingerprint: fingerprint ?? "") }
             let index = try slot(of: feature)
             do throws(SessionError) {
-                return try submit(events, eventIDs: eventIDs, idempotency: claim, slot: index, at: at, observe: observe)
-                    .step
+                return try submit(
+                    events, eventIDs: eventIDs, idempotency: claim, participant: participant, slot: index, at: at,
+                    observe: observe
+                ).step
             } catch {
                 throw .refused("\(error)")
             }
@@ -108,7 +110,7 @@ extension SessionCore {
     public func decodedAhead(_ input: SessionInput) -> DecodedEvents? {
         switch input {
         case .timer, .introduction, .acknowledgement, .delivery(_, _, _, _, .some, _): return nil
-        case .submission(let feature, _, let data, _, _, _), .events(let feature, _, _, let data),
+        case .submission(let feature, _, let data, _, _, _, _), .events(let feature, _, _, let data),
             .answer(let feature, _, _, let data),
             .delivery(let feature, _, _, _, nil, let data):
             return decodedAhead(data, of: feature)

@@ -6,9 +6,12 @@ import Foundation
 /// generator's state is part of the session's value. Refused inputs are never recorded: they changed nothing.
 /// Events are the feature's events, JSON-encoded as an array.
 public enum SessionInput: Codable, Equatable, Sendable {
-    /// A client's request, source `client`: its events with their ids, and its idempotency key with the
-    /// fingerprint of the request it came with.
-    case submission(feature: String, at: Date, events: Data, eventIDs: [String?], key: String?, fingerprint: String?)
+    /// A client's request, source `client`: its events with their ids, its idempotency key with the fingerprint of
+    /// the request it came with, and who sent it: `participant` the id of a shared session's participant (from its
+    /// credential), nil for the session's owner (every record written before participants existed).
+    case submission(
+        feature: String, at: Date, events: Data, eventIDs: [String?], key: String?, fingerprint: String?,
+        participant: String? = nil)
     /// Events the app itself sent (a feature's start, source `view`), or a test.
     case events(feature: String, at: Date, source: EventSource, events: Data)
     /// A pending timer fired.
@@ -29,8 +32,9 @@ public enum SessionInput: Codable, Equatable, Sendable {
     /// When it was applied.
     public var at: Date {
         switch self {
-        case .submission(_, let at, _, _, _, _), .events(_, let at, _, _), .timer(_, let at), .answer(_, let at, _, _),
-            .delivery(_, let at, _, _, _, _), .introduction(_, let at, _, _, _), .acknowledgement(_, let at, _, _, _):
+        case .submission(_, let at, _, _, _, _, _), .events(_, let at, _, _), .timer(_, let at),
+            .answer(_, let at, _, _), .delivery(_, let at, _, _, _, _), .introduction(_, let at, _, _, _),
+            .acknowledgement(_, let at, _, _, _):
             at
         }
     }

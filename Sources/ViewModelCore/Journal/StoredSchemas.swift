@@ -56,7 +56,7 @@ public struct StoredSchemas: Equatable, Sendable, CustomStringConvertible {
     /// names no feature: its event is in the session's value).
     public mutating func add(input: SessionInput) {
         switch input {
-        case .submission(let feature, _, let events, _, _, _), .events(let feature, _, _, let events),
+        case .submission(let feature, _, let events, _, _, _, _), .events(let feature, _, _, let events),
             .answer(let feature, _, _, let events), .delivery(let feature, _, _, _, nil, let events):
             add(feature, version: Self.schema(ofEvents: events))
         case .timer, .delivery, .introduction, .acknowledgement:

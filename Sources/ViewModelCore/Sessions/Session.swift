@@ -239,7 +239,8 @@ public final class Session: Sendable {
                 .submission(
                     feature: key.name, at: now, events: data,
                     eventIDs: submission.eventIDs,
-                    key: submission.idempotency?.key, fingerprint: submission.idempotency?.fingerprint)
+                    key: submission.idempotency?.key, fingerprint: submission.idempotency?.fingerprint,
+                    participant: submission.participant)
             }
             return (
                 outcome, record(.maker(input), step: step, key: submission.idempotency?.key, waited: true, in: &shell)
@@ -345,12 +346,19 @@ public struct Submission<Event: Sendable>: Sendable {
     public var eventIDs: [String?]
     /// The request's `Idempotency-Key` and the fingerprint of the request it came with.
     public var idempotency: (key: String, fingerprint: String)?
+    /// Who sent it, as its credential says (never its body): a shared session's participant's id, or nil for the
+    /// session's owner. The feature reads it as ``FeatureContext/participant``, and the journal records it.
+    public var participant: String?
 
     /// Creates a submission.
-    public init(events: [Event], eventIDs: [String?]? = nil, idempotency: (key: String, fingerprint: String)? = nil) {
+    public init(
+        events: [Event], eventIDs: [String?]? = nil, idempotency: (key: String, fingerprint: String)? = nil,
+        participant: String? = nil
+    ) {
         self.events = events
         self.eventIDs = eventIDs ?? Array(repeating: nil, count: events.count)
         self.idempotency = idempotency
+        self.participant = participant
     }
 }
 

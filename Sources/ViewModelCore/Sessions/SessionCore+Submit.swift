@@ -25,14 +25,14 @@ extension SessionCore {
         // Erased once here: the rest runs unspecialized, and generic code pays a metadata lookup per generic type.
         return try submit(
             submission.events.map { $0 as any Sendable }, eventIDs: submission.eventIDs,
-            idempotency: submission.idempotency, slot: index, at: now, observe: observe,
-            maxPendingDeliveries: maxPendingDeliveries)
+            idempotency: submission.idempotency, participant: submission.participant, slot: index, at: now,
+            observe: observe, maxPendingDeliveries: maxPendingDeliveries)
     }
 
     /// The erased form, for ``submit(_:to:at:observe:)`` and replays.
     mutating func submit(
         _ events: [any Sendable], eventIDs: [String?], idempotency: (key: String, fingerprint: String)?,
-        slot index: Int,
+        participant: String? = nil, slot index: Int,
         at now: Date, observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)?,
         maxPendingDeliveries: Int? = nil
     ) throws(SessionError) -> (outcome: SubmitOutcome, step: SessionStep?, changed: Bool) {
@@ -58,7 +58,8 @@ extension SessionCore {
             do throws(SessionRefusal) {
                 step = try applyEvents(
                     fresh.map { $0.map { events[$0] } } ?? events, slot: index, source: .client, at: now,
-                    observe: observe, maxPendingDeliveries: maxPendingDeliveries)
+                    participant: participant ?? Participant.ownerID, observe: observe,
+                    maxPendingDeliveries: maxPendingDeliveries)
             } catch {
                 switch error {
                 case .noSuchFeature(let name): throw .noSuchFeature(name)

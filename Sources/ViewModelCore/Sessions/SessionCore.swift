@@ -120,6 +120,7 @@ public struct SessionCore: Sendable {
     ///   - index: The feature's slot.
     ///   - source: Where they came from.
     ///   - now: The instant they are applied at.
+    ///   - participant: For a client's events, who sent them (``Participant/ownerID`` for the owner).
     ///   - observe: Told of every version each event makes (nil: nobody asks).
     ///   - maxPendingDeliveries: The most deliveries the session may have waiting for their receivers: with that
     ///     many waiting nothing is applied, and a batch that would leave more (and more than before) is refused
@@ -127,7 +128,7 @@ public struct SessionCore: Sendable {
     /// - Returns: What applying them did.
     /// - Throws: ``SessionRefusal`` when the state refuses the first event or deliveries are waiting.
     mutating func applyEvents(
-        _ events: [any Sendable], slot index: Int, source: EventSource, at now: Date,
+        _ events: [any Sendable], slot index: Int, source: EventSource, at now: Date, participant: String? = nil,
         observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)?,
         maxPendingDeliveries: Int? = nil
     ) throws(SessionRefusal) -> SessionStep {
@@ -135,13 +136,15 @@ public struct SessionCore: Sendable {
         if let limit = maxPendingDeliveries, waiting >= limit { throw .tooManyDeliveries(limit: limit) }
         if events.count == 1 {
             // The common case: the check refuses before anything changes, so no copy is needed.
-            return try applyChecked(events, slot: index, source: source, now: now, observe: observe)
+            return try applyChecked(
+                events, slot: index, source: source, now: now, participant: participant, observe: observe)
         }
         // A batch: all or nothing, applied to a copy. Observers (a test host, a session's recorders) are told of its
         // versions only once the whole batch is accepted: a step of a batch refused later was never a version.
         var attempt = self
         let seen = observe.map { _ in ObservedVersions() }
-        let step = try attempt.applyChecked(events, slot: index, source: source, now: now, observe: seen?.record)
+        let step = try attempt.applyChecked(
+            events, slot: index, source: source, now: now, participant: participant, observe: seen?.record)
         if let limit = maxPendingDeliveries {
             let after = attempt.pendingDeliveryCount
             if after > limit, after > waiting { throw .tooManyDeliveries(limit: limit) }
@@ -152,7 +155,7 @@ public struct SessionCore: Sendable {
     }
 
     private mutating func applyChecked(
-        _ events: [any Sendable], slot index: Int, source: EventSource, now: Date,
+        _ events: [any Sendable], slot index: Int, source: EventSource, now: Date, participant: String?,
         observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)?
     ) throws(SessionRefusal) -> SessionStep {
         var output = StepOutput(observe: observe)
@@ -166,7 +169,7 @@ public struct SessionCore: Sendable {
             }
             slots[index].step(
                 erased: events[position], source: source, causedBy: nil, now: now, settings: settings,
-                counters: &counters, output: &output)
+                counters: &counters, output: &output, participant: participant)
         }
         return finish(output, slot: index)
     }

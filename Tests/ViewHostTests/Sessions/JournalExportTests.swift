@@ -207,7 +207,7 @@ struct JournalExportTests {
         for input in walk.inputs {
             let feature: String? =
                 switch input {
-                case .submission(let name, _, _, _, _, _), .events(let name, _, _, _), .answer(let name, _, _, _): name
+                case .submission(let name, _, _, _, _, _, _), .events(let name, _, _, _), .answer(let name, _, _, _): name
                 case .delivery(let name, _, _, _, _, _): name
                 case .timer, .introduction, .acknowledgement: nil
                 }
