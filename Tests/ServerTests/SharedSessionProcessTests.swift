@@ -63,6 +63,11 @@ struct SharedSessionProcessTests {
 
         let ownerStream = try await Self.stream(port, session: owner.id, token: owner.token)
         let beaStream = try await Self.stream(port, session: owner.id, token: bea.token)
+        // The owner's stream hears Bea come online: an event of its own, not a version (no id).
+        let online = try await ownerStream.read(
+            untilContaining: #""online":true"#, timeout: TestDeadline.scaled(.seconds(30)))
+        let onlineText = String(decoding: online, as: UTF8.self)
+        #expect(onlineText.contains("event: presence\ndata: {\"id\":\"\(bea.id)\",\"name\":\"Bea\""), "\(onlineText)")
         let posted = try await ProcessHTTP.request(
             port, "POST", "/v1/sessions/\(owner.id)/person/events", token: bea.token, body: Self.person("Bea"))
         #expect(posted.status == 202, "\(posted.text)")
@@ -112,9 +117,10 @@ struct SharedSessionProcessTests {
         let removed = try await ProcessHTTP.request(
             port, "DELETE", "/v1/sessions/\(owner.id)/participants/\(bea.id)", token: owner.token)
         #expect(removed.status == 204)
-        // Her stream ends: its final event, then the body's last chunk.
+        // Her stream ends: its final event, then the body's last chunk; the owner's hears her go offline.
         let end = try await beaStream.read(untilContaining: "0\r\n\r\n", timeout: TestDeadline.scaled(.seconds(30)))
         #expect(String(decoding: end, as: UTF8.self).contains("event: ended"))
+        _ = try await ownerStream.read(untilContaining: #""online":false"#, timeout: TestDeadline.scaled(.seconds(30)))
         let after = try await ProcessHTTP.request(port, "GET", "/v1/sessions/\(owner.id)/person", token: bea.token)
         #expect(after.status == 401)
         let again = try await ProcessHTTP.request(

@@ -7,6 +7,9 @@ import ViewModelCore
 /// snapshot (the cached bytes). On connect it sends every feature's snapshot, or with `Last-Event-ID` only those
 /// changed since; `?features=chat,weather` filters (API.md, "Live updates"); `?patches=1` sends each feature's
 /// later changes as patches from the version sent before (`event: chat.patch`, `data: {"base":…,"patch":[…]}`).
+/// In a shared session a member's stream carries the features it was invited to, and every stream is told when a
+/// participant comes online or goes offline (`event: presence`, `data: {"id","name","online","since"}`, no `id:`:
+/// presence is no version, and `Last-Event-ID` never counts it).
 enum StreamRoutes {
     static func register(
         on router: inout MeteredRouter, registry: SessionRegistry, limiter: StreamLimiter, heartbeat: Duration
@@ -34,14 +37,14 @@ enum StreamRoutes {
             // The place is given back when the stream ends, or when its body is dropped unstarted: HTTPCore answers
             // a HEAD with the head alone and never starts the body (the place's deinit gives it back then).
             let closed = registry.participants.streamOpened(
-                by: member?.id ?? Participant.ownerID, of: session.id, now: registry.scheduler.now,
-                clock: registry.scheduler)
+                by: member?.id ?? Participant.ownerID, name: member?.name ?? Participant.ownerID, of: session.id,
+                now: registry.scheduler.now, clock: registry.scheduler)
             let place = StreamLimiter.Place(limiter: limiter, session: session.id, onRelease: closed)
             let source = SessionEventSource(
                 session: session, features: features, lastEventID: lastEventID, patches: patches, heartbeat: heartbeat,
                 place: place,
                 keepAlive: { registry.keepAlive(session) })
-            if let member { registry.participants.opened(source, by: member.id, of: session.id) }
+            registry.participants.opened(source, by: member?.id ?? Participant.ownerID, of: session.id)
             return .response(
                 HTTPResponse(
                     headers: [

@@ -1,10 +1,12 @@
 import Foundation
+import ViewHostJSON
 import ViewHostLocking
 import ViewModelCore
 
 /// The participants of shared sessions as this node knows them (issue 43): the store's
-/// (``ParticipantDirectory``), cached per session so a participant's request costs no read of the store, and the
-/// streams each participant has open, to end them when it is removed.
+/// (``ParticipantDirectory``), cached per session so a participant's request costs no read of the store; the
+/// streams each one has open, to end them when it is removed; and its presence (online while it has a stream open
+/// here), told to the session's streams as `event: presence` and never part of a version.
 ///
 /// A removal is made on the node that owns the session (its route resolves there), which updates its cache; any
 /// other node forwards that session's requests to the owner, and a node that takes a session over reads its
@@ -93,7 +95,8 @@ final class ParticipantRoster: Sendable {
         return true
     }
 
-    /// Notes `source`, a stream `participant` of `session` opened, to end it if the participant is removed.
+    /// Notes `source`, a stream `participant` (``Participant/ownerID`` for the owner) of `session` opened: it is told
+    /// of presence, and ended if the participant is removed.
     func opened(_ source: SessionEventSource, by participant: String, of session: SessionID) {
         state.withLock { state in
             state.streams = state.streams.filter { $0.value.source != nil }
@@ -101,25 +104,53 @@ final class ParticipantRoster: Sendable {
         }
     }
 
-    /// Notes that `participant` (``Participant/ownerID`` for the owner) of `session` opened a stream at `now`.
-    /// - Returns: What to call once that stream is closed.
-    func streamOpened(by participant: String, of session: SessionID, now: Date, clock: any TimerScheduling)
-        -> @Sendable () -> Void
-    {
-        state.withLock { state in
+    /// Notes that `participant` (``Participant/ownerID`` for the owner), named `name`, of `session` opened a stream
+    /// at `now`; if it was offline, the session's other open streams are told (`event: presence`).
+    /// - Returns: What to call once that stream is closed (the last one closed tells them it went offline).
+    func streamOpened(
+        by participant: String, name: String, of session: SessionID, now: Date, clock: any TimerScheduling
+    ) -> @Sendable () -> Void {
+        let cameOnline = state.withLock { state -> Bool in
             var presence = state.presence[session]?[participant] ?? Presence()
             if presence.streams == 0 { presence.since = now }
             presence.streams += 1
             state.presence[session, default: [:]][participant] = presence
+            return presence.streams == 1
         }
+        if cameOnline { announce(participant, name: name, of: session, online: true, at: now) }
         return { [weak self] in
-            self?.state.withLock { state in
-                guard var presence = state.presence[session]?[participant] else { return }
+            guard let self else { return }
+            let now = clock.now
+            let wentOffline = self.state.withLock { state -> Bool in
+                guard var presence = state.presence[session]?[participant] else { return false }
                 presence.streams -= 1
-                if presence.streams == 0 { presence.since = clock.now }
+                if presence.streams == 0 { presence.since = now }
                 state.presence[session]?[participant] = presence
+                return presence.streams == 0
             }
+            if wentOffline { self.announce(participant, name: name, of: session, online: false, at: now) }
         }
+    }
+
+    /// Writes `event: presence` `{"id","name","online","since"}` on every open stream of `session`.
+    private func announce(_ participant: String, name: String, of session: SessionID, online: Bool, at now: Date) {
+        let sources = state.withLock { state in
+            state.streams.values.filter { $0.session == session }.compactMap(\.source)
+        }
+        guard !sources.isEmpty else { return }
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("id")
+        writer.string(participant)
+        writer.key("name")
+        writer.string(name)
+        writer.key("online")
+        writer.boolean(online)
+        writer.key("since")
+        writer.string(now.formatted(.iso8601))
+        writer.endObject()
+        let frame = Array("event: presence\ndata: ".utf8) + writer.bytes + Array("\n\n".utf8)
+        for source in sources { source.sendPresence(frame, of: participant) }
     }
 
     /// Whether `participant` of `session` is online here, and since when.

@@ -26,6 +26,8 @@ final class SessionEventSource: HTTPBodySource {
         var written: [String: Int] = [:]
         /// feature → the newest snapshot written, in patch mode (the base of the next patch).
         var sent: [String: EncodedSnapshot] = [:]
+        /// Presence frames not written yet, the newest per participant (so a slow reader holds one each).
+        var presence: [(participant: String, frame: [UInt8])] = []
     }
 
     let idleInterval: Duration?
@@ -94,6 +96,16 @@ final class SessionEventSource: HTTPBodySource {
         trigger?.signal()
     }
 
+    /// Writes `frame`, an `event: presence` of `participant` (not part of any version: it has no `id:`), with the
+    /// next write; a newer one of the same participant not written yet replaces it.
+    func sendPresence(_ frame: [UInt8], of participant: String) {
+        state.withLock { state -> HTTPBodyTrigger? in
+            state.presence.removeAll { $0.participant == participant }
+            state.presence.append((participant, frame))
+            return state.trigger
+        }?.signal()
+    }
+
     /// Ends the stream for its reader alone, as if its session had ended so (a participant removed from a shared
     /// session: `.deleted`, the session is gone for it): the final `ended` event, then the end of the body.
     func end(_ end: SessionEnd) {
@@ -145,6 +157,11 @@ final class SessionEventSource: HTTPBodySource {
             wanted.formUnion(session.features(changedAfter: lastEventID).map(\.feature).filter(features.contains))
         }
         appendEvents(for: wanted, to: &output)
+        let presence = state.withLock { state in
+            defer { state.presence.removeAll() }
+            return state.presence
+        }
+        for item in presence { output.append(contentsOf: item.frame) }
         if output.isEmpty, idle { output.append(contentsOf: ": keepalive\n\n".utf8) }
         if !output.isEmpty { keepAlive() }
         return output
