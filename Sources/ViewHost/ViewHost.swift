@@ -97,7 +97,9 @@ public func makeApp<C: Clock>(
     storage?.onHealthChange { health in log(health, to: logger) }
     let archive = SessionArchive(storage: storage, logger: logger)
     let metrics = AppMetrics()
-    let streams = StreamLimiter(maxPerSession: configuration.streams.maxPerSession, maxTotal: configuration.streams.max)
+    let streams = StreamLimiter(
+        maxPerSession: configuration.streams.maxPerSession, maxTotal: configuration.streams.max,
+        maxPerParticipant: configuration.streams.maxPerParticipant)
     let serverReference = MetricsRoutes.ServerReference()
     let limits = RequestRateLimits(configuration.rateLimits, clock: limitsClock)
     let accessLog = AccessLog(logger: logger, isEnabled: configuration.log.access)

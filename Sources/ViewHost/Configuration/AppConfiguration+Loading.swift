@@ -183,6 +183,8 @@ struct ValueLoader: FeatureSettings {
         streams.heartbeat = try seconds("streams.heartbeatSeconds", default: streams.heartbeat)
         streams.maxPerSession = try integer("streams.maxPerSession", default: streams.maxPerSession, in: 1...1000)
         streams.max = try integer("streams.max", default: streams.max, in: 1...1_000_000)
+        streams.maxPerParticipant = try integer(
+            "streams.maxPerParticipant", default: streams.maxPerParticipant, in: 1...1000)
         var cors = AppConfiguration.CORS()
         cors.allowedOrigins = try stringList("cors.allowedOrigins", default: []) { origin in
             origin == "*" || origin.hasPrefix("http://") || origin.hasPrefix("https://")
@@ -193,6 +195,9 @@ struct ValueLoader: FeatureSettings {
             "limits.sessionsPerMinutePerClient", default: rateLimits.sessionsPerMinutePerClient, in: 0...1_000_000)
         rateLimits.eventsPerSecondPerSession = try integer(
             "limits.eventsPerSecondPerSession", default: rateLimits.eventsPerSecondPerSession, in: 0...1_000_000)
+        rateLimits.eventsPerSecondPerParticipant = try integer(
+            "limits.eventsPerSecondPerParticipant", default: rateLimits.eventsPerSecondPerParticipant,
+            in: 0...1_000_000)
         var log = AppConfiguration.Log()
         log.access = try boolean("log.access", default: log.access)
         let format = try string("log.format", default: log.format.rawValue) { name in

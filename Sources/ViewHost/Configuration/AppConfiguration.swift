@@ -33,8 +33,10 @@ public struct AppConfiguration: Sendable {
     public struct RateLimits: Sendable, Hashable {
         /// Sessions one client address may create per minute.
         public var sessionsPerMinutePerClient = 600
-        /// Events one session may post per second.
+        /// Events one session may post per second, all its participants together.
         public var eventsPerSecondPerSession = 200
+        /// Events one participant of a shared session (its owner too) may post per second.
+        public var eventsPerSecondPerParticipant = 200
 
         /// The documented defaults.
         public init() {}
@@ -81,8 +83,10 @@ public struct AppConfiguration: Sendable {
     public struct Streams: Sendable, Hashable {
         /// How often an idle stream gets a comment line.
         public var heartbeat: Duration = .seconds(15)
-        /// Open streams one session may hold.
+        /// Open streams one session may hold, all its participants together.
         public var maxPerSession = 8
+        /// Open streams one participant of a shared session (its owner too) may hold.
+        public var maxPerParticipant = 8
         /// Open streams in total.
         public var max = 20_000
 

@@ -54,6 +54,11 @@ extension ConfigurationKey {
                 "Events one session may post per second (a batch counts each event; burst the same); more get 429 with Retry-After. 0: no limit."
         ),
         .init(
+            path: "limits.eventsPerSecondPerParticipant", kind: .integer, defaultJSON: "200",
+            summary:
+                "Events one participant of a shared session (its owner too) may post per second, within the session's own rate; more get 429 with Retry-After. 0: no limit."
+        ),
+        .init(
             path: "timeouts.headerReadSeconds", kind: .number, defaultJSON: "10",
             summary: "Time from a request's first byte to the end of its head; then 408 (slowloris)."),
         .init(
@@ -101,6 +106,9 @@ extension ConfigurationKey {
         .init(
             path: "streams.maxPerSession", kind: .integer, defaultJSON: "8",
             summary: "Open event streams one session may hold; more get 429."),
+        .init(
+            path: "streams.maxPerParticipant", kind: .integer, defaultJSON: "8",
+            summary: "Open event streams one participant of a shared session (its owner too) may hold; more get 429."),
         .init(
             path: "streams.max", kind: .integer, defaultJSON: "20000",
             summary: "Open event streams in total; more get 503."),

@@ -6,6 +6,9 @@ import HTTPCore
 final class RequestRateLimits<C: Clock>: Sendable where C.Duration == Duration {
     private let sessions: KeyedRateLimiter<String, C>?
     private let events: KeyedRateLimiter<String, C>?
+    /// Events per participant of a shared session (`limits.eventsPerSecondPerParticipant`), by session and
+    /// participant; the session's own bucket bounds them all together.
+    private let participantEvents: KeyedRateLimiter<String, C>?
     /// Invitations made and redeemed, per client, at the rate of session creation (a bucket of its own).
     private let contacts: KeyedRateLimiter<String, C>?
 
@@ -18,6 +21,10 @@ final class RequestRateLimits<C: Clock>: Sendable where C.Duration == Duration {
             perMinute > 0 ? KeyedRateLimiter(capacity: perMinute, perSecond: perMinute / 60, clock: clock) : nil
         let perSecond = Double(rates.eventsPerSecondPerSession)
         events = perSecond > 0 ? KeyedRateLimiter(capacity: perSecond, perSecond: perSecond, clock: clock) : nil
+        let perParticipant = Double(rates.eventsPerSecondPerParticipant)
+        participantEvents =
+            perParticipant > 0
+            ? KeyedRateLimiter(capacity: perParticipant, perSecond: perParticipant, clock: clock) : nil
     }
 
     /// Counts one session creation against the client's address (the forwarded one behind a trusted proxy).
@@ -38,9 +45,15 @@ final class RequestRateLimits<C: Clock>: Sendable where C.Duration == Duration {
             retryAfter: wait)
     }
 
-    /// Counts `count` events against the session (a batch costs each of its events).
-    /// - Throws: ``AppError/rateLimited(_:retryAfter:)`` when the session is over its rate.
-    func admitEvents(_ count: Int, session: String) throws(AppError) {
+    /// Counts `count` events against the participant that posts them (``Participant/ownerID`` for the owner), then
+    /// against the session (a batch costs each of its events).
+    /// - Throws: ``AppError/rateLimited(_:retryAfter:)`` when the participant or the session is over its rate.
+    func admitEvents(_ count: Int, session: String, participant: String = "owner") throws(AppError) {
+        if let participantEvents, let wait = participantEvents.take(Double(count), for: session + "/" + participant) {
+            throw .rateLimited(
+                "This participant posted too many events (limits.eventsPerSecondPerParticipant); retry later.",
+                retryAfter: wait)
+        }
         guard let events, let wait = events.take(Double(count), for: session) else { return }
         throw .rateLimited("This session posted too many events; retry later.", retryAfter: wait)
     }

@@ -21,8 +21,15 @@ enum StreamRoutes {
             let features = try selectedFeatures(request, session: session, visible: member?.features)
             let lastEventID = try lastEventID(request)
             let patches = try patchMode(request)
-            if let refusal = limiter.claim(session.id) {
+            let viewer = member?.id ?? Participant.ownerID
+            if let refusal = limiter.claim(session.id, participant: viewer) {
                 switch refusal {
+                case .perParticipant:
+                    throw HTTPError(
+                        .tooManyRequests,
+                        detail: "This participant already has \(Self.openStreams(limiter.maxPerParticipant)) of this "
+                            + "session (streams.maxPerParticipant); close one first.",
+                        headers: [.retryAfter: "5"])
                 case .perSession:
                     throw HTTPError(
                         .tooManyRequests,
@@ -37,14 +44,15 @@ enum StreamRoutes {
             // The place is given back when the stream ends, or when its body is dropped unstarted: HTTPCore answers
             // a HEAD with the head alone and never starts the body (the place's deinit gives it back then).
             let closed = registry.participants.streamOpened(
-                by: member?.id ?? Participant.ownerID, name: member?.name ?? Participant.ownerID, of: session.id,
-                now: registry.scheduler.now, clock: registry.scheduler)
-            let place = StreamLimiter.Place(limiter: limiter, session: session.id, onRelease: closed)
+                by: viewer, name: member?.name ?? Participant.ownerID, of: session.id, now: registry.scheduler.now,
+                clock: registry.scheduler)
+            let place = StreamLimiter.Place(
+                limiter: limiter, session: session.id, participant: viewer, onRelease: closed)
             let source = SessionEventSource(
                 session: session, features: features, lastEventID: lastEventID, patches: patches, heartbeat: heartbeat,
                 place: place,
                 keepAlive: { registry.keepAlive(session) })
-            registry.participants.opened(source, by: member?.id ?? Participant.ownerID, of: session.id)
+            registry.participants.opened(source, by: viewer, of: session.id)
             return .response(
                 HTTPResponse(
                     headers: [
