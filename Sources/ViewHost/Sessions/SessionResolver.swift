@@ -77,7 +77,12 @@ struct SessionResolver: Sendable {
             }
             return .deferred {
                 try await reach(resolution, for: request, context: context) { session in
-                    try await handler(request, context, session, member).response()
+                    // Loaded here just now (taken over from a node that died, say): what this node cached of its
+                    // participants may be older than the session's move, so the store is asked again.
+                    let current = try await Self.verdict(
+                        of: participant, secret: secret, session: id, roster: roster, context: context)
+                    let member = try Self.admit(current, to: context, members: members)
+                    return try await handler(request, context, session, member).response()
                 }
             }
         }
@@ -85,14 +90,23 @@ struct SessionResolver: Sendable {
             return try answer(verdict)
         }
         return .deferred {
-            let verdict: ParticipantRoster.Verdict
-            do {
-                verdict = try await OffLoop.run { try roster.verdict(id: participant, secret: secret, session: id) }
-            } catch {
-                context.logger.error("the participants cannot be read", metadata: ["reason": "\(error)"])
-                throw AppError.storageUnavailable
-            }
+            let verdict = try await Self.verdict(
+                of: participant, secret: secret, session: id, roster: roster, context: context)
             return try await answer(verdict).response()
+        }
+    }
+
+    /// The roster's verdict, read off the event loops (the store, unless cached); a store that does not answer is
+    /// `503`, its cause logged.
+    private static func verdict(
+        of participant: String, secret: String, session: SessionID, roster: ParticipantRoster,
+        context: HTTPRequestContext
+    ) async throws -> ParticipantRoster.Verdict {
+        do {
+            return try await OffLoop.run { try roster.verdict(id: participant, secret: secret, session: session) }
+        } catch {
+            context.logger.error("the participants cannot be read", metadata: ["reason": "\(error)"])
+            throw AppError.storageUnavailable
         }
     }
 
