@@ -173,8 +173,17 @@ struct SharedSessionProcessTests {
         let byContactCode = try await ProcessHTTP.request(
             port, "POST", "/v1/invitations/\(contactCode)", body: #"{"name":"A"}"#)
         #expect(byContactCode.status == 404, "a contact code is /contacts' alone")
-        _ = try await Self.join(port, code: code, name: "Ann")
+        let ann = try await Self.join(port, code: code, name: "Ann")
         _ = try await Self.join(port, code: code, name: "Ben")
+        // A member leaves: it may remove itself, and its token opens nothing from then on.
+        let left = try await ProcessHTTP.request(
+            port, "DELETE", "/v1/sessions/\(owner.id)/participants/\(ann.id)", token: ann.token)
+        #expect(left.status == 204)
+        let gone = try await ProcessHTTP.request(port, "GET", "/v1/sessions/\(owner.id)/participants", token: ann.token)
+        #expect(gone.status == 401)
+        let unknownParticipant = try await ProcessHTTP.request(
+            port, "DELETE", "/v1/sessions/\(owner.id)/participants/pnobody", token: owner.token)
+        #expect(unknownParticipant.status == 404)
         let used = try await ProcessHTTP.request(port, "POST", "/v1/invitations/\(code)", body: #"{"name":"Cid"}"#)
         #expect(used.status == 410)
         let withdrawnCode = try await Self.invite(port, owner: owner)
