@@ -35,7 +35,7 @@ public struct AppConfiguration: Sendable {
         public var sessionsPerMinutePerClient = 600
         /// Events one session may post per second, all its participants together.
         public var eventsPerSecondPerSession = 200
-        /// Events one participant of a shared session (its owner too) may post per second.
+        /// Events one member of a shared session may post per second (the session's rate alone bounds the owner).
         public var eventsPerSecondPerParticipant = 200
 
         /// The documented defaults.
@@ -85,7 +85,7 @@ public struct AppConfiguration: Sendable {
         public var heartbeat: Duration = .seconds(15)
         /// Open streams one session may hold, all its participants together.
         public var maxPerSession = 8
-        /// Open streams one participant of a shared session (its owner too) may hold.
+        /// Open streams one member of a shared session may hold (the session's share alone bounds the owner).
         public var maxPerParticipant = 8
         /// Open streams in total.
         public var max = 20_000

@@ -56,7 +56,7 @@ extension ConfigurationKey {
         .init(
             path: "limits.eventsPerSecondPerParticipant", kind: .integer, defaultJSON: "200",
             summary:
-                "Events one participant of a shared session (its owner too) may post per second, within the session's own rate; more get 429 with Retry-After. 0: no limit."
+                "Events one member of a shared session may post per second, within the session's own rate (which alone bounds the owner); more get 429 with Retry-After. 0: no limit."
         ),
         .init(
             path: "timeouts.headerReadSeconds", kind: .number, defaultJSON: "10",
@@ -108,7 +108,9 @@ extension ConfigurationKey {
             summary: "Open event streams one session may hold; more get 429."),
         .init(
             path: "streams.maxPerParticipant", kind: .integer, defaultJSON: "8",
-            summary: "Open event streams one participant of a shared session (its owner too) may hold; more get 429."),
+            summary:
+                "Open event streams one member of a shared session may hold, within streams.maxPerSession (which alone bounds the owner); more get 429."
+        ),
         .init(
             path: "streams.max", kind: .integer, defaultJSON: "20000",
             summary: "Open event streams in total; more get 503."),

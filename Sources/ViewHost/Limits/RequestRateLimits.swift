@@ -45,11 +45,13 @@ final class RequestRateLimits<C: Clock>: Sendable where C.Duration == Duration {
             retryAfter: wait)
     }
 
-    /// Counts `count` events against the participant that posts them (``Participant/ownerID`` for the owner), then
-    /// against the session (a batch costs each of its events).
-    /// - Throws: ``AppError/rateLimited(_:retryAfter:)`` when the participant or the session is over its rate.
-    func admitEvents(_ count: Int, session: String, participant: String = "owner") throws(AppError) {
-        if let participantEvents, let wait = participantEvents.take(Double(count), for: session + "/" + participant) {
+    /// Counts `count` events against the member that posts them (nil: the owner, bounded by the session's rate
+    /// alone, as before sessions were shared), then against the session (a batch costs each of its events).
+    /// - Throws: ``AppError/rateLimited(_:retryAfter:)`` when the member or the session is over its rate.
+    func admitEvents(_ count: Int, session: String, member: String? = nil) throws(AppError) {
+        if let member, let participantEvents,
+            let wait = participantEvents.take(Double(count), for: session + "/" + member)
+        {
             throw .rateLimited(
                 "This participant posted too many events (limits.eventsPerSecondPerParticipant); retry later.",
                 retryAfter: wait)

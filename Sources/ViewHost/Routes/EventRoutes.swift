@@ -25,8 +25,7 @@ enum EventRoutes {
             }
             let key = try idempotencyKey(request)
             let objects = try eventObjects(RequestBody.json(request))
-            try limits.admitEvents(
-                objects.count, session: session.id.rawValue, participant: member?.id ?? Participant.ownerID)
+            try limits.admitEvents(objects.count, session: session.id.rawValue, member: member?.id)
             let claim = key.map { (key: $0, fingerprint: fingerprint(of: request)) }
             let count = objects.count
             /// Applies the events to `session`'s feature; `202` once the store keeps them.

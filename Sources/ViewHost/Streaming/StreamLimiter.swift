@@ -2,8 +2,9 @@ import Synchronization
 import ViewHostLocking
 import ViewModelCore
 
-/// Counts open SSE streams per participant of a session, per session and in total, so one participant cannot hold
-/// more than its share of its session's, nor one session more than its share of the server's.
+/// Counts open SSE streams per member of a shared session, per session and in total, so one member cannot hold more
+/// than its share of its session's, nor one session more than its share of the server's (the owner is bounded by
+/// its session's share alone).
 final class StreamLimiter: Sendable {
     enum Refusal {
         case perParticipant
@@ -29,15 +30,16 @@ final class StreamLimiter: Sendable {
         self.maxTotal = maxTotal
     }
 
-    /// Claims a stream for `participant` (``Participant/ownerID`` for the owner) of `session`; returns why not when
-    /// it may not have one.
+    /// Claims a stream for `participant` (``Participant/ownerID`` for the owner, bounded by the session's share
+    /// alone) of `session`; returns why not when it may not have one.
     func claim(_ session: SessionID, participant: String = Participant.ownerID) -> Refusal? {
         let refusal = counts.withLock { counts -> Refusal? in
             guard counts.total < maxTotal else { return .total }
             let current = counts.perSession[session, default: 0]
             guard current < maxPerSession else { return .perSession }
             let own = counts.perParticipant[session]?[participant] ?? 0
-            guard own < maxPerParticipant else { return .perParticipant }
+            // The owner is bounded by the session's share alone, as before sessions were shared.
+            guard own < maxPerParticipant || participant == Participant.ownerID else { return .perParticipant }
             counts.perSession[session] = current + 1
             counts.perParticipant[session, default: [:]][participant] = own + 1
             counts.total += 1
