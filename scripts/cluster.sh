@@ -114,7 +114,7 @@ start_node() {
     [ "$mode" = test ] && [ "$index" = 2 ] && speed="$victim_speed"
     # nginx, on loopback, is the proxy whose X-Forwarded-For and Forwarded name the client (Config/nginx.conf).
     VIEWHOST_PROXY_TRUSTED=127.0.0.1 "$binary" serve --port "$port" --store postgres --database-url "$database_url" --node-id "node$index" \
-        --internal-address "127.0.0.1:$internal_port" --simulation-speed "$speed" --log-level warning \
+        --internal-address "127.0.0.1:$internal_port" --simulation-speed "$speed" --log-level "${CLUSTER_LOG_LEVEL:-warning}" \
         >"$work/node$index.out" 2>"$work/node$index.log" &
     pids+=($!)
     node_pids+=($!)
@@ -126,11 +126,12 @@ for index in 1 2 3; do
     internal_ports+=("$internal_port")
     start_node "$index" "$port" "$internal_port"
 done
-# wait_node INDEX: until node INDEX prints its readiness line and takes forwarded requests (10 s at most).
+# wait_node INDEX: until node INDEX prints its readiness line (20 s at most); it takes forwarded requests and has
+# announced its internal address before that line.
 wait_node() {
     local index=$1
-    for _ in $(seq 200); do
-        grep -q "viewhost listening" "$work/node$index.out" && grep -q "taking forwarded requests" "$work/node$index.log" && break
+    for _ in $(seq 400); do
+        grep -q "viewhost listening" "$work/node$index.out" && break
         sleep 0.05
     done
     grep -q "viewhost listening" "$work/node$index.out" || { echo "cluster.sh: node$index did not start:" >&2; cat "$work/node$index.log" >&2; exit 70; }
@@ -174,6 +175,8 @@ if [ "$mode" = deploy ]; then
         --ready-file "$work/deploy.ready" --done-file "$work/deploy.done" &
     load_pid=$!
     pids+=("$load_pid")
+    settle="$(grep -o 'fail_timeout=[0-9]*s' "$nginx_config" | head -1 | tr -dc 0-9)"
+    settle="${settle:-10}"
     for _ in $(seq 1200); do [ -f "$work/deploy.ready" ] || ! kill -0 "$load_pid" 2>/dev/null && break; sleep 0.05; done
     for index in 1 2 3; do
         kill -0 "$load_pid" 2>/dev/null || break
@@ -188,6 +191,9 @@ if [ "$mode" = deploy ]; then
         node_pids[$((index - 1))]=$!
         wait_node "$index"
         echo "cluster.sh: node$index restarted (SIGTERM to ready: $(python3 -c "import time; print('%.2f' % (time.time() - $stopped_at))") s)" >&2
+        # nginx marked the node down when it refused a connection (max_fails=1) and tries it again only after
+        # fail_timeout: stopping the next node sooner would leave nginx no node at all (502 "no live upstreams").
+        [ "$index" = 3 ] || sleep "$settle"
     done
     touch "$work/deploy.done"
     status=0

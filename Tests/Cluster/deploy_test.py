@@ -43,10 +43,13 @@ class Figures:
         self.stream_gaps = []
         self.stream_reconnects = 0
         self.backwards = []
+        self.samples_5xx = []
 
-    def count_5xx(self, status):
+    def count_5xx(self, status, what="", payload=b""):
         with self.lock:
             self.status_5xx[status] = self.status_5xx.get(status, 0) + 1
+            if len(self.samples_5xx) < 10:
+                self.samples_5xx.append("%s answered %d %s" % (what, status, payload[:300]))
 
     def note(self, text):
         with self.lock:
@@ -78,7 +81,7 @@ def send(client, session, value, key, figures, stop_retrying):
             with figures.lock:
                 figures.refused_or_reset += 1
         elif status >= 500:
-            figures.count_5xx(status)
+            figures.count_5xx(status, "session %s: event %s at %.3f" % (session.id, key, time.time()), payload)
         elif status in (408, 409, 429):
             retry_after = headers.get("retry-after")
         else:
@@ -130,7 +133,8 @@ class Stream(threading.Thread):
                 response = connection.getresponse()
                 if response.status != 200:
                     if response.status >= 500:
-                        self.figures.count_5xx(response.status)
+                        self.figures.count_5xx(
+                            response.status, "stream %s at %.3f" % (self.session.id, time.time()), response.read())
                     else:
                         self.figures.note("stream %s answered %d" % (self.session.id, response.status))
                     time.sleep(0.2)
@@ -252,7 +256,7 @@ def main():
     five = sum(figures.status_5xx.values())
     passed = (restarted and figures.refused_or_reset == 0 and five == 0 and lost == 0 and doubled == 0
               and not behind and not figures.backwards and not figures.other and longest < arguments.max_wait)
-    for line in figures.other + figures.backwards[:10]:
+    for line in figures.other + figures.samples_5xx + figures.backwards[:10]:
         print("deploy: " + line)
     for stream in behind[:10]:
         print("deploy: stream %s at version %d, session at %d" % (
