@@ -274,6 +274,9 @@ public final class ServerProcess: @unchecked Sendable {
         throw ProcessError.didNotExit
     }
 
+    /// Whether the process has exited, without waiting (its status then comes from ``waitForExit(timeout:)``).
+    public var hasExited: Bool { reap() != nil }
+
     /// Everything the process wrote to standard error so far.
     public func standardErrorText() -> String {
         while pump(timeoutMilliseconds: 0) {}

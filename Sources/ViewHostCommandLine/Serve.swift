@@ -208,10 +208,9 @@ struct Serve: AsyncParsableCommand, FeatureHostingCommand {
                 "taking forwarded requests",
                 metadata: ["address": "\(internalServer.localAddress.map { "\($0)" } ?? "")"])
         }
-        let group = ServiceGroup(
-            services: [HTTPServerService(server: server)]
-                + (app.internalServer.map { [HTTPServerService(server: $0)] } ?? []),
-            logger: logger)
+        // The internal listener is not in the group: a node that stops goes on answering hops while the public one
+        // drains, and then hands its sessions over (``ViewHostApp/leaveCluster(within:)``).
+        let group = ServiceGroup(services: [HTTPServerService(server: server)], logger: logger)
         // A later `serve --take-over` gets this server's sockets here and then has it drain, as SIGTERM does;
         // offered before the readiness line, so whoever sees the line can take over.
         let point = Self.offerHandover(configuration, server: server, group: group, logger: logger)
@@ -234,6 +233,7 @@ struct Serve: AsyncParsableCommand, FeatureHostingCommand {
             try await tasks.next()  // the service group ends once the server has drained
             tasks.cancelAll()
         }
+        await app.leaveCluster(within: configuration.http.timeouts.drain)
         point?.close()  // before the store lets go of the directory: the next server's point is its own
         app.close()
     }
