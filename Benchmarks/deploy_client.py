@@ -53,10 +53,16 @@ async def follow(session, token, seen):
             while True:
                 line = await asyncio.wait_for(reader.readline(), 1.0) if os.path.exists(STOP) else await reader.readline()
                 if not line: break
+                # Event ids are the session's sequence numbers (for Last-Event-ID and "backwards"); how far the
+                # stream got is the feature's version inside the frame, compared with the snapshot's ETag.
                 if line.startswith(b"id:"):
                     value = int(line[3:].strip())
                     if last is not None and value <= last: figures["backwards"] += 1
-                    last = value; seen["last"] = value
+                    last = value
+                elif line.startswith(b"data:"):
+                    try: version = json.loads(line[5:]).get("version")
+                    except ValueError: version = None
+                    if isinstance(version, int): seen["last"] = max(seen["last"], version)
             writer.close()
         except asyncio.TimeoutError:
             if seen["last"] >= seen["target"]: break
