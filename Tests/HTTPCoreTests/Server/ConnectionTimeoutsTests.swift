@@ -19,6 +19,30 @@ struct ConnectionTimeoutsTests {
         #expect(machine.action(at: clock.now) == .close)
     }
 
+    /// Once a drain began, a connection waiting for its (last) request waits no longer than for a request head,
+    /// and is then closed silently; a request that started arriving keeps its own head deadline.
+    @Test func aDrainCutsTheIdleWaitToTheHeaderTimeout() {
+        var machine = Machine(timeouts: timeouts, now: clock.now)
+        clock.advance(by: .seconds(5))
+        machine.drainBegan(at: clock.now)
+        #expect(machine.deadline == clock.now.advanced(by: .seconds(10)))
+        clock.advance(by: .seconds(9))
+        #expect(machine.action(at: clock.now) == .none)
+        clock.advance(by: .seconds(1))
+        #expect(machine.action(at: clock.now) == .close)
+
+        var nearlyIdle = Machine(timeouts: timeouts, now: clock.now)
+        clock.advance(by: .seconds(55))
+        nearlyIdle.drainBegan(at: clock.now)
+        #expect(nearlyIdle.deadline == clock.now.advanced(by: .seconds(5)), "never later than the idle timeout")
+
+        var reading = Machine(timeouts: timeouts, now: clock.now)
+        reading.drainBegan(at: clock.now)
+        clock.advance(by: .seconds(8))
+        reading.receivedBytes(at: clock.now)
+        #expect(reading.deadline == clock.now.advanced(by: .seconds(10)))
+    }
+
     @Test func firstByteStartsTheHeaderDeadlineWhichAnswers408() {
         var machine = Machine(timeouts: timeouts, now: clock.now)
         clock.advance(by: .seconds(5))
