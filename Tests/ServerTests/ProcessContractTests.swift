@@ -112,8 +112,10 @@ struct ProcessContractTests {
         server.send(signal: SIGTERM)
         // With one event loop, the idle kept-alive connection closing shows the drain reached every connection.
         #expect(await idle.waitForClose())
+        // All sent at once, as requests already under way when the drain began (the server waits
+        // ConnectionTimeouts.drainGrace for them), then read.
+        for client in fresh { try client.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n") }
         for client in fresh {
-            try client.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
             let response = try await client.readResponse()
             #expect(response.status == 200)
             #expect(response.header("Connection") == "close")

@@ -150,10 +150,16 @@ package struct ConnectionTimeouts<Instant: InstantProtocol>: Sendable where Inst
         }
     }
 
+    /// How long a draining server waits for the first bytes of a request on a connection that has none yet (at
+    /// most the head timeout): enough for a request a client sent just as the drain began to arrive and be
+    /// answered, not so long that a connection opened ahead of need (a browser's preconnect) holds the server's exit
+    /// and, in a take-over, the store the new process waits for (it held both the head timeout's 10 s).
+    package static var drainGrace: Duration { .seconds(2) }
+
     /// When an idle connection idle since `since` is closed: after the keep-alive timeout, or sooner once draining.
     private func idleEnd(since: Instant) -> Instant {
         let idle = since.advanced(by: timeouts.idle)
         guard let drainingSince else { return idle }
-        return min(idle, drainingSince.advanced(by: timeouts.headerRead))
+        return min(idle, drainingSince.advanced(by: min(timeouts.headerRead, Self.drainGrace)))
     }
 }
