@@ -91,14 +91,7 @@ for mode in ("paced", "burst"):
 PY
 )"
 kill "$PID"; wait "$LAUNCHED" 2>/dev/null || true
-if [ "$PERF" = 1 ] && [ -s "$RUN/perf.data" ]; then
-  DEMANGLE="$(command -v swift-demangle || command -v /opt/swift/usr/bin/swift-demangle || echo cat)"
-  [ "$DEMANGLE" != cat ] && DEMANGLE="$DEMANGLE --simplified"
-  perf report -i "$RUN/perf.data" --no-children --sort dso,symbol --percent-limit 0.5 --stdio -g none 2>/dev/null \
-    | grep '%' | $DEMANGLE | sed -E 's/ +- +- *$//; s/ {2,}/  /g' | cut -c1-150 | head -40 > "$RUN/perf-self.txt" || true
-  perf report -i "$RUN/perf.data" --children --sort symbol --percent-limit 2 --stdio -g none 2>/dev/null \
-    | grep '%' | $DEMANGLE | sed -E 's/ {2,}/  /g' | cut -c1-170 > "$RUN/perf-children.txt" || true
-fi
+[ "$PERF" = 1 ] && perf_report "$RUN"
 
 HEADING_STORE=""
 [ "$STORE" = memory ] && HEADING_STORE=", memory store"
