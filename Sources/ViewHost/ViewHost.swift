@@ -65,7 +65,7 @@ public struct ViewHostApp: Sendable {
     /// A node of a cluster that stops gracefully (a rolling restart) leaves it without failing a request: call once
     /// ``server`` has drained (its clients went to other nodes, which forward their requests here while this node
     /// owns the sessions). From now on each new hop hands its session to the node that forwarded it, which takes it
-    /// over at once (``HopDeparture``); once the writing hops already taken have answered (at most `timeout`), this
+    /// over at once (`HopDeparture`); once the writing hops already taken have answered (at most `timeout`), this
     /// node ends its sessions and streams, writes what it has queued and ends its lease (``close()``), so the other
     /// nodes take the rest of its sessions at once; then ``internalServer`` drains. Does nothing on a node that
     /// does not forward.
