@@ -72,6 +72,14 @@ public final class ServerProcess: @unchecked Sendable {
 
     /// Live servers by the task (a test's body) that started them.
     private static let liveByTask = Locked<[Int: Int]>([:])
+
+    /// One of the servers `task` started has ended (reaped, or killed unreaped when its object went).
+    private static func serverEnded(startedBy task: Int) {
+        liveByTask.withLock { live in
+            live[task, default: 1] -= 1
+            if live[task] == 0 { live[task] = nil }
+        }
+    }
     /// The slots of commands run to completion (``run(executable:_:environment:timeout:)``).
     public static let commands = ProcessSlots(count: ProcessSlots.perMachine)
 
@@ -262,12 +270,7 @@ public final class ServerProcess: @unchecked Sendable {
             waitpid(pid, &status, 0)
         }
         slot?.release()
-        if let task {  // never reaped: the count is given back here
-            Self.liveByTask.withLock { live in
-                live[task, default: 1] -= 1
-                if live[task] == 0 { live[task] = nil }
-            }
-        }
+        if let task { Self.serverEnded(startedBy: task) }  // never reaped: the count is given back here
         Glibc.close(stdoutFD)
         Glibc.close(stderrFD)
     }
@@ -338,12 +341,7 @@ public final class ServerProcess: @unchecked Sendable {
             return (shared.slot, shared.task)
         }
         slot?.release()
-        if let task {
-            Self.liveByTask.withLock { live in
-                live[task, default: 1] -= 1
-                if live[task] == 0 { live[task] = nil }
-            }
-        }
+        if let task { Self.serverEnded(startedBy: task) }
         return exitStatus
     }
 }
