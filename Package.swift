@@ -177,6 +177,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // A test-only app (not a product): a `tally` feature in the schema version an environment variable names, so
+        // the take-over tests run a schema change with one binary (Tests/ServerTests/TakeOverSchemaProcessTests).
+        .executableTarget(
+            name: "schema-test-server", dependencies: ["ViewHost", "ViewHostAPI", "ViewHostCommandLine", "ViewModelCore"],
+            path: "Tests/Apps/schema-test-server", swiftSettings: swiftSettings),
+
         // Benchmarks/run.sh's server: the peers' two bench routes on HTTPCore (measurement harness, not a product).
         .executableTarget(
             name: "viewhost-bench",

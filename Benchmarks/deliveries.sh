@@ -111,15 +111,7 @@ if [ "$CLUSTER" = 1 ]; then
     DURATION="$DURATION" logged "$REPO/scripts/cluster.sh" bench "$REPO/Benchmarks/deliveries.sh" > "$RUN/cluster.log" 2>&1 \
     || say "the cluster run failed (see $RUN/cluster.log)"
 fi
-if [ "$PERF" = 1 ] && [ -s "$RUN/perf.data" ]; then
-  DEMANGLE="$(command -v swift-demangle || command -v /opt/swift/usr/bin/swift-demangle || echo cat)"
-  [ "$DEMANGLE" != cat ] && DEMANGLE="$DEMANGLE --simplified"
-  perf report -i "$RUN/perf.data" --no-children --sort dso,symbol --percent-limit 0.7 --stdio -g none 2>/dev/null \
-    | grep '%' | $DEMANGLE | sed -E 's/ +- +- *$//; s/ {2,}/  /g' | cut -c1-150 | head -30 > "$RUN/perf-self.txt" || true
-  perf report -i "$RUN/perf.data" --children --sort symbol --percent-limit 3 --stdio -g none 2>/dev/null \
-    | grep '%' | $DEMANGLE | sed -E 's/ {2,}/  /g' | cut -c1-170 > "$RUN/perf-children.txt" || true
-  perf report -i "$RUN/perf.data" --no-children --sort dso --stdio -g none 2>/dev/null | grep '%' | head -10 > "$RUN/perf-dso.txt" || true
-fi
+[ "$PERF" = 1 ] && perf_report "$RUN"
 
 python3 - "$RUN" > "$RUN/figures.md" 2>"$RUN/report.err" <<'PY' || { say "report failed: $(cat "$RUN/report.err")"; exit 1; }
 import json, os, sys

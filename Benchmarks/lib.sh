@@ -57,3 +57,17 @@ wait_for_quiet_machine() {
     (( waited % 60 == 5 )) && say "waiting for a quiet machine (CPU use ${busy} %, want < $1 %; at most $2 s)"
   done
 }
+
+# perf_report RUN: from RUN/perf.data (a `perf record -g` of the server), the server's largest functions by self time
+# (RUN/perf-self.txt), with their callees (RUN/perf-children.txt) and by library (RUN/perf-dso.txt), demangled.
+perf_report() {
+  local run=$1 demangle
+  [ -s "$run/perf.data" ] || return 0
+  demangle="$(command -v swift-demangle || command -v /opt/swift/usr/bin/swift-demangle || echo cat)"
+  [ "$demangle" != cat ] && demangle="$demangle --simplified"
+  perf report -i "$run/perf.data" --no-children --sort dso,symbol --percent-limit 0.7 --stdio -g none 2>/dev/null \
+    | grep '%' | $demangle | sed -E 's/ +- +- *$//; s/ {2,}/  /g' | cut -c1-150 | head -30 > "$run/perf-self.txt" || true
+  perf report -i "$run/perf.data" --children --sort symbol --percent-limit 3 --stdio -g none 2>/dev/null \
+    | grep '%' | $demangle | sed -E 's/ {2,}/  /g' | cut -c1-170 > "$run/perf-children.txt" || true
+  perf report -i "$run/perf.data" --no-children --sort dso --stdio -g none 2>/dev/null | grep '%' | head -10 > "$run/perf-dso.txt" || true
+}

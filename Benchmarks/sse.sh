@@ -20,7 +20,9 @@
 #    PERF=1 runs it under `perf record -g -F 499` (a few % of its CPU) and keeps the server's largest functions,
 #    by self time and with their callees, in the run's perf-self.txt and perf-children.txt.
 # Environment (defaults): SESSIONS=2000 PER=5 MODES="burst paced burst" PACE=2 PORT=18490 SKIP_BUILD=0
-#                         STORE=sqlite PERF=0 REPORT=<repo>/BENCHMARKS.md
+#                         STORE=sqlite PERF=0 POST_CONNS=64 REPORT=<repo>/BENCHMARKS.md
+# POST_CONNS: the keep-alive connections the POSTs go over (pipelined on each: the server answers a connection's
+# requests in order, each after its commit).
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -28,7 +30,7 @@ STAMP="$(date -u +%Y%m%dT%H%M%SZ)"
 RUN="$REPO/Benchmarks/out/sse-$STAMP"
 REPORT="${REPORT:-$REPO/BENCHMARKS.md}"
 SESSIONS="${SESSIONS:-2000}" PER="${PER:-5}" MODES="${MODES:-burst paced burst}" PACE="${PACE:-2}" PORT="${PORT:-18490}"
-STORE="${STORE:-sqlite}" PERF="${PERF:-0}"
+STORE="${STORE:-sqlite}" PERF="${PERF:-0}" POST_CONNS="${POST_CONNS:-64}"
 mkdir -p "$RUN"
 PIDS=()
 cleanup() { for pid in "${PIDS[@]:-}"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; done; }
@@ -63,7 +65,7 @@ PID="$LAUNCHED"
 PIDS=("$PID" "${PIDS[@]}")
 
 say "$SESSIONS sessions x $PER streams; rounds: $MODES"
-"$CLIENT" "$PORT" --sessions "$SESSIONS" --per "$PER" --modes "$(echo $MODES | tr ' ' ',')" --pace-seconds "$PACE" \
+"$CLIENT" "$PORT" --sessions "$SESSIONS" --per "$PER" --modes "$(echo $MODES | tr ' ' ',')" --pace-seconds "$PACE" --post-conns "$POST_CONNS" \
   --server-pid "$PID" --json-out "$RUN/sse-bench.json" > "$RUN/sse-bench.out"
 ROWS="$(python3 - "$RUN/sse-bench.json" <<'PY'
 import json, sys
@@ -89,14 +91,7 @@ for mode in ("paced", "burst"):
 PY
 )"
 kill "$PID"; wait "$LAUNCHED" 2>/dev/null || true
-if [ "$PERF" = 1 ] && [ -s "$RUN/perf.data" ]; then
-  DEMANGLE="$(command -v swift-demangle || command -v /opt/swift/usr/bin/swift-demangle || echo cat)"
-  [ "$DEMANGLE" != cat ] && DEMANGLE="$DEMANGLE --simplified"
-  perf report -i "$RUN/perf.data" --no-children --sort dso,symbol --percent-limit 0.5 --stdio -g none 2>/dev/null \
-    | grep '%' | $DEMANGLE | sed -E 's/ +- +- *$//; s/ {2,}/  /g' | cut -c1-150 | head -40 > "$RUN/perf-self.txt" || true
-  perf report -i "$RUN/perf.data" --children --sort symbol --percent-limit 2 --stdio -g none 2>/dev/null \
-    | grep '%' | $DEMANGLE | sed -E 's/ {2,}/  /g' | cut -c1-170 > "$RUN/perf-children.txt" || true
-fi
+[ "$PERF" = 1 ] && perf_report "$RUN"
 
 HEADING_STORE=""
 [ "$STORE" = memory ] && HEADING_STORE=", memory store"
@@ -109,7 +104,7 @@ cat > "$SECTION" <<MD
 Made by \`Benchmarks/sse.sh\` on $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average before: $LOAD_BEFORE.
 One \`viewhost serve\` (release, two event loops) and one \`sse-bench\` run against it: $SESSIONS sessions
 with the login feature, $PER streams each (one connection per stream, all read by one epoll thread), then one
-\`setUsername\` POST per session. **burst**: all POSTs written at once over 64 keep-alive connections; **paced**: spread
+\`setUsername\` POST per session. **burst**: all POSTs written at once over $POST_CONNS keep-alive connections; **paced**: spread
 over $PACE s. Latency = the kernel's receive timestamp (SO_TIMESTAMPNS) of the stream's next event − the POST's write;
 "read p99" is when the client got to it. "answer p99": the POST's 202 (sent once the change is durable), stamped
 the same way: the queue, the apply and the commit; "fan-out p99": a frame's arrival − its session's answer's. Store: $STORE. CPU = utime+stime from the round's first POST to its last event (the

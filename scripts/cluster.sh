@@ -7,6 +7,10 @@
 #   CLUSTER_BALANCER=round-robin scripts/cluster.sh test                # the same behind round-robin nginx
 #   CLUSTER_STREAM_SESSIONS=0 CLUSTER_CHAT_SESSIONS=0 scripts/cluster.sh test   # without the cross-node stream and
 #                                                                                # dead owner's timers checks
+#   scripts/cluster.sh deploy           # a rolling restart under load (Tests/Cluster/deploy_test.py): each node in turn
+#                                       # gets SIGTERM, a new process of it starts on the same ports, is ready, next
+#   CLUSTER_BALANCER=round-robin scripts/cluster.sh deploy              # the same behind round-robin nginx
+#   CLUSTER_DEPLOY_CLIENTS=100 CLUSTER_DEPLOY_STREAMS=100 scripts/cluster.sh deploy    # the full-size check
 #   scripts/cluster.sh bench COMMAND…   # both balancers in front of one cluster, COMMAND run with the cluster's
 #                                       # addresses in its environment (Benchmarks/cluster.sh), then stop everything
 #
@@ -31,9 +35,9 @@ source scripts/setup.sh
 
 mode="${1:-run}"
 case "$mode" in
-    run | test) ;;
+    run | test | deploy) ;;
     bench) [ $# -ge 2 ] || { echo "usage: scripts/cluster.sh bench COMMAND…" >&2; exit 64; } ;;
-    *) echo "usage: scripts/cluster.sh [test | bench COMMAND…]" >&2; exit 64 ;;
+    *) echo "usage: scripts/cluster.sh [test | deploy | bench COMMAND…]" >&2; exit 64 ;;
 esac
 balancer="${CLUSTER_BALANCER:-hash}"
 case "$balancer" in
@@ -110,7 +114,7 @@ start_node() {
     [ "$mode" = test ] && [ "$index" = 2 ] && speed="$victim_speed"
     # nginx, on loopback, is the proxy whose X-Forwarded-For and Forwarded name the client (Config/nginx.conf).
     VIEWHOST_PROXY_TRUSTED=127.0.0.1 "$binary" serve --port "$port" --store postgres --database-url "$database_url" --node-id "node$index" \
-        --internal-address "127.0.0.1:$internal_port" --simulation-speed "$speed" --log-level warning \
+        --internal-address "127.0.0.1:$internal_port" --simulation-speed "$speed" --log-level "${CLUSTER_LOG_LEVEL:-warning}" \
         >"$work/node$index.out" 2>"$work/node$index.log" &
     pids+=($!)
     node_pids+=($!)
@@ -122,10 +126,17 @@ for index in 1 2 3; do
     internal_ports+=("$internal_port")
     start_node "$index" "$port" "$internal_port"
 done
-for index in 1 2 3; do
-    for _ in $(seq 200); do grep -q "viewhost listening" "$work/node$index.out" && break; sleep 0.05; done
+# wait_node INDEX: until node INDEX prints its readiness line (20 s at most); it takes forwarded requests and has
+# announced its internal address before that line.
+wait_node() {
+    local index=$1
+    for _ in $(seq 400); do
+        grep -q "viewhost listening" "$work/node$index.out" && break
+        sleep 0.05
+    done
     grep -q "viewhost listening" "$work/node$index.out" || { echo "cluster.sh: node$index did not start:" >&2; cat "$work/node$index.log" >&2; exit 70; }
-done
+}
+for index in 1 2 3; do wait_node "$index"; done
 
 # start_nginx NAME CONFIG PORT: the repository's config with this run's ports, paths under the work directory.
 start_nginx() {
@@ -154,6 +165,40 @@ if [ "$mode" = test ]; then
         --sessions "${CLUSTER_SESSIONS:-300}" --seconds "${CLUSTER_SECONDS:-20}" \
         --stream-sessions "${CLUSTER_STREAM_SESSIONS:-20}" --chat-sessions "${CLUSTER_CHAT_SESSIONS:-8}"
     exit $?
+fi
+if [ "$mode" = deploy ]; then
+    # The load runs through nginx; once it writes the ready file each node in turn gets SIGTERM, exits (its sessions
+    # handed over, its streams ended), and a new process of it starts on the same ports; the next one stops once
+    # the new one is ready. Each node's earlier logs are kept as nodeN.log.K.
+    python3 "$repo/Tests/Cluster/deploy_test.py" --url "$url" --label " ($balancer)" \
+        --clients "${CLUSTER_DEPLOY_CLIENTS:-30}" --streams "${CLUSTER_DEPLOY_STREAMS:-30}" \
+        --ready-file "$work/deploy.ready" --done-file "$work/deploy.done" &
+    load_pid=$!
+    pids+=("$load_pid")
+    settle="$(grep -o 'fail_timeout=[0-9]*s' "$nginx_config" | head -1 | tr -dc 0-9)"
+    settle="${settle:-10}"
+    for _ in $(seq 1200); do [ -f "$work/deploy.ready" ] || ! kill -0 "$load_pid" 2>/dev/null && break; sleep 0.05; done
+    for index in 1 2 3; do
+        kill -0 "$load_pid" 2>/dev/null || break
+        pid="${node_pids[$((index - 1))]}"
+        stopped_at=$(date +%s.%N)
+        kill -TERM "$pid"
+        status=0
+        wait "$pid" || status=$?
+        [ "$status" = 0 ] || echo "cluster.sh: node$index exited $status after SIGTERM" >&2
+        mv "$work/node$index.log" "$work/node$index.log.$index"
+        start_node "$index" "${node_ports[$((index - 1))]}" "${internal_ports[$((index - 1))]}"
+        node_pids[$((index - 1))]=$!
+        wait_node "$index"
+        echo "cluster.sh: node$index restarted (SIGTERM to ready: $(python3 -c "import time; print('%.2f' % (time.time() - $stopped_at))") s)" >&2
+        # nginx marked the node down when it refused a connection (max_fails=1) and tries it again only after
+        # fail_timeout: stopping the next node sooner would leave nginx no node at all (502 "no live upstreams").
+        [ "$index" = 3 ] || sleep "$settle"
+    done
+    touch "$work/deploy.done"
+    status=0
+    wait "$load_pid" || status=$?
+    exit "$status"
 fi
 if [ "$mode" = bench ]; then
     # The other balancer too, on a port of its own: COMMAND can alternate between them on the same nodes.

@@ -124,8 +124,16 @@ function draw(feature: string, snapshot: AnySnapshot, past: boolean): void {
 
 /** Follows the session's changes until it ends. */
 async function follow(current: ViewHostSession): Promise<void> {
+  // A stream that breaks and is back within 2 s (a deploy switching nodes: the server's `retry:` is 1 s) shows
+  // nothing; only a longer outage says so.
+  let reconnecting: ReturnType<typeof setTimeout> | null = null;
   const onStatus = (status: "stream" | "poll" | "retry") => {
-    if (status === "retry") { ui.status("Reconnecting…"); return; }
+    if (status === "retry") {
+      reconnecting ??= setTimeout(() => ui.status("Reconnecting…"), 2000);
+      return;
+    }
+    if (reconnecting !== null) clearTimeout(reconnecting);
+    reconnecting = null;
     ui.status(status === "stream" ? "Live" : "Live (long polling)");
     void history.load();
   };

@@ -101,7 +101,7 @@ public final class PostgresSessionStorage: SharedSessionStorage {
     /// Takes session `id` over (raising its epoch; its previous owner is told to drop its copy) and returns its
     /// newest durable value. Blocks for a few round trips: call it off event loops.
     public func load(_ id: SessionID) throws(StorageError) -> StoredLookup {
-        switch try lookUp(id, leavingLiveOwners: false) {
+        switch try lookUp(id, leavingLiveOwners: false, replacing: nil) {
         case .loaded(let lookup): lookup
         case .ownedElsewhere: .none  // not asked for: a load always takes over
         }
@@ -110,16 +110,27 @@ public final class PostgresSessionStorage: SharedSessionStorage {
     /// Takes session `id` over unless another node whose lease holds owns it (and has announced where it takes
     /// requests); that node is named then, and nothing changes.
     public func claim(_ id: SessionID) throws(StorageError) -> SessionClaim {
-        try lookUp(id, leavingLiveOwners: true)
+        try lookUp(id, leavingLiveOwners: true, replacing: nil)
     }
 
-    private func lookUp(_ id: SessionID, leavingLiveOwners: Bool) throws(StorageError) -> SessionClaim {
+    /// Takes session `id` over unless another node whose lease holds owns it, `replaced` excepted (checked under
+    /// the row's lock, in the transaction that takes it over: of two nodes replacing the same owner at once, the
+    /// second finds the first owning it and is named it).
+    public func claim(_ id: SessionID, replacing replaced: PeerNode?) throws(StorageError) -> SessionClaim {
+        try lookUp(id, leavingLiveOwners: true, replacing: replaced?.name)
+    }
+
+    private func lookUp(
+        _ id: SessionID, leavingLiveOwners: Bool, replacing replaced: String?
+    ) throws(StorageError) -> SessionClaim {
         // What a session's value or records said when they did not decode (the transaction throws PostgresError).
         let undecodable = Locked<StoredFeatureError?>(nil)
         do {
             return try pool.withConnection { connection throws(PostgresError) -> SessionClaim in
                 try connection.transaction { () throws(PostgresError) -> SessionClaim in
-                    try take(id, leavingLiveOwners: leavingLiveOwners, connection: connection, undecodable: undecodable)
+                    try take(
+                        id, leavingLiveOwners: leavingLiveOwners, replacing: replaced, connection: connection,
+                        undecodable: undecodable)
                 }
             }
         } catch .server(state: "ViewHost", let message) {
@@ -139,7 +150,7 @@ public final class PostgresSessionStorage: SharedSessionStorage {
     public var takeovers: Int { takenOver.load(ordering: .relaxed) }
 
     private func take(
-        _ id: SessionID, leavingLiveOwners: Bool, connection: PostgresConnection,
+        _ id: SessionID, leavingLiveOwners: Bool, replacing replaced: String?, connection: PostgresConnection,
         undecodable: Locked<StoredFeatureError?>
     ) throws(PostgresError) -> SessionClaim {
         // The owner's address only while its lease holds: a dead owner's sessions are taken over.
@@ -151,7 +162,10 @@ public final class PostgresSessionStorage: SharedSessionStorage {
             FROM sessions WHERE id = $1 FOR UPDATE
             """, [id.rawValue])
         guard let row = found.rows.first else { return .loaded(.none) }
-        if leavingLiveOwners, row[1] == nil, let owner = row[2], owner != node, let address = row[3], !address.isEmpty {
+        // The row is locked until commit: a node replacing the same owner at once waits here, then finds this one.
+        if leavingLiveOwners, row[1] == nil, let owner = row[2], owner != node, owner != replaced, let address = row[3],
+            !address.isEmpty
+        {
             return .ownedElsewhere(PeerNode(name: owner, address: address))
         }
         guard let digest = row[0].flatMap(PostgresEncoded.bytes(hex:)) else {

@@ -48,6 +48,8 @@ public final class ServerProcess: @unchecked Sendable {
         var exitStatus: Int32?
         /// The slot this child holds until it is reaped.
         var slot: ProcessSlots?
+        /// The task that started this server, counted in ``liveByTask`` until it is reaped.
+        var task: Int?
         var output: [UInt8] = []
         var errors: [UInt8] = []
         var port = 0
@@ -62,8 +64,22 @@ public final class ServerProcess: @unchecked Sendable {
     /// The readiness line.
     public var readinessLine: String { shared.withLock { $0.readinessLine } }
 
-    /// The slots of long-running servers (the convenience initialiser's children).
+    /// The slots of long-running servers (the convenience initialiser's children). A test takes one for its first
+    /// server only: its later servers, started while that one lives (a take-over's new process, a cluster's other
+    /// nodes), run on it. When each server took a slot, tests that each held one server and waited for their second
+    /// held every slot and waited on each other until their time limits (the suite's take-over tests with others).
     public static let servers = ProcessSlots(count: ProcessSlots.perMachine)
+
+    /// Live servers by the task (a test's body) that started them.
+    private static let liveByTask = Locked<[Int: Int]>([:])
+
+    /// One of the servers `task` started has ended (reaped, or killed unreaped when its object went).
+    private static func serverEnded(startedBy task: Int) {
+        liveByTask.withLock { live in
+            live[task, default: 1] -= 1
+            if live[task] == 0 { live[task] = nil }
+        }
+    }
     /// The slots of commands run to completion (``run(executable:_:environment:timeout:)``).
     public static let commands = ProcessSlots(count: ProcessSlots.perMachine)
 
@@ -146,15 +162,21 @@ public final class ServerProcess: @unchecked Sendable {
         launcher: [String] = [], binary: String? = nil, name: String = "viewhost", passing descriptors: [Int32] = []
     ) async throws {
         let binary = try binary ?? Self.binaryPath()
-        try await Self.servers.acquire()
+        let task = withUnsafeCurrentTask { $0?.hashValue }
+        let holding = task.map { task in Self.liveByTask.withLock { ($0[task] ?? 0) > 0 } } ?? false
+        if !holding { try await Self.servers.acquire() }
+        let slot = holding ? nil : Self.servers
         if let program = launcher.first {
             try self.init(
                 executable: program, spawning: launcher.dropFirst() + [binary] + arguments, environment: environment,
-                slot: Self.servers, passing: descriptors)
+                slot: slot, passing: descriptors)
         } else {
             try self.init(
-                executable: binary, spawning: arguments, environment: environment, slot: Self.servers,
-                passing: descriptors)
+                executable: binary, spawning: arguments, environment: environment, slot: slot, passing: descriptors)
+        }
+        if let task {
+            Self.liveByTask.withLock { $0[task, default: 0] += 1 }
+            shared.withLock { $0.task = task }
         }
         try await OffThread.run { try self.waitForReadiness(timeout: timeout, name: name) }
     }
@@ -187,7 +209,7 @@ public final class ServerProcess: @unchecked Sendable {
 
     /// Starts the child; `slot` (already taken) is given back when it is reaped, or at once if it cannot start.
     private init(
-        executable path: String, spawning arguments: [String], environment: [String: String], slot: ProcessSlots,
+        executable path: String, spawning arguments: [String], environment: [String: String], slot: ProcessSlots?,
         passing descriptors: [Int32] = []
     ) throws {
         var outPipe: [Int32] = [0, 0]
@@ -196,7 +218,7 @@ public final class ServerProcess: @unchecked Sendable {
         // their write ends open); dup2 in the child clears the flag on its own stdout and stderr.
         guard vh_pipe_cloexec(&outPipe) == 0, vh_pipe_cloexec(&errPipe) == 0 else {
             let code = errno
-            slot.release()
+            slot?.release()
             throw ProcessError.spawnFailed(path, code)
         }
         var actions = posix_spawn_file_actions_t()
@@ -231,7 +253,7 @@ public final class ServerProcess: @unchecked Sendable {
         guard result == 0 else {
             Glibc.close(outPipe[0])
             Glibc.close(errPipe[0])
-            slot.release()
+            slot?.release()
             throw ProcessError.spawnFailed(path, result)
         }
         shared = Locked(Shared(slot: slot))
@@ -241,13 +263,14 @@ public final class ServerProcess: @unchecked Sendable {
     }
 
     deinit {
-        let (exitStatus, slot) = shared.withLock { ($0.exitStatus, $0.slot) }
+        let (exitStatus, slot, task) = shared.withLock { ($0.exitStatus, $0.slot, $0.task) }
         if exitStatus == nil {
             kill(pid, SIGKILL)
             var status: Int32 = 0
             waitpid(pid, &status, 0)
         }
         slot?.release()
+        if let task { Self.serverEnded(startedBy: task) }  // never reaped: the count is given back here
         Glibc.close(stdoutFD)
         Glibc.close(stderrFD)
     }
@@ -273,6 +296,9 @@ public final class ServerProcess: @unchecked Sendable {
         }
         throw ProcessError.didNotExit
     }
+
+    /// Whether the process has exited, without waiting (its status then comes from ``waitForExit(timeout:)``).
+    public var hasExited: Bool { reap() != nil }
 
     /// Everything the process wrote to standard error so far.
     public func standardErrorText() -> String {
@@ -306,12 +332,16 @@ public final class ServerProcess: @unchecked Sendable {
         guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
         let terminatedBySignal = status & 0x7F
         let exitStatus = terminatedBySignal == 0 ? (status >> 8) & 0xFF : 128 + terminatedBySignal
-        let slot = shared.withLock { shared -> ProcessSlots? in
+        let (slot, task) = shared.withLock { shared -> (ProcessSlots?, Int?) in
             shared.exitStatus = exitStatus
-            defer { shared.slot = nil }
-            return shared.slot
+            defer {
+                shared.slot = nil
+                shared.task = nil
+            }
+            return (shared.slot, shared.task)
         }
         slot?.release()
+        if let task { Self.serverEnded(startedBy: task) }
         return exitStatus
     }
 }

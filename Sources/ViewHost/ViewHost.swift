@@ -57,8 +57,25 @@ public struct ViewHostApp: Sendable {
     }
 
     /// Ends the sessions in memory, writes what the store has queued, and closes it (after the server drained).
+    /// Once only: a second call does nothing.
     public func close() {
         registry.close()
+    }
+
+    /// A node of a cluster that stops gracefully (a rolling restart) leaves it without failing a request: call once
+    /// ``server`` has drained (its clients went to other nodes, which forward their requests here while this node
+    /// owns the sessions). From now on each new hop hands its session to the node that forwarded it, which takes it
+    /// over at once (`HopDeparture`); once the writing hops already taken have answered (at most `timeout`), this
+    /// node ends its sessions and streams, writes what it has queued and ends its lease (``close()``), so the other
+    /// nodes take the rest of its sessions at once; then ``internalServer`` drains. Does nothing on a node that
+    /// does not forward.
+    public func leaveCluster(within timeout: Duration) async {
+        guard let hop = registry.cluster, let internalServer else { return }
+        hop.departure.leave()
+        await hop.departure.writesFinished(within: timeout)
+        close()
+        internalServer.shutdown()
+        await internalServer.waitUntilStopped()
     }
 }
 

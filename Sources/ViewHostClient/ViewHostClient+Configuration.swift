@@ -5,8 +5,9 @@ extension ViewHostClient {
     /// `sleep` and `random`.
     public struct Configuration: Sendable {
         /// How many times one logical send is tried in all (the first try included) when no answer comes or the
-        /// server asks to retry; every try carries the same `Idempotency-Key`.
-        public var sendAttempts = 4
+        /// server asks to retry; every try carries the same `Idempotency-Key`. Six tries with the default backoff
+        /// wait about 6 s in all: long enough for a server restarted in place or a node switched behind a proxy.
+        public var sendAttempts = 6
         /// Waits between tries of a send.
         public var sendBackoff = Backoff(initial: .milliseconds(200), maximum: .seconds(5))
         /// Waits between reconnects of a change stream that failed (the server's `retry:` is the least wait after

@@ -145,8 +145,10 @@ extension ViewHostError {
     }
 
     /// Whether retrying the same request (with the same `Idempotency-Key`) may succeed: no answer came, the
-    /// server did not receive the whole request (`408`), or it said to come back (`409` while the key is in
-    /// flight, `503` with `Retry-After`).
+    /// server did not receive the whole request (`408`), a proxy found no server behind it (`502`, `504`, or a
+    /// `503` while a deploy switches nodes), the server is stopping or its store is away (`503`), or it said to
+    /// come back (`409` while the key is in flight, `429` with `Retry-After`). The key makes each retry safe: a
+    /// send the server applied before the answer was lost is answered again, never applied twice.
     ///
     /// `408` matters on Linux: when a reused keep-alive connection dies after a request went out, libcurl (under
     /// swift-corelibs-foundation's `URLSession`) sends it again by itself, and that repeat can lack its body; the
@@ -154,8 +156,8 @@ extension ViewHostError {
     var isRetryable: Bool {
         switch kind {
         case .transport: true
-        case .problem where status == 408: true
-        case .problem: (status == 409 || status == 503 || status == 429) && retryAfter != nil
+        case .problem where status == 408 || status == 502 || status == 503 || status == 504: true
+        case .problem: (status == 409 || status == 429) && retryAfter != nil
         default: false
         }
     }

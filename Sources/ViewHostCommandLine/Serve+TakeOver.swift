@@ -6,8 +6,10 @@ import ViewHost
 import ViewModelCore
 
 /// `serve --take-over`: the new process gets the running server's listening sockets over the data directory's
-/// handover socket, asks it to drain and release the directory, waits for the directory's lock, and serves what
-/// queued on the sockets meanwhile (none of it refused). Every server on the SQLite store offers the handover.
+/// handover socket, asks it to drain and release the directory, waits for the directory's lock, serves what
+/// queued on the sockets meanwhile (none of it refused) and tells the old server, which then exits. A new process
+/// that fails before that word leaves the old one serving again (``Serve/Serving``). Every server on the SQLite
+/// store offers the handover.
 extension Serve {
     /// The handover socket's name in the data directory.
     static let handoverFileName = "viewhost.takeover"
@@ -59,15 +61,22 @@ extension Serve {
                 "\(name): cannot take over: the running server listens on \(running), not on port \(port); "
                     + "it keeps serving", code: 64, after: writer)
         }
+        return handover
+    }
+
+    /// Asks the running server to drain and release the data directory; it then waits up to `timeout` for this
+    /// process to say it serves, and serves again if this one exits first.
+    static func release(_ handover: ListenerHandover, timeout: Duration, logger: Logger, writer: LogWriter) {
         do {
-            try handover.release()
+            try handover.release(timeout: timeout)
         } catch {
-            fail("\(name): cannot take over: \(error); the running server keeps serving", code: 75, after: writer)
+            fail(
+                "\(CommandFeatures.name): cannot take over: \(error); the running server keeps serving", code: 75,
+                after: writer)
         }
         logger.notice(
             "take-over: the running server hands over and drains",
             metadata: ["sockets": "\(handover.sockets.map { "\($0.address)" }.joined(separator: ", "))"])
-        return handover
     }
 
     /// Opens the store; during a take-over, waits (up to `deadline`) for the old server to release the data
@@ -89,16 +98,18 @@ extension Serve {
     }
 
     /// The handover socket of a server on the SQLite store; nil (with a warning) when it cannot be made.
+    /// `onRelease` gets the release once a new process has the sockets and asks this server to drain.
     static func offerHandover(
-        _ configuration: AppConfiguration, server: HTTPServer, group: ServiceGroup, logger: Logger
+        _ configuration: AppConfiguration, server: HTTPServer, logger: Logger,
+        onRelease: @escaping @Sendable (ListenerHandoverRelease) -> Void
     ) -> ListenerHandoverPoint? {
         guard configuration.store.kind == .sqlite else { return nil }
         do {
             return try ListenerHandoverPoint(
                 path: handoverPath(configuration.store), descriptors: { server.listeningDescriptors }, logger: logger
-            ) {
+            ) { release in
                 logger.notice("draining: a new process took over the listening sockets")
-                Task { await group.triggerGracefulShutdown() }
+                onRelease(release)
             }
         } catch {
             logger.warning("serve --take-over cannot take over from this server", metadata: ["error": "\(error)"])

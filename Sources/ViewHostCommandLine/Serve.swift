@@ -165,6 +165,9 @@ struct Serve: AsyncParsableCommand, FeatureHostingCommand {
         } catch {
             Self.fail("\(CommandFeatures.name): \(error)", code: error.exitCode, after: writer)
         }
+        // Released only now that nothing this process checks alone can fail: from here, a failure exits and the
+        // running server, told so by the closed connection, serves again.
+        if let handover { Self.release(handover, timeout: .seconds(takeOverSeconds), logger: logger, writer: writer) }
         let storage: (any SessionStorage)?
         do {
             storage = try await Self.openStore(
@@ -173,69 +176,36 @@ struct Serve: AsyncParsableCommand, FeatureHostingCommand {
             if handover != nil, case .inUse = error {
                 Self.fail(
                     "\(CommandFeatures.name): cannot take over: the running server did not release the data directory "
-                        + "within \(takeOverSeconds) s: \(error)", code: 75, after: writer)
+                        + "within \(takeOverSeconds) s; it serves again", code: 75, after: writer)
+            }
+            if handover != nil {
+                Self.fail(
+                    "\(CommandFeatures.name): cannot take over: \(error); the running server serves again",
+                    code: error.exitCode, after: writer)
             }
             Self.fail("\(CommandFeatures.name): \(error)", code: error.exitCode, after: writer)
         }
-        let app = makeApp(configuration: configuration, logger: logger, security: tls, storage: storage)
-        let server = app.server
-        do {
-            if let handover {
-                try server.start(listeningOn: handover.sockets)
-                logger.notice("took over the running server's sockets and data directory")
-            } else if activated.isEmpty {
-                try server.start()
-            } else {
-                try server.start(listeningOn: activated)
-                logger.notice(
-                    "serving on the sockets systemd passed (LISTEN_FDS), not on --host/--port",
-                    metadata: ["sockets": "\(activated.map { "fd \($0.fd) \($0.address)" }.joined(separator: ", "))"])
-            }
-        } catch {
-            Self.fail(
-                "\(CommandFeatures.name): cannot listen: \(error)", code: error.isAddressInUse ? 69 : 71, after: writer)
+        let listening: Listening
+        if let handover {
+            listening = .handedOver(handover)
+        } else {
+            listening = activated.isEmpty ? .bound : .activated(activated)
         }
-        if let internalServer = app.internalServer {
-            do {
-                try internalServer.start()
-            } catch {
-                Self.fail(
-                    "\(CommandFeatures.name): cannot listen on the internal address \(configuration.store.internalAddress ?? ""): \(error)",
-                    code: error.isAddressInUse ? 69 : 71, after: writer)
-            }
-            app.announce()
-            logger.notice(
-                "taking forwarded requests",
-                metadata: ["address": "\(internalServer.localAddress.map { "\($0)" } ?? "")"])
-        }
-        let group = ServiceGroup(
-            services: [HTTPServerService(server: server)]
-                + (app.internalServer.map { [HTTPServerService(server: $0)] } ?? []),
-            logger: logger)
-        // A later `serve --take-over` gets this server's sockets here and then has it drain, as SIGTERM does;
-        // offered before the readiness line, so whoever sees the line can take over.
-        let point = Self.offerHandover(configuration, server: server, group: group, logger: logger)
-        // The readiness line (API.md, Process): scripts and tests wait for it and read the real port from it.
-        let scheme = server.isSecure ? "https" : "http"
-        FileHandle.standardOutput.write(Data("\(name) listening on \(scheme)://\(server.localAddress!)\n".utf8))
-        // Sessions whose timers are due (a bot reply that fell due while the server was down) load now, in order.
-        Task.detached { app.restoreSessionsWithTimers() }
+        let serving = Serving(configuration: configuration, logger: logger, writer: writer, tls: tls)
         try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
+            tasks.addTask { try await serving.run(listening, storage: storage) }
             tasks.addTask {
                 for await signal in signals {
                     logger.notice("draining", metadata: ["signal": "\(signal)"])
-                    await group.triggerGracefulShutdown()
+                    await serving.stop()
                 }
             }
             tasks.addTask {
                 for await _ in reloads { Self.reload(tls, logger: logger) }
             }
-            try await tasks.next()  // the service group ends once the server has drained
+            try await tasks.next()  // the serving ends once the server has drained (and no take-over failed)
             tasks.cancelAll()
         }
-        point?.close()  // before the store lets go of the directory: the next server's point is its own
-        app.close()
     }
 
     /// SIGHUP: read the certificate and key again; a pair that does not work leaves the running one in place.

@@ -2,10 +2,12 @@ import Foundation
 import PostgresStorage
 import Testing
 import TestSupport
+import ViewHostLocking
 import ViewModelCore
 
 /// Nodes' leases: a session whose owner's lease holds is left with it (claim names the owner), one whose owner
-/// closed (its lease ended) is taken over, and sessions with timers are orphaned only when their owner is dead.
+/// closed (its lease ended) is taken over, one its live owner handed back is taken over by exactly one of the nodes
+/// it was handed to, and sessions with timers are orphaned only when their owner is dead.
 extension PostgresSessionStorageTests {
     @Test func aLiveOwnersSessionIsLeftWithItAndTakenOnceItsLeaseEnds() async throws {
         let a = try PostgresSessionStorage(url: server.url, node: "a", features: types)
@@ -30,6 +32,55 @@ extension PostgresSessionStorageTests {
         #expect(stored.id == id)
         #expect(b.takeovers == 1)
         b.close()
+        await server.stop()
+    }
+
+    /// A stopping node hands its sessions back (421 with `ViewHost-Hop-Handoff`) to whichever nodes forwarded them,
+    /// and under a round-robin balancer two nodes may be handed the same session at the same moment: both replace
+    /// the same owner at once. Exactly one takes each session over; the other is named the winner (and forwards
+    /// there), never taking it over a second time (that fenced the winner's copy and refused its pending write).
+    @Test func ofTwoNodesReplacingTheSameOwnerAtOnceExactlyOneTakesTheSessionOver() async throws {
+        let a = try PostgresSessionStorage(url: server.url, node: "a", features: types)
+        let b = try PostgresSessionStorage(url: server.url, node: "b", features: types)
+        let c = try PostgresSessionStorage(url: server.url, node: "c", features: types)
+        defer {
+            b.close()
+            c.close()
+        }
+        a.announce("127.0.0.1:7001")
+        b.announce("127.0.0.1:7002")
+        c.announce("127.0.0.1:7003")
+        let handing = PeerNode(name: "a", address: "127.0.0.1:7001")
+        var ids: [SessionID] = []
+        for _ in 0..<20 { ids.append(try await newSession(a).0) }
+        for id in ids {
+            // a's lease still holds (it is stopping, not gone): only `replacing` lets either node take it.
+            let claims = Locked<[String: SessionClaim]>([:])
+            let errors = Locked<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                let node = index == 0 ? b : c
+                do {
+                    let claim = try node.claim(id, replacing: handing)
+                    claims.withLock { $0[node.node] = claim }
+                } catch {
+                    errors.withLock { $0.append("\(node.node): \(error)") }
+                }
+            }
+            #expect(errors.withLock { $0 }.isEmpty)
+            let found = claims.withLock { $0 }
+            let winners = found.filter { if case .loaded(.found) = $0.value { true } else { false } }.map(\.key)
+            try #require(winners.count == 1, "session \(id): \(found)")
+            let winner = try #require(winners.first)
+            let loser = winner == "b" ? "c" : "b"
+            guard case .ownedElsewhere(let owner)? = found[loser] else {
+                Issue.record("session \(id): \(loser) did not find \(winner) owning it: \(String(describing: found[loser]))")
+                continue
+            }
+            #expect(owner == PeerNode(name: winner, address: winner == "b" ? "127.0.0.1:7002" : "127.0.0.1:7003"))
+        }
+        // Each session was taken over once, from a: never from the node that had just won it.
+        #expect(b.takeovers + c.takeovers == ids.count)
+        a.close()
         await server.stop()
     }
 

@@ -89,4 +89,42 @@ struct ProcessContractTests {
         #expect(try await server.waitForExit() == 0)
         #expect(throws: (any Error).self) { _ = try HTTPTestClient(port: server.port) }
     }
+
+    /// The race of a deploy: connections the server accepted just before the signal, whose requests it had not
+    /// read yet, are each answered their request (`Connection: close`, then closed), not closed unanswered, which
+    /// their clients saw as a reset; a kept-alive connection that was answered and is idle still closes at once.
+    @Test func connectionsOpenWithoutARequestWhenTheDrainBeginsAreAnsweredTheirRequest() async throws {
+        let server = try await ServerProcess(
+            arguments: ["serve", "--port", "0"],
+            environment: [
+                "VIEWHOST_TIMEOUTS_DRAIN_SECONDS": "120", "VIEWHOST_TIMEOUTS_HEADER_READ_SECONDS": "60",
+                "VIEWHOST_SERVER_EVENT_LOOPS": "1",
+            ])
+        let fresh = try (0..<8).map { _ in try HTTPTestClient(port: server.port) }
+        let idle = try HTTPTestClient(port: server.port)
+        // Every one accepted (one not yet accepted would be reset with the listening socket, another matter).
+        let accepted = try await eventually(timeout: .seconds(30), interval: .milliseconds(20)) {
+            try idle.send("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+            let metrics = try await idle.readResponse()
+            return Self.gauge("viewhost_http_connections_open", in: metrics.text) == Double(fresh.count + 1)
+        }
+        #expect(accepted, "the server accepted the \(fresh.count) connections")
+        server.send(signal: SIGTERM)
+        // With one event loop, the idle kept-alive connection closing shows the drain reached every connection.
+        #expect(await idle.waitForClose())
+        // All sent at once, as requests already under way when the drain began (the server waits
+        // ConnectionTimeouts.drainGrace for them), then read.
+        for client in fresh { try client.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n") }
+        for client in fresh {
+            let response = try await client.readResponse()
+            #expect(response.status == 200)
+            #expect(response.header("Connection") == "close")
+            #expect(await client.waitForClose())
+        }
+        #expect(try await server.waitForExit() == 0)
+    }
+
+    private static func gauge(_ name: String, in text: String) -> Double? {
+        text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.dropFirst(name.count + 1)) }
+    }
 }

@@ -215,7 +215,14 @@ struct StoreDamageProcessTests {
         _ = try await Self.busySessions(server.port, count: 2, events: 3)
         server.send(signal: SIGKILL)
         _ = try await server.waitForExit()
-        try FileManager.default.copyItem(atPath: directory, toPath: copy)
+        // The directory's files, as a copy of a store is made: not the server's take-over socket
+        // (`viewhost.takeover`, left by the kill), which is no file to copy.
+        try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: false)
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory) {
+            let attributes = try FileManager.default.attributesOfItem(atPath: directory + "/" + name)
+            guard attributes[.type] as? FileAttributeType == .typeRegular else { continue }
+            try FileManager.default.copyItem(atPath: directory + "/" + name, toPath: copy + "/" + name)
+        }
         let before = try FileManager.default.contentsOfDirectory(atPath: copy).sorted()
         #expect(before.contains("viewhost.sqlite-wal"), "\(before)")
         for name in before { try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: copy + "/" + name) }

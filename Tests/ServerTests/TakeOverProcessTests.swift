@@ -42,7 +42,7 @@ struct TakeOverProcessTests {
         let outcomes = Locked<[String]>([])
         let stop = Locked(false)
         let traffic = Task {
-            while !stop.withLock({ $0 }) {
+            while !stop.withLock({ $0 }), !Task.isCancelled {
                 do {
                     let response = try await ProcessHTTP.request(port, "GET", "/healthz", timeout: .seconds(30))
                     outcomes.withLock { $0.append("\(response.status)") }
@@ -50,6 +50,12 @@ struct TakeOverProcessTests {
                     outcomes.withLock { $0.append("error: \(error)") }
                 }
             }
+        }
+        // However the test ends (a failed `try` included), the requests stop: a loop left running once spun for
+        // an hour in a failed run, appending errors until the test process held 19 GB.
+        defer {
+            stop.withLock { $0 = true }
+            traffic.cancel()
         }
         #expect(await eventually { outcomes.withLock { $0.count } >= 5 }, "requests flow before the take-over")
         let new = try await start(["--take-over"], port: port)
@@ -111,6 +117,44 @@ struct TakeOverProcessTests {
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
         let health = try await ProcessHTTP.request(old.port, "GET", "/healthz")
         #expect(health.status == 200)
+        old.send(signal: SIGTERM)
+        #expect(try await old.waitForExit() == 0)
+    }
+
+    /// A new process whose wait for the data directory's lock times out (the old one's drain is held up by a request
+    /// that never ends) exits 75 with one line saying why; the old one, once drained and closed, opens the store
+    /// again and serves on its sockets: a request made while it drained is answered.
+    @Test func aLockWaitThatTimesOutLeavesTheOldOneServing() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let old = try await ServerProcess(
+            arguments: ["serve", "--port", "0", "--store", "sqlite", "--data-dir", directory],
+            environment: ["VIEWHOST_TIMEOUTS_DRAIN_SECONDS": "4"])
+        let port = old.port
+        // A request whose body never comes: the drain waits for it until its timeout.
+        let stuck = try HTTPTestClient(port: port)
+        try stuck.send("POST /v1/sessions HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
+        let result = try await ServerProcess.run(
+            [
+                "serve", "--port", String(port), "--store", "sqlite", "--data-dir", directory, "--take-over",
+                "--take-over-timeout", "1",
+            ], timeout: .seconds(60))
+        #expect(result.status == 75)
+        #expect(result.stderr.contains("did not release the data directory"), "\(result.stderr)")
+        #expect(
+            result.stderr.split(separator: "\n").filter { $0.hasPrefix("viewhost: ") }.count == 1,
+            "one line saying why, besides the log: \(result.stderr)")
+        // Made while the old process still drains (it accepts nothing then): it queues, and is answered once the
+        // old process serves again. Before, the old process exited after its drain and this was refused.
+        let queued = try await ProcessHTTP.request(port, "GET", "/healthz", timeout: .seconds(60))
+        #expect(queued.status == 200)
+        let traffic = ProcessTraffic(port: port)
+        #expect(await traffic.flows(20), "requests flow once the old process serves again")
+        let failed = await traffic.stop()
+        #expect(failed.isEmpty, "\(failed)")
+        // The log is written in batches, a moment after the line is made.
+        #expect(
+            await eventually { old.standardErrorText().contains("serving again on the same sockets") },
+            "\(old.standardErrorText())")
         old.send(signal: SIGTERM)
         #expect(try await old.waitForExit() == 0)
     }

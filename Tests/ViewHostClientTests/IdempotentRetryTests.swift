@@ -36,6 +36,46 @@ struct IdempotentRetryTests {
         #expect(after.version >= before.version + 1)
     }
 
+    @Test func aSendAProxyAnswers502AfterTheServerAppliedItIsRetriedAndAppliesOnce() async throws {
+        let server = try await TestServer.start()
+        let proxy = try TCPProxy(upstreamPort: server.port)
+        defer { proxy.close() }
+        let session = try await TestServer.client(port: proxy.port).createSession(features: ["chat"])
+        // nginx forwarded the send, the node applied it, and the node went away before nginx read the answer (a
+        // node switched in a deploy): the client hears nginx's 502 page and sends again with the same key.
+        proxy.dropConnections()
+        proxy.replaceNextResponse(
+            with: "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/html\r\nContent-Length: 6\r\n"
+                + "Connection: close\r\n\r\n<html>")
+        let receipt = try await session.send(ChatIntent.addChat)
+        #expect(receipt.replayed, "the retry got the first answer again")
+        let after = try await session.snapshot(ChatSnapshot.self)
+        #expect(after.navigation == [.chatList, .createChat], "addChat applied once: one Create Chat screen")
+    }
+
+    @Test func aSendWhileTheServerRestartsIsRetriedUntilTheNewProcessAnswersAndAppliesOnce() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("viewhost-client-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let durable = ["--store", "sqlite", "--data-dir", directory.path]
+        let first = try await TestServer.start(durable)
+        let proxy = try TCPProxy(upstreamPort: first.port)
+        defer { proxy.close() }
+        let client = TestServer.client(port: proxy.port, sendAttempts: 200)
+        let session = try await client.createSession(features: ["login"])
+        first.send(signal: SIGTERM)
+        #expect(try await first.waitForExit() == 0)
+        // No server now: every try is cut at once (a refused connect behind the proxy) and retried with its key.
+        let send = Task { try await session.send(LoginIntent.setUsername(value: "after-restart")) }
+        #expect(
+            await TestServer.eventually { proxy.connectionsRefusedUpstream > 0 }, "the send was tried while no server ran")
+        let second = try await TestServer.start(durable)
+        proxy.upstreamPort = second.port
+        let receipt = try await send.value
+        #expect(!receipt.replayed && receipt.version == 2, "applied once, by the new process: \(receipt)")
+        let after = try await session.snapshot(LoginSnapshot.self)
+        #expect(after.username == "after-restart" && after.version == 2)
+    }
+
     @Test func separateSendsAreSeparateEvents() async throws {
         let server = try await TestServer.start()
         let session = try await TestServer.client(port: server.port).createSession(features: ["login"])

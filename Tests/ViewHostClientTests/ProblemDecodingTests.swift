@@ -129,7 +129,9 @@ struct ProblemDecodingTests {
         let notProblem = ViewHostError.problem(status: 502, body: Data("<html>".utf8), headers: nil)
         #expect(notProblem.status == 502)
         #expect(notProblem.detail == "")
-        #expect(!notProblem.isRetryable)
+        #expect(notProblem.isRetryable, "a proxy's 502: no server behind it now (a node switched), another try may reach one")
+        let notFound = ViewHostError.problem(status: 404, body: Data("<html>".utf8), headers: nil)
+        #expect(!notFound.isRetryable)
     }
 
     @Test func unreachableServerIsATransportError() async throws {

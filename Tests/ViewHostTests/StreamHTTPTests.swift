@@ -23,7 +23,7 @@ struct StreamHTTPTests {
         let head = try await reader.head()
         try #require(head.status == 200, "\(head)")
         let retry = try await reader.next()
-        #expect(retry.retry == "2000")
+        #expect(retry.retry == "1000")
         #expect(retry.event == nil && retry.data == nil)
         var frames: [SSEReader.Frame] = []
         for _ in 0..<initial { frames.append(try await reader.next()) }
@@ -40,7 +40,7 @@ struct StreamHTTPTests {
             #expect(head.header("Content-Type") == "text/event-stream")
             #expect(head.header("Transfer-Encoding") == "chunked")
             #expect(head.header("Cache-Control") == "private, no-cache")
-            #expect(try await reader.next().retry == "2000")
+            #expect(try await reader.next().retry == "1000")
             var frames: [SSEReader.Frame] = []
             for _ in TestApp.allFeatures { frames.append(try await reader.next()) }
             #expect(Set(frames.compactMap(\.event)) == Set(TestApp.allFeatures))

@@ -50,7 +50,7 @@ export function randomKey(): string {
 /** The defaults, with `given` in their place. */
 export function resolveOptions(given: Partial<ClientOptions> = {}): ClientOptions {
   return {
-    sendAttempts: 4,
+    sendAttempts: 6,
     sendBackoff: { initial: 200, maximum: 5_000 },
     reconnectBackoff: { initial: 250, maximum: 15_000 },
     longPollWait: 30_000,

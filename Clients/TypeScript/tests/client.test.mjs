@@ -63,6 +63,23 @@ test("a send whose answer is lost is retried once with its Idempotency-Key, and 
   }
 });
 
+test("a send a proxy answers 502 after the server applied it (a node switched in a deploy) is retried, applied once", async () => {
+  const proxy = await startProxy(server.port);
+  try {
+    const session = await new ViewHostClient(`http://127.0.0.1:${proxy.port}`, quick).createSession({ features: ["person"] });
+    proxy.badGatewayTo = /^POST \/v1\/sessions\/[0-9a-z]+\/person\/events /;
+    const receipt = await session.send("person", {
+      type: "setPerson", firstName: "Grace", lastName: "Hopper", birthdate: "1906-12-09",
+    });
+    assert.equal(receipt.version, 2, "applied once: the person's first change");
+    assert.equal(receipt.replayed, true, "the retry got the first answer again");
+    const posts = proxy.requests.filter((line) => line.startsWith("POST ") && line.includes("/person/events"));
+    assert.equal(posts.length, 2, "sent once, retried once");
+  } finally {
+    await proxy.close();
+  }
+});
+
 test("a 409 and a 422 are typed errors with the problem's status, title, detail and allowed types", async () => {
   const session = await new ViewHostClient(server.url, quick).createSession({ features: ["login"] });
   const conflict = await session.send("login", { type: "login" }).catch((error) => error);

@@ -146,13 +146,17 @@ final class Connection {
         }
     }
 
-    /// Ends this connection's part in a graceful shutdown: idle connections close now, busy ones after their
-    /// current response, streams are asked to end.
+    /// Ends this connection's part in a graceful shutdown: idle keep-alive connections close now, busy ones after
+    /// their current response, streams are asked to end; one that has not sent its first request yet (or is
+    /// sending one) is answered that request, within the request-head timeout, and then closed.
     func drain() {
-        switch machine.drain(quiet: parser.isIdle && inbound.isEmpty && outboundSent == outbound.count) {
+        switch machine.drain(midRequest: !parser.isIdle || !inbound.isEmpty, unsent: outboundSent < outbound.count) {
         case .close: close()
         case .finishStream: if let stream { finishStream(stream) }  // ends its body now, and flushes
         case .cancelProducer: stream?.cancelProducer()
+        case .awaitLastRequest:
+            timers.drainBegan(at: loop.now)
+            scheduleTimers()
         default: break
         }
     }

@@ -105,7 +105,8 @@ extension ConnectionStateMachine {
     /// pending (`.none`); anywhere else the answer could not be framed, so `.close`.
     package mutating func awaitAnswer() -> Action {
         guard case .reading(let flow) = state else { return .close }
-        state = .awaitingResponse(flow, ending: nil)
+        answeredRequest = true
+        state = .awaitingResponse(flow, ending: draining ? .draining : nil)
         return .none
     }
 
@@ -122,7 +123,8 @@ extension ConnectionStateMachine {
     package mutating func startedStreaming(pulled: Bool) -> Action {
         switch state {
         case .reading(let flow):
-            state = .streaming(pulled: pulled, flow, ending: nil)
+            answeredRequest = true
+            state = .streaming(pulled: pulled, flow, ending: draining ? .draining : nil)
         case .closing(let flow, let peerClosed):
             state = .streaming(pulled: pulled, flow, ending: peerClosed ? .peerClosed : .draining)
         case .awaitingResponse, .streaming, .handshaking, .lingering, .closed:
@@ -134,9 +136,10 @@ extension ConnectionStateMachine {
     /// The response is all queued (a whole one, or the end of a streamed body); `keepAlive`: it lets the
     /// connection stay open. Returns whether the next request may be read; otherwise the connection is closing.
     package mutating func finishedResponse(keepAlive: Bool) -> Bool {
+        answeredRequest = true
         switch state {
         case .reading(let flow):
-            guard keepAlive else {
+            guard keepAlive, !draining else {
                 state = .closing(flow, peerClosed: false)
                 return false
             }
@@ -194,26 +197,36 @@ extension ConnectionStateMachine {
 
     // MARK: Ending
 
-    /// A graceful shutdown began; `quiet`: no byte of a request is buffered or parsed and nothing waits to be
-    /// sent. An idle connection (or one still in its TLS handshake) closes now, a busy one after its response; a
-    /// stream is asked to end.
-    package mutating func drain(quiet: Bool) -> Action {
+    /// A graceful shutdown began. `midRequest`: part of a request is buffered or parsed; `unsent`: answers wait
+    /// to be sent. A connection that has not had a request answered yet, or is reading one, reads on: that request
+    /// is answered (with `Connection: close`, then the connection closes) within the request-head timeout
+    /// (`.awaitLastRequest`), since its client sent it, or is about to, before it could know of the drain, and
+    /// closing it would reset that client. A keep-alive connection idle after its answers closes now (after
+    /// sending what is queued), a busy one after its response; a stream is asked to end. A connection still in
+    /// its TLS handshake finishes it and is then served the same way.
+    package mutating func drain(midRequest: Bool, unsent: Bool) -> Action {
         switch state {
         case .reading(let flow):
-            if quiet { return .close }
+            draining = true
+            if midRequest || !answeredRequest { return .awaitLastRequest }
+            if !unsent { return .close }
             state = .closing(flow, peerClosed: false)
             return .none
         case .closing:
-            return quiet ? .close : .none
+            draining = true
+            return midRequest || unsent ? .none : .close
         case .awaitingResponse(let flow, let ending):
+            draining = true
             state = .awaitingResponse(flow, ending: ending ?? .draining)
             return .none
         case .streaming(let pulled, let flow, let ending):
+            draining = true
             state = .streaming(pulled: pulled, flow, ending: ending ?? .draining)
             // A pulled source has no task to cancel: its body ends now.
             return pulled ? .finishStream : .cancelProducer
         case .handshaking:
-            return .close  // no request was read yet
+            draining = true
+            return .awaitLastRequest
         case .lingering, .closed:
             return .none
         }

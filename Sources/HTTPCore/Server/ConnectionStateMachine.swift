@@ -91,6 +91,8 @@ package struct ConnectionStateMachine: Equatable, Sendable {
         case finishStream
         /// Ask the streamed body's producer to end it.
         case cancelProducer
+        /// Read on for the last request (a drain began): wait for it no longer than the request-head timeout.
+        case awaitLastRequest
         /// Shut the sending side and read on only to discard; `thenClose`: the client closed already, so close.
         case linger(thenClose: Bool)
         /// Close the connection.
@@ -120,6 +122,12 @@ package struct ConnectionStateMachine: Equatable, Sendable {
     package let limits: Limits
     /// Whether the connection is over the limit: it is told `503` and closed, and none of its requests is read.
     package let rejecting: Bool
+    /// Whether a graceful shutdown began: the request being read (or the first, on a connection that has not
+    /// sent one yet) is the last, and its answer says `Connection: close`.
+    package internal(set) var draining = false
+    /// Whether a response to a request of this connection was begun: until then a drain waits for its request
+    /// (the client opened it to send one, maybe just before the drain) instead of closing it.
+    package internal(set) var answeredRequest = false
 
     /// - Parameters:
     ///   - handshaking: Whether a TLS handshake comes first.
@@ -161,8 +169,8 @@ extension ConnectionStateMachine {
         }
     }
 
-    /// Whether a response written now may leave the connection open for the next request.
-    package var keepsAlive: Bool { parsesRequests }
+    /// Whether a response written now may leave the connection open for the next request (not once draining).
+    package var keepsAlive: Bool { parsesRequests && !draining }
 
     /// Whether a response body is being streamed.
     package var isStreaming: Bool {

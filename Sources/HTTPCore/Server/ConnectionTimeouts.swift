@@ -37,6 +37,9 @@ package struct ConnectionTimeouts<Instant: InstantProtocol>: Sendable where Inst
     package private(set) var phase: Phase
     /// Since when unsent response bytes have made no progress.
     package private(set) var writeStalledSince: Instant?
+    /// When a graceful shutdown began: from then an idle connection waits for its last request no longer than
+    /// the request-head timeout (not the keep-alive one), and is then closed silently.
+    package private(set) var drainingSince: Instant?
     /// Whether a response handed over is still being sent (some bytes were left unsent and are not yet drained).
     /// Until it is, the keep-alive and next-head deadlines wait: a client reading a large response slowly but
     /// steadily is not idle (only the write deadline applies), and they start when the last byte is sent.
@@ -54,6 +57,11 @@ package struct ConnectionTimeouts<Instant: InstantProtocol>: Sendable where Inst
     /// The TLS handshake finished: the connection is idle until the first request byte.
     package mutating func finishedHandshake(at now: Instant) {
         if case .handshaking = phase { phase = .idle(since: now) }
+    }
+
+    /// A graceful shutdown began: an idle connection's wait for a request is cut to the request-head timeout.
+    package mutating func drainBegan(at now: Instant) {
+        if drainingSince == nil { drainingSince = now }
     }
 
     /// Request bytes arrived: an idle connection starts the head deadline.
@@ -106,7 +114,7 @@ package struct ConnectionTimeouts<Instant: InstantProtocol>: Sendable where Inst
             switch phase {
             case .handshaking(let since): since.advanced(by: timeouts.handshake)
             case .idle where isSending, .readingHead where isSending: nil
-            case .idle(let since): since.advanced(by: timeouts.idle)
+            case .idle(let since): idleEnd(since: since)
             case .readingHead(let since): since.advanced(by: timeouts.headerRead)
             case .readingBody(let since): since.advanced(by: timeouts.bodyRead)
             case .lingering(let since): since.advanced(by: timeouts.lingeringClose)
@@ -130,7 +138,7 @@ package struct ConnectionTimeouts<Instant: InstantProtocol>: Sendable where Inst
         case .handshaking(let since):
             return now >= since.advanced(by: timeouts.handshake) ? .close : .none
         case .idle(let since):
-            return now >= since.advanced(by: timeouts.idle) ? .close : .none
+            return now >= idleEnd(since: since) ? .close : .none
         case .readingHead(let since):
             return now >= since.advanced(by: timeouts.headerRead) ? .requestTimeout : .none
         case .readingBody(let since):
@@ -140,5 +148,18 @@ package struct ConnectionTimeouts<Instant: InstantProtocol>: Sendable where Inst
         case .responding:
             return .none
         }
+    }
+
+    /// How long a draining server waits for the first bytes of a request on a connection that has none yet (at
+    /// most the head timeout): enough for a request a client sent just as the drain began to arrive and be
+    /// answered, not so long that a connection opened ahead of need (a browser's preconnect) holds the server's exit
+    /// and, in a take-over, the store the new process waits for (it held both the head timeout's 10 s).
+    package static var drainGrace: Duration { .seconds(2) }
+
+    /// When an idle connection idle since `since` is closed: after the keep-alive timeout, or sooner once draining.
+    private func idleEnd(since: Instant) -> Instant {
+        let idle = since.advanced(by: timeouts.idle)
+        guard let drainingSince else { return idle }
+        return min(idle, drainingSince.advanced(by: min(timeouts.headerRead, Self.drainGrace)))
     }
 }

@@ -51,6 +51,8 @@ final class EventLoop: @unchecked Sendable {
     private(set) var now = ContinuousClock.now
     var requestIDs: RequestIDGenerator
     private(set) var isDraining = false
+    /// The loop ended: a connection handed to it now is closed (no loop would serve it).
+    private(set) var isStopped = false
 
     init(index: Int, server: ServerContext, onStop: @escaping @Sendable () -> Void) throws(SocketError) {
         self.index = index
@@ -136,6 +138,9 @@ final class EventLoop: @unchecked Sendable {
             fd: fd, slot: .connection(connection), events: VH_EPOLLIN | VH_EPOLLOUT | VH_EPOLLRDHUP | VH_EPOLLET,
             generation: generation)
         connection.start()
+        // Accepted just as the drain began: served like the connections the drain found (its first request is
+        // answered), not closed unanswered.
+        if isDraining, !connection.isClosed { connection.drain() }
     }
 
     /// Forgets a connection and closes its descriptor (closing removes it from epoll).
@@ -147,7 +152,7 @@ final class EventLoop: @unchecked Sendable {
         Glibc.close(connection.fd)
         connectionCount -= 1
         load.wrappingSubtract(1, ordering: .relaxed)
-        if isDraining, connectionCount == 0 { running = false }
+        stopIfDrained()
     }
 
     /// Makes sure timers are checked by `deadline`.
@@ -168,7 +173,13 @@ final class EventLoop: @unchecked Sendable {
         listeners.removeAll()
         pausedListeners.removeAll()
         forEachConnection { $0.drain() }
-        if connectionCount == 0 { running = false }
+        stopIfDrained()
+    }
+
+    /// Ends the loop once draining and nothing is left: no connection, and none handed to it on its way
+    /// (``load`` counts those), which it serves when it comes.
+    private func stopIfDrained() {
+        if isDraining, connectionCount == 0, load.load(ordering: .relaxed) == 0 { running = false }
     }
 
     /// Stops watching a listener for a while: the process is out of descriptors or memory, and a
@@ -207,6 +218,7 @@ final class EventLoop: @unchecked Sendable {
                 dispatch(events[index])
             }
             runInbox()
+            stopIfDrained()  // a connection handed to it while draining was closed unserved (a failed TLS start)
             if let nextSweep, now >= nextSweep { sweepTimers() }
             // Give way to whatever else is runnable on this core before the next batch. A loop that always has
             // ready connections otherwise keeps its core for a whole scheduler slice while a client or another
@@ -217,9 +229,10 @@ final class EventLoop: @unchecked Sendable {
         }
         for listener in listeners { listener.close() }
         listeners.removeAll()
-        // Refuse tasks from now on, and run those already queued: a connection handed over during the drain is
-        // adopted by a draining loop, which closes it (see ``Listener/handOff(_:peer:to:)``).
+        // Refuse tasks from now on, and run those already queued: a connection handed over now is adopted by a
+        // stopped loop, which closes it (see ``Listener/handOff(_:peer:to:)``).
         isDraining = true
+        isStopped = true
         let leftover = inbox.withLock { queue -> [@Sendable () -> Void] in
             defer { queue = nil }
             return queue ?? []

@@ -45,9 +45,9 @@ final class Listener {
             guard let accepted else { return }
             _ = vh_set_nodelay(accepted.fd)
             let server = loop.server
-            if server.isDraining {
-                Glibc.close(accepted.fd)
-            } else if server.claimConnection() {
+            // Accepted as the drain began (the check above passed): the client sent its request, or is about to,
+            // so it is served (its one request answered with `Connection: close`), not closed unanswered.
+            if server.claimConnection() {
                 let target = server.leastLoadedLoop(preferring: loop)
                 if target === loop {
                     Self.adopt(accepted.fd, peer: accepted.peer, on: loop)
@@ -92,10 +92,11 @@ final class Listener {
         }
     }
 
-    /// Makes an accepted (and counted) connection live on `loop`, which runs this.
+    /// Makes an accepted (and counted) connection live on `loop`, which runs this: served even when the loop
+    /// drains (it answers the connection's first request, and ends only after), closed only once it stopped.
     private static func adopt(_ fd: Int32, peer: SocketAddress, on loop: EventLoop) {
         let server = loop.server
-        if loop.isDraining {
+        if loop.isStopped {
             server.releaseConnection()
             Glibc.close(fd)
             return

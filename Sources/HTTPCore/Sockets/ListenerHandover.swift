@@ -13,10 +13,22 @@ import Glibc
 ///
 /// `@unchecked Sendable`: one caller uses it, one call at a time.
 public final class ListenerHandover: @unchecked Sendable {
-    /// What the new process sends first.
-    static let request = "viewhost take-over 1\n"
-    /// What it sends when the running server should stop and let go.
-    static let releaseRequest = "release\n"
+    /// What the new process sends first. Version 2: the running server waits for the new one's word after
+    /// releasing the store (``ListenerHandoverRelease``), where version 1 exited.
+    static let request = "viewhost take-over 2\n"
+    /// What it sends when the running server should stop and let go: `release <milliseconds>`, how long the new
+    /// process may take from then on to say it serves.
+    static let releasePrefix = "release "
+    /// What it sends once it serves.
+    static let servingWord = "serving\n"
+
+    /// The timeout a release line gives, or nil when the line is not one.
+    static func releaseTimeout(_ line: String) -> Duration? {
+        guard line.hasPrefix(releasePrefix), line.hasSuffix("\n"),
+            let milliseconds = Int64(line.dropFirst(releasePrefix.count).dropLast()), milliseconds > 0
+        else { return nil }
+        return .milliseconds(milliseconds)
+    }
 
     /// The running server's listening sockets, checked (``ListeningSocket/adopt(_:)``); the caller owns them.
     public let sockets: [ListeningSocket]
@@ -79,10 +91,21 @@ public final class ListenerHandover: @unchecked Sendable {
         return ListenerHandover(connection: fd, sockets: sockets)
     }
 
-    /// Tells the running server to stop accepting, drain and release its store; it exits once it has.
+    /// Tells the running server to stop accepting, drain and release its store. It then waits, up to `timeout`,
+    /// for ``serving()``: it exits once it hears it, and serves again on its sockets if this process exits, closes
+    /// the connection or says nothing in time.
     /// - Throws: ``ListenerHandoverError/refused`` when the server has gone.
-    public func release() throws(ListenerHandoverError) {
-        guard Self.write(Self.releaseRequest, to: connection) else { throw .refused }
+    public func release(timeout: Duration) throws(ListenerHandoverError) {
+        let milliseconds = max(
+            timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000, 1)
+        guard Self.write("\(Self.releasePrefix)\(milliseconds)\n", to: connection) else { throw .refused }
+    }
+
+    /// Tells the running server that this process serves (store open, loops started): it exits.
+    /// - Returns: false when the server could not be told (it has gone already).
+    @discardableResult
+    public func serving() -> Bool {
+        Self.write(Self.servingWord, to: connection)
     }
 
     static func write(_ text: String, to fd: Int32) -> Bool {

@@ -37,7 +37,8 @@ public final class HTTPUpstream: Sendable {
     /// place of any the client sent under the same names, and returns the answer. Nothing blocks a thread: the
     /// waits are the poller's.
     /// - Throws: ``HTTPUpstreamError``: `unreachable` when no connection could be made (nothing was sent);
-    ///   `failed` when the request went out but no whole answer head came back.
+    ///   `failed` when the request went out but no whole answer head came back. A request that may run twice
+    ///   (``mayRepeat(_:)``) whose connection closed before any byte of an answer is sent once more first.
     public func send(
         _ request: HTTPRequest, to address: String, setting fields: [(HTTPHeaderName, String)]
     ) async throws(HTTPUpstreamError) -> HTTPResponse {
@@ -51,6 +52,14 @@ public final class HTTPUpstream: Sendable {
                 // it was reused), so the upstream most likely never read the request; one that must not run twice
                 // is not sent again (its client hears it failed).
             }
+        }
+        let fresh = try await connect(address)
+        do {
+            return try await exchange(wire, on: fresh, method: request.method)
+        } catch .failed where fresh.bytesRead == 0 && Self.mayRepeat(request) {
+            // A new connection closed before any byte of an answer: the upstream stopped as it came (a connection
+            // queued on a listener that closes is closed unread). Once more: the next connect reaches the
+            // upstream's new process, or finds none (`unreachable`, so the caller knows nothing was applied).
         }
         return try await exchange(wire, on: connect(address), method: request.method)
     }

@@ -15,7 +15,7 @@ extension ClusterHop {
     enum DeliveryAnswer: Sendable {
         /// Its word on the batch (applied, refused and why, or not now).
         case answered(SessionCourier.Outcome)
-        /// It could not be reached: nothing was sent.
+        /// It could not be reached, or it is stopping and handed the session over: nothing was applied there.
         case unreachable
         /// It no longer owns the session.
         case misdirected
@@ -41,7 +41,8 @@ extension ClusterHop {
             case 429: return .answered(.failed(.full))
             case 421:
                 routes.forget(id)
-                return .misdirected
+                // A node that is stopping hands the session over (``HopDeparture``): take it, as from a gone node.
+                return response.headers.contains(Self.handOffField) ? .unreachable : .misdirected
             default: return .answered(.retry("\(peer) answered \(response.status.code)"))
             }
         } catch .unreachable {

@@ -27,6 +27,8 @@ final class ClusterHop: Sendable {
     let routes = RouteCache()
     /// Which node asks for this node's sessions (they move to a node that alone asks for them).
     let affinity = SessionAffinity()
+    /// This node's graceful way out: hops answered until it leaves, then handed back.
+    let departure = HopDeparture()
     private let forwardedCount = Atomic<Int>(0)
 
     /// A hop for node `node` with the cluster's shared `secret`.
@@ -68,6 +70,9 @@ final class ClusterHop: Sendable {
         case unreachable
         /// The owner no longer owns the session.
         case misdirected
+        /// The owner is stopping and handed the session over (it applied nothing of this request): taking the
+        /// session over is safe, at once.
+        case handedOver
     }
 
     /// Sends `request`, for session `id`, to `peer` as a hop, naming the client (so its limits and the access log
@@ -89,7 +94,7 @@ final class ClusterHop: Sendable {
             let response = try await upstream.send(request, to: peer.address, setting: fields)
             guard response.status.code != 421 else {
                 routes.forget(id)
-                return .misdirected
+                return response.headers.contains(Self.handOffField) ? .handedOver : .misdirected
             }
             var answer = response
             if answer.headers.contains(Self.handOffField) {

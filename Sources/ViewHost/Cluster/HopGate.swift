@@ -4,19 +4,29 @@ import ViewModelCore
 /// The internal listener's responder: requests that carry the cluster's secret go to the app (as hops, which are
 /// never forwarded again); any other request is refused with 403, so the listener is no way in for clients.
 /// An answer to a hop for a session that only that hop's node asks for hands the session to it
-/// (``SessionAffinity``, ``ClusterHop/handOffField``).
+/// (``SessionAffinity``, ``ClusterHop/handOffField``). A node that is stopping hands every new hop back
+/// (``HopDeparture``), and counts the writing ones it took before, so it ends its lease only once they answered.
 struct HopGate: HTTPResponder {
     let wrapped: any HTTPResponder
     let hop: ClusterHop
 
     func respond(to request: HTTPRequest, context: HTTPRequestContext) throws -> HTTPHandlerResult {
         guard hop.isHop(request) else { throw AppError.hopRefused }
-        let result = try wrapped.respond(to: request, context: context)
-        guard let forwarder = request.headers[ClusterHop.fromField], let id = Self.session(in: request.path) else {
-            return result
+        let writing = request.method != .get && request.method != .head
+        guard hop.departure.enter(writing: writing) else { throw AppError.handedOver(node: hop.node) }
+        let result: HTTPHandlerResult
+        do {
+            result = try wrapped.respond(to: request, context: context)
+        } catch {
+            if writing { hop.departure.exit() }
+            throw error
         }
+        let forwarder = request.headers[ClusterHop.fromField]
+        let id = Self.session(in: request.path)
         return try result.map { [hop] outcome in
+            if writing { hop.departure.exit() }
             var response = try outcome.get()
+            guard let forwarder, let id else { return response }
             if response.status.code < 400, hop.affinity.handsOff(id, to: forwarder) {
                 response.headers.add(ClusterHop.handOffField, "1")
             }

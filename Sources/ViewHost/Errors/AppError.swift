@@ -58,6 +58,9 @@ enum AppError: HTTPResponseError, Sendable {
     /// A request another node forwarded here for a session a third node owns (its route was stale): the forwarding
     /// node looks the owner up again. Never sent to clients.
     case misdirected(owner: String)
+    /// A hop to a node that is stopping (``HopDeparture``): the forwarding node takes the session over at once.
+    /// Never sent to clients.
+    case handedOver(node: String)
     /// The node that owns the session did not answer a forwarded request (it may have applied it).
     case ownerUnreachable(node: String)
     /// A request on the internal listener without the cluster's secret.
@@ -109,7 +112,7 @@ enum AppError: HTTPResponseError, Sendable {
         case .storageUnavailable, .sessionUnavailable, .shuttingDown, .sessionUnreadable, .ownerUnreachable:
             .serviceUnavailable
         case .sessionUndecodable: .internalServerError
-        case .misdirected: HTTPStatus(code: 421, reasonPhrase: "Misdirected Request")
+        case .misdirected, .handedOver: HTTPStatus(code: 421, reasonPhrase: "Misdirected Request")
         case .hopRefused, .hopOnPublicListener: .forbidden
         case .rateLimited: .tooManyRequests
         case .unstorable: .internalServerError
@@ -132,6 +135,7 @@ enum AppError: HTTPResponseError, Sendable {
                     "\(max(1, Int((Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18).rounded(.up))))"
             ]
         case .unsupportedMediaType: ["Accept-Post": "application/json"]
+        case .handedOver: [ClusterHop.handOffField: "1"]
         default: HTTPHeaders()
         }
     }
@@ -236,6 +240,8 @@ enum AppError: HTTPResponseError, Sendable {
                 integers: ["oldestVersion": oldest])
         case .misdirected(let owner):
             ProblemDetails(status: status, detail: "This node does not own the session; node \(owner) does.")
+        case .handedOver(let node):
+            ProblemDetails(status: status, detail: "Node \(node) is stopping and hands this session over: take it.")
         case .ownerUnreachable(let node):
             ProblemDetails(
                 status: status,

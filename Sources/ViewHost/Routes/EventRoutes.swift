@@ -32,8 +32,12 @@ enum EventRoutes {
             @Sendable func submit(to session: Session) throws -> HTTPHandlerResult {
                 let (outcome, durable) = try definition.submit(session, objects, claim, member?.id)
                 // 202 only once the store keeps what was applied (at once with the memory store).
+                // The 202 is made here, on the request's loop, while the commit is pending: the callback runs on
+                // the store's one writer thread, whose every microsecond delays the next batch of every session.
+                let response = accepted(outcome)
                 guard let durable else {
-                    return .response(accepted(outcome, events: count, feature: feature, metrics: metrics))
+                    countAccepted(outcome, events: count, feature: feature, metrics: metrics)
+                    return .response(response)
                 }
                 // Answered from the commit's callback: no task per event (a task, and the hops to the cooperative
                 // pool and back, were a tenth of a durable event's CPU).
@@ -41,7 +45,8 @@ enum EventRoutes {
                     durable.whenResolved { result in
                         switch result {
                         case .success:
-                            answer(.success(accepted(outcome, events: count, feature: feature, metrics: metrics)))
+                            countAccepted(outcome, events: count, feature: feature, metrics: metrics)
+                            answer(.success(response))
                         case .failure(let error): answer(.failure(AppError(error, batch: count > 1)))
                         }
                     }
@@ -69,16 +74,19 @@ enum EventRoutes {
         }
     }
 
+    /// Counts the events of an answer that applied them (not of one given again), once they are kept.
+    private static func countAccepted(_ outcome: SubmitOutcome, events count: Int, feature: String, metrics: AppMetrics)
+    {
+        if case .applied = outcome { metrics.eventsAccepted(count, feature: feature) }
+    }
+
     /// `202 {"accepted":N,"version":V}`, with `Idempotent-Replayed: true` for a key's first answer given again.
-    private static func accepted(
-        _ outcome: SubmitOutcome, events count: Int, feature: String, metrics: AppMetrics
-    ) -> HTTPResponse {
+    private static func accepted(_ outcome: SubmitOutcome) -> HTTPResponse {
         var headers: HTTPHeaders = [.cacheControl: "no-store"]
         let answer: IdempotencyLedger.Answer
         switch outcome {
         case .applied(let applied):
             answer = applied
-            metrics.eventsAccepted(count, feature: feature)
         case .replayed(let first):
             answer = first
             headers.add("Idempotent-Replayed", "true")

@@ -64,12 +64,9 @@ extension SessionRegistry {
         let lookup: StoredLookup
         do {
             if let shared {
-                switch try shared.claim(id) {
+                switch try claim(id, from: shared, replacing: replacing, hop: hop) {
                 case .loaded(let found):
                     lookup = found
-                case .ownedElsewhere(let owner)
-                where !hop && (owner == replacing || cluster?.routes.isUnreachable(owner) == true):
-                    lookup = try storage.load(id)
                 case .ownedElsewhere(let owner):
                     cluster?.routes.remember(id, owner: owner)
                     return .elsewhere(owner)

@@ -54,18 +54,23 @@ extension SessionRegistry {
         _ id: SessionID, token: String, now: Date, mode: LoadMode, authorized: Bool,
         prepare: (@Sendable (Session) -> Void)? = nil
     ) throws -> SessionResolution {
+        try loadGate.run(id) {
+            // Another request loaded it while this one waited: its copy, not a second take-over (``SessionLoadGate``).
+            if prepare == nil, case .found(let live) = store.lookup(id, token: token, now: now) { return .here(live) }
+            return try loadOnce(id, token: token, now: now, mode: mode, prepare: prepare)
+        }
+    }
+
+    private func loadOnce(
+        _ id: SessionID, token: String, now: Date, mode: LoadMode, prepare: (@Sendable (Session) -> Void)?
+    ) throws -> SessionResolution {
         guard let storage, id.rawValue.utf8.count <= 64 else { throw AppError.sessionNotFound }
         let lookup: StoredLookup
         do {
             if let shared, mode != .takeOver {
-                switch try shared.claim(id) {
+                switch try claim(id, from: shared, replacing: mode.replaced, hop: mode == .hop) {
                 case .loaded(let found):
                     lookup = found
-                case .ownedElsewhere(let owner)
-                where mode == .replacing(owner) || (mode != .hop && cluster?.routes.isUnreachable(owner) == true):
-                    // Its lease still holds, but it refused a connection just now (its process is gone), or it handed
-                    // the session here.
-                    lookup = try storage.load(id)
                 case .ownedElsewhere(let owner):
                     // A hop is never forwarded again: the node that sent it looks the owner up itself.
                     guard mode != .hop, let cluster else { throw AppError.misdirected(owner: owner.name) }
@@ -124,6 +129,27 @@ extension SessionRegistry {
         case replacing(PeerNode)
         /// A hop from another node: take it over unless another live node owns it; then answer 421.
         case hop
+
+        /// The owner this load takes the session over from though its lease holds.
+        var replaced: PeerNode? {
+            if case .replacing(let owner) = self { owner } else { nil }
+        }
+    }
+
+    /// Claims session `id`, taking it over from `replaced` too (it handed the session here, or refused a
+    /// connection), and, unless this is a hop, from an owner that refused a connection just now (its process is
+    /// gone though its lease holds). Each take-over is conditional on the owner it replaces, in the store's
+    /// transaction: of two nodes handed the same session at once, one takes it and the other is named that one
+    /// (and forwards there) instead of taking it over again, which would fence the first copy and refuse its
+    /// pending write (503).
+    func claim(
+        _ id: SessionID, from shared: any SharedSessionStorage, replacing replaced: PeerNode?, hop: Bool
+    ) throws(StorageError) -> SessionClaim {
+        let claim = try shared.claim(id, replacing: hop ? nil : replaced)
+        guard !hop, case .ownedElsewhere(let owner) = claim, owner.name != replaced?.name,
+            cluster?.routes.isUnreachable(owner) == true
+        else { return claim }
+        return try shared.claim(id, replacing: owner)
     }
 
     /// How `request`'s session is loaded here.

@@ -49,6 +49,8 @@ final class SessionRegistry: Sendable {
     /// The store, when it is shared and this node forwards: it says which node owns a session.
     let shared: (any SharedSessionStorage)?
     private let ordinal = Atomic<UInt64>(0)
+    /// Whether ``close()`` ran (it runs once).
+    private let closed = Atomic<Bool>(false)
     /// Stored sessions loaded because a timer of theirs fell due (``loadSessionsDue()``), since start.
     let dueLoads = Atomic<Int>(0)
     private let initialFeatures = InitialFeatureCache()
@@ -60,6 +62,8 @@ final class SessionRegistry: Sendable {
     let participants: ParticipantRoster
     /// The loops' work on the store, shut by ``close()`` before the store closes.
     let backgroundWork = BackgroundStoreWork()
+    /// One load of a session at a time here (``SessionLoadGate``).
+    let loadGate = SessionLoadGate()
 
     init(
         settings: Settings, scheduler: any TimerScheduling, features: HostedFeatures,
@@ -249,6 +253,7 @@ final class SessionRegistry: Sendable {
     /// Tells the store when each session was last used, then ends the sessions in memory, writes what is queued
     /// and closes the store (shutdown): a session used until the stop does not expire across the restart.
     func close() {
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         backgroundWork.close()
         flushAccess()
         store.removeAll()

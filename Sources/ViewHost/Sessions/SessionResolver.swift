@@ -162,7 +162,7 @@ struct SessionResolver: Sendable {
                 guard let hop = registry.cluster else { throw AppError.sessionUnavailable }
                 switch try await hop.forward(request, for: elsewhere.id, context: context, to: elsewhere.owner) {
                 case .answered(let response): return response
-                case .unreachable: step = .load(elsewhere.takeOver)
+                case .unreachable, .handedOver: step = .load(elsewhere.takeOver)
                 case .misdirected: step = .load(elsewhere.lookUpAgain)
                 }
             }

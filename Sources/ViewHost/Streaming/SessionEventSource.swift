@@ -144,8 +144,9 @@ final class SessionEventSource: HTTPBodySource {
         var output: [UInt8] = []
         var wanted = dirty
         if first {
-            // The reconnection delay the client should wait, once, then the snapshots it is missing.
-            output.append(contentsOf: "retry: 2000\n\n".utf8)
+            // The reconnection delay the client should wait, once, then the snapshots it is missing. One second: a
+            // stream ended by a node that stops (a deploy) is back within 2 s, before a page says it reconnects.
+            output.append(contentsOf: "retry: 1000\n\n".utf8)
             if lastEventID > 0, lastEventID <= session.sequence {
                 // What the client saw is never sent again, even for a feature marked changed meanwhile: while a
                 // change is applied but not durable, the newest snapshot to send is the durable one, which the

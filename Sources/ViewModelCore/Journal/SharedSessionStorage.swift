@@ -10,6 +10,14 @@ public protocol SharedSessionStorage: SessionStorage {
     /// - Throws: ``StorageError`` as ``SessionStorage/load(_:)`` does.
     func claim(_ id: SessionID) throws(StorageError) -> SessionClaim
 
+    /// Like ``claim(_:)``, except that a session `replaced` owns (by name) is taken over too, though its lease
+    /// holds: it handed the session to this node, or refused a connection. Whether it still owns the session is
+    /// checked in the transaction that takes it over, so of several nodes replacing the same owner at once exactly
+    /// one takes the session, and each of the others is named that node (``SessionClaim/ownedElsewhere(_:)``)
+    /// instead of taking it over a second time (which would fence the first copy and refuse its pending writes).
+    /// - Throws: ``StorageError`` as ``SessionStorage/load(_:)`` does.
+    func claim(_ id: SessionID, replacing replaced: PeerNode?) throws(StorageError) -> SessionClaim
+
     /// Starts this node's lease: it is announced with `internalAddress` (where other nodes send it requests for the
     /// sessions it owns) and renewed by heartbeat until ``SessionStorage/close()``.
     func announce(_ internalAddress: String)

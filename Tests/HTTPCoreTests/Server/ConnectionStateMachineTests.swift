@@ -157,34 +157,76 @@ struct ConnectionStateMachineTests {
 
     // MARK: Draining
 
-    @Test func aDrainClosesIdleConnectionsAndBusyOnesAfterTheirResponse() {
+    @Test func aDrainClosesIdleKeptAliveConnectionsAndBusyOnesAfterTheirResponse() {
         var idle = Self.plain()
-        #expect(idle.drain(quiet: true) == .close)
+        #expect(idle.received(buffered: 40) == .parse)
+        #expect(idle.finishedResponse(keepAlive: true) == true)
+        #expect(idle.drain(midRequest: false, unsent: false) == .close, "it was answered; no request is owed")
 
-        var midRequest = Self.plain()
-        #expect(midRequest.drain(quiet: false) == .none)
-        #expect(midRequest.received(buffered: 10) == .discard)
-        #expect(midRequest.failed() == .answerError, "its request timeout is still answered")
+        var sending = Self.plain()
+        #expect(sending.finishedResponse(keepAlive: true) == true)
+        #expect(sending.drain(midRequest: false, unsent: true) == .none, "its answers are sent first")
+        #expect(sending.state == .closing(Flow(), peerClosed: false))
+        #expect(sending.received(buffered: 10) == .discard)
+        #expect(sending.flushed() == .linger(thenClose: false))
 
         var awaiting = Self.plain()
         #expect(awaiting.awaitAnswer() == .none)
-        #expect(awaiting.drain(quiet: false) == .none)
+        #expect(awaiting.drain(midRequest: false, unsent: false) == .none)
         #expect(awaiting.answerArrived() == true)
         #expect(awaiting.state == .closing(Flow(), peerClosed: false))
         #expect(awaiting.finishedResponse(keepAlive: true) == false)
         #expect(awaiting.flushed() == .linger(thenClose: false))
-        #expect(awaiting.drain(quiet: true) == .none, "lingering already")
+        #expect(awaiting.drain(midRequest: false, unsent: false) == .none, "lingering already")
+    }
+
+    /// The race of a deploy: a connection accepted just before the drain, whose request was not read yet (or not
+    /// sent yet), is answered that one request with `Connection: close`, not closed unanswered (a reset for its
+    /// client); the connection waits for it only as long as for a request head.
+    @Test func aDrainAnswersTheFirstRequestOfAConnectionThatHadNoneYetThenCloses() {
+        var fresh = Self.plain()
+        #expect(fresh.drain(midRequest: false, unsent: false) == .awaitLastRequest)
+        #expect(fresh.state == .reading(Flow()) && fresh.draining)
+        #expect(fresh.received(buffered: 40) == .parse, "its request is read")
+        #expect(fresh.parsesRequests && !fresh.keepsAlive, "and answered with `Connection: close`")
+        #expect(fresh.finishedResponse(keepAlive: true) == false, "the drain outranks the request's keep-alive")
+        #expect(fresh.state == .closing(Flow(), peerClosed: false))
+        #expect(fresh.received(buffered: 40) == .discard, "nothing after it is answered")
+        #expect(fresh.flushed() == .linger(thenClose: false))
+
+        var later = Self.plain()
+        #expect(later.drain(midRequest: false, unsent: false) == .awaitLastRequest)
+        #expect(later.awaitAnswer() == .none, "answered later")
+        #expect(later.state == .awaitingResponse(Flow(), ending: .draining))
+        #expect(later.answerArrived() == true)
+        #expect(!later.keepsAlive)
+
+        var streamed = Self.plain()
+        #expect(streamed.drain(midRequest: false, unsent: false) == .awaitLastRequest)
+        #expect(streamed.startedStreaming(pulled: true) == .none)
+        #expect(streamed.state == .streaming(pulled: true, Flow(), ending: .draining))
+        #expect(streamed.finishedResponse(keepAlive: true) == false)
+    }
+
+    @Test func aDrainLetsTheRequestBeingReadCompleteAndAnswersItLast() {
+        var midRequest = Self.plain()
+        #expect(midRequest.finishedResponse(keepAlive: true) == true)
+        #expect(midRequest.drain(midRequest: true, unsent: false) == .awaitLastRequest)
+        #expect(midRequest.received(buffered: 10) == .parse, "the rest of its request is read")
+        #expect(!midRequest.keepsAlive)
+        #expect(midRequest.failed() == .answerError, "its request timeout is still answered")
+        #expect(midRequest.finishedResponse(keepAlive: true) == false)
     }
 
     @Test func aDrainAsksAProducerToEndAndEndsAPulledBody() {
         var download = Self.plain()
         #expect(download.startedStreaming(pulled: false) == .none)
-        #expect(download.drain(quiet: false) == .cancelProducer)
+        #expect(download.drain(midRequest: false, unsent: false) == .cancelProducer)
         #expect(download.finishedResponse(keepAlive: true) == false)
 
         var events = Self.plain()
         #expect(events.startedStreaming(pulled: true) == .none)
-        #expect(events.drain(quiet: false) == .finishStream)
+        #expect(events.drain(midRequest: false, unsent: false) == .finishStream)
         #expect(events.peerClosed(unsent: true, midRequest: false) == .finishStream)
         #expect(events.finishedResponse(keepAlive: true) == false)
         #expect(events.flushed() == .linger(thenClose: true), "the client's end outranks the drain")
@@ -193,7 +235,7 @@ struct ConnectionStateMachineTests {
     @Test func anAnswerThatArrivesWhileDrainingAndStreamsClosesAfterItsBody() {
         var machine = Self.plain()
         #expect(machine.awaitAnswer() == .none)
-        #expect(machine.drain(quiet: false) == .none)
+        #expect(machine.drain(midRequest: false, unsent: false) == .none)
         #expect(machine.answerArrived() == true)
         #expect(machine.startedStreaming(pulled: false) == .none)
         #expect(machine.state == .streaming(pulled: false, Flow(), ending: .draining))
@@ -235,10 +277,14 @@ struct ConnectionStateMachineTests {
         #expect(machine.received(buffered: 10) == .discard)
     }
 
-    @Test func aDrainClosesAConnectionStillInItsHandshake() {
+    @Test func aConnectionStillInItsHandshakeWhenADrainBeginsIsAnsweredItsFirstRequest() {
         var machine = Self.tls()
         #expect(machine.receivedFirstByte(0x16) == .handshake)
-        #expect(machine.drain(quiet: true) == .close)
+        #expect(machine.drain(midRequest: false, unsent: false) == .awaitLastRequest)
+        #expect(machine.finishedHandshake() == .read)
+        #expect(machine.received(buffered: 40) == .parse)
+        #expect(!machine.keepsAlive)
+        #expect(machine.finishedResponse(keepAlive: true) == false)
     }
 
     @Test func tlsWantsAreKeptWhileOpenAndForgottenOnceLingering() {
@@ -272,7 +318,7 @@ struct ConnectionStateMachineTests {
         #expect(machine.awaitAnswer() == .close)
         #expect(machine.startedStreaming(pulled: true) == .close)
         #expect(machine.peerClosed(unsent: true, midRequest: false) == .none)
-        #expect(machine.drain(quiet: true) == .none)
+        #expect(machine.drain(midRequest: false, unsent: false) == .none)
         #expect(machine.resumeReading(unsent: 0) == false)
         #expect(machine.state == .closed)
     }

@@ -19,6 +19,34 @@ struct ConnectionTimeoutsTests {
         #expect(machine.action(at: clock.now) == .close)
     }
 
+    /// Once a drain began, a connection waiting for its (last) request waits no longer than for a request head,
+    /// and is then closed silently; a request that started arriving keeps its own head deadline.
+    @Test func aDrainCutsTheIdleWaitToTheDrainGrace() {
+        var machine = Machine(timeouts: timeouts, now: clock.now)
+        clock.advance(by: .seconds(5))
+        machine.drainBegan(at: clock.now)
+        #expect(machine.deadline == clock.now.advanced(by: Machine.drainGrace))
+        clock.advance(by: Machine.drainGrace - .milliseconds(1))
+        #expect(machine.action(at: clock.now) == .none)
+        clock.advance(by: .milliseconds(1))
+        #expect(machine.action(at: clock.now) == .close)
+
+        var nearlyIdle = Machine(timeouts: timeouts, now: clock.now)
+        clock.advance(by: .seconds(59))
+        nearlyIdle.drainBegan(at: clock.now)
+        #expect(nearlyIdle.deadline == clock.now.advanced(by: .seconds(1)), "never later than the idle timeout")
+
+        var shortHead = Machine(timeouts: HTTPTimeouts(headerRead: .milliseconds(500)), now: clock.now)
+        shortHead.drainBegan(at: clock.now)
+        #expect(shortHead.deadline == clock.now.advanced(by: .milliseconds(500)), "never later than the head timeout")
+
+        var reading = Machine(timeouts: timeouts, now: clock.now)
+        reading.drainBegan(at: clock.now)
+        clock.advance(by: .seconds(8))
+        reading.receivedBytes(at: clock.now)
+        #expect(reading.deadline == clock.now.advanced(by: .seconds(10)))
+    }
+
     @Test func firstByteStartsTheHeaderDeadlineWhichAnswers408() {
         var machine = Machine(timeouts: timeouts, now: clock.now)
         clock.advance(by: .seconds(5))

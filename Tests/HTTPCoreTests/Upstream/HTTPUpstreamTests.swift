@@ -112,7 +112,12 @@ struct HTTPUpstreamTests {
         /// How many connections it closed.
         let closed = Locked(0)
 
-        init(answer: String?, hold: Duration = .zero, connections: Int = 1) {
+        convenience init(answer: String?, hold: Duration = .zero, connections: Int = 1) {
+            self.init(answers: Array(repeating: answer, count: connections), hold: hold)
+        }
+
+        /// Connection `n` gets `answers[n]`.
+        init(answers: [String?], hold: Duration = .zero) {
             fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
@@ -129,7 +134,7 @@ struct HTTPUpstreamTests {
             port = Int(UInt16(bigEndian: address.sin_port))
             let closed = closed
             Thread {
-                for _ in 0..<connections {
+                for answer in answers {
                     let client = accept(fd, nil, nil)
                     guard client >= 0 else { return }
                     var head: [UInt8] = []
@@ -148,6 +153,26 @@ struct HTTPUpstreamTests {
         }
 
         deinit { close(fd) }
+    }
+
+    /// An upstream that stops as a request reaches it closes the new connection before any byte of an answer (a
+    /// connection queued on a listener that closes is closed unread): a request that may run twice (an idempotent
+    /// method, or an `Idempotency-Key`) goes once more on a new connection, which reaches the upstream's next
+    /// listener or finds none (unreachable: the caller knows nothing was applied); any other fails.
+    @Test func aNewConnectionClosedBeforeAnyAnswerIsTriedOnceMoreWhenTheRequestMayRunTwice() async throws {
+        let ok = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+        let keyed = RawUpstream(answers: [nil, ok])
+        let post = HTTPRequest(
+            method: .post, target: "/events", headers: ["Idempotency-Key": "k1"], body: Array("{}".utf8))
+        let answer = try await HTTPUpstream().send(post, to: "127.0.0.1:\(keyed.port)", setting: [])
+        #expect(answer.status == .ok)
+        #expect(keyed.closed.withLock { $0 } >= 1)
+        let plain = RawUpstream(answers: [nil, ok])
+        await #expect(throws: HTTPUpstreamError.self) {
+            _ = try await HTTPUpstream().send(
+                HTTPRequest(method: .post, target: "/events", body: Array("{}".utf8)), to: "127.0.0.1:\(plain.port)",
+                setting: [])
+        }
     }
 
     @Test func anUpstreamThatHangsUpInsideItsAnswerFails() async throws {

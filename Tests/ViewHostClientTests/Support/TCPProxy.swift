@@ -16,6 +16,8 @@ final class TCPProxy: Sendable {
         var upstreamPort: Int
         var open: [ObjectIdentifier: Link] = [:]
         var dropNextResponse = false
+        var replaceNextResponse: [UInt8]?
+        var refusedUpstream = 0
         var closed = false
     }
 
@@ -37,6 +39,9 @@ final class TCPProxy: Sendable {
         set { state.withLock { $0.upstreamPort = newValue } }
     }
 
+    /// How many connections were cut at once because nothing listened on the upstream port.
+    var connectionsRefusedUpstream: Int { state.withLock { $0.refusedUpstream } }
+
     /// Ends every open connection, in both directions.
     func dropConnections() {
         // Under the lock: a link leaves `open` (and closes its sockets) under it too, so no socket number cut here
@@ -47,6 +52,12 @@ final class TCPProxy: Sendable {
     /// The next bytes a server sends on any connection are not forwarded: that connection is cut instead.
     func dropNextResponse() {
         state.withLock { $0.dropNextResponse = true }
+    }
+
+    /// The next answer a server sends on any connection is not forwarded: `response` goes to the client instead and
+    /// that connection is cut (a proxy that lost its server after forwarding the request: nginx's `502`).
+    func replaceNextResponse(with response: String) {
+        state.withLock { $0.replaceNextResponse = Array(response.utf8) }
     }
 
     /// Stops listening and cuts every connection.
@@ -68,6 +79,7 @@ final class TCPProxy: Sendable {
                 return
             }
             let upstream = try? HTTPTestClient.connectedSocket(port: upstreamPort)
+            if upstream == nil { state.withLock { $0.refusedUpstream += 1 } }
             guard let upstream, !state.withLock({ $0.closed }) else {
                 Glibc.close(client)
                 if let upstream { Glibc.close(upstream) }
@@ -91,6 +103,14 @@ final class TCPProxy: Sendable {
                     defer { state.dropNextResponse = false }; return state.dropNextResponse
                 })
             {
+                break
+            }
+            if response,
+                let replacement = state.withLock({ state in
+                    defer { state.replaceNextResponse = nil }; return state.replaceNextResponse
+                })
+            {
+                _ = replacement.withUnsafeBytes { send(destination, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 break
             }
             var sent = 0

@@ -12,7 +12,7 @@ import ViewHostClient
 #endif
 
 /// Starting the real `viewhost` binary for the client's tests, and the client set up for tests: short waits
-/// between retries and reconnects (the server's `retry: 2000` still applies to reconnects).
+/// between retries and reconnects (the server's `retry: 1000` still applies to reconnects).
 enum TestServer {
     /// `viewhost serve --port 0 --simulation-speed 50` with `arguments` and `environment` added.
     static func start(_ arguments: [String] = [], environment: [String: String] = [:]) async throws -> ServerProcess {

@@ -11,6 +11,9 @@ export async function startProxy(upstreamPort) {
     /** When set, the answer to the next request whose first line matches it is dropped: the request reaches the
      * server, and the client's connection is cut before any byte of the answer. */
     dropAnswerTo: null,
+    /** When set, the answer to the next request whose first line matches it is replaced by a `502` page (a proxy
+     * that lost its server after forwarding the request), and the client's connection is closed. */
+    badGatewayTo: null,
     port: 0,
     /** Cuts every connection. */
     dropConnections() { for (const socket of sockets) socket.destroy(); },
@@ -24,6 +27,7 @@ export async function startProxy(upstreamPort) {
     sockets.add(client);
     sockets.add(upstream);
     let dropping = false;
+    let replacing = false;
     const end = () => { client.destroy(); upstream.destroy(); sockets.delete(client); sockets.delete(upstream); };
     client.on("data", (chunk) => {
       const line = chunk.toString("latin1").split("\r\n", 1)[0];
@@ -33,11 +37,22 @@ export async function startProxy(upstreamPort) {
           proxy.dropAnswerTo = null;
           dropping = true;
         }
+        if (proxy.badGatewayTo && proxy.badGatewayTo.test(line)) {
+          proxy.badGatewayTo = null;
+          replacing = true;
+        }
       }
       upstream.write(chunk);
     });
     upstream.on("data", (chunk) => {
       if (dropping) { end(); return; }
+      if (replacing) {
+        const page = "<html><body>502 Bad Gateway</body></html>";
+        client.end(`HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/html\r\nContent-Length: ${page.length}\r\n`
+          + `Connection: close\r\n\r\n${page}`);
+        upstream.destroy();
+        return;
+      }
       client.write(chunk);
     });
     client.on("error", end);

@@ -106,11 +106,17 @@ function draw(feature, snapshot, past) {
 }
 /** Follows the session's changes until it ends. */
 async function follow(current) {
+    // A stream that breaks and is back within 2 s (a deploy switching nodes: the server's `retry:` is 1 s) shows
+    // nothing; only a longer outage says so.
+    let reconnecting = null;
     const onStatus = (status) => {
         if (status === "retry") {
-            ui.status("Reconnecting…");
+            reconnecting ?? (reconnecting = setTimeout(() => ui.status("Reconnecting…"), 2000));
             return;
         }
+        if (reconnecting !== null)
+            clearTimeout(reconnecting);
+        reconnecting = null;
         ui.status(status === "stream" ? "Live" : "Live (long polling)");
         void history.load();
     };

@@ -15,13 +15,17 @@ export class ViewHostError extends Error {
         this.problem = more.problem ?? {};
     }
     /** Whether sending the same request again (with the same `Idempotency-Key`) may succeed: no answer came, the server
-     * did not get the whole request (`408`), or it said when to come back (`409`, `429`, `503` with `Retry-After`). */
+     * did not get the whole request (`408`), a proxy found no server behind it (`502`, `504`, or `503` while a deploy
+     * switches nodes), the server is stopping (`503`), or it said when to come back (`409`, `429` with `Retry-After`).
+     * The key makes each retry safe: a send applied before its answer was lost is answered again, not applied twice. */
     get retryable() {
         if (this.kind === "transport")
             return true;
         if (this.kind !== "problem")
             return false;
-        return this.status === 408 || ((this.status === 409 || this.status === 429 || this.status === 503) && this.retryAfter !== null);
+        if (this.status === 408 || this.status === 502 || this.status === 503 || this.status === 504)
+            return true;
+        return (this.status === 409 || this.status === 429) && this.retryAfter !== null;
     }
     /** The error for a non-2xx answer: its problem document when the body is one, else the status alone. */
     static async fromResponse(response) {

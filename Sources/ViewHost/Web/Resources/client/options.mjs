@@ -25,7 +25,7 @@ export function randomKey() {
 /** The defaults, with `given` in their place. */
 export function resolveOptions(given = {}) {
     return {
-        sendAttempts: 4,
+        sendAttempts: 6,
         sendBackoff: { initial: 200, maximum: 5000 },
         reconnectBackoff: { initial: 250, maximum: 15000 },
         longPollWait: 30000,
