@@ -57,12 +57,13 @@ extension SessionRegistry {
         try loadGate.run(id) {
             // Another request loaded it while this one waited: its copy, not a second take-over (``SessionLoadGate``).
             if prepare == nil, case .found(let live) = store.lookup(id, token: token, now: now) { return .here(live) }
-            return try loadOnce(id, token: token, now: now, mode: mode, prepare: prepare)
+            return try loadOnce(id, token: token, now: now, mode: mode, authorized: authorized, prepare: prepare)
         }
     }
 
     private func loadOnce(
-        _ id: SessionID, token: String, now: Date, mode: LoadMode, prepare: (@Sendable (Session) -> Void)?
+        _ id: SessionID, token: String, now: Date, mode: LoadMode, authorized: Bool,
+        prepare: (@Sendable (Session) -> Void)?
     ) throws -> SessionResolution {
         guard let storage, id.rawValue.utf8.count <= 64 else { throw AppError.sessionNotFound }
         let lookup: StoredLookup
