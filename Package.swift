@@ -196,6 +196,10 @@ let package = Package(
         .executableTarget(
             name: "sse-bench", dependencies: ["BenchSupport", "CSystemShim", "ViewHostJSON"], path: "Benchmarks/Sources/sse-bench",
             swiftSettings: swiftSettings),
+        // Benchmarks/shared.sh's client: one shared session's fan-out, memory and throughput (measurement harness).
+        .executableTarget(
+            name: "shared-bench", dependencies: ["BenchSupport", "CSystemShim", "ViewHostJSON"],
+            path: "Benchmarks/Sources/shared-bench", swiftSettings: swiftSettings),
         // What the native load clients share: loopback sockets, HTTP answers, event streams with kernel receive
         // timestamps, percentiles (measurement harness, not a product).
         .target(

@@ -181,7 +181,7 @@ struct ValueLoader: FeatureSettings {
         }
         var streams = AppConfiguration.Streams()
         streams.heartbeat = try seconds("streams.heartbeatSeconds", default: streams.heartbeat)
-        streams.maxPerSession = try integer("streams.maxPerSession", default: streams.maxPerSession, in: 1...1000)
+        streams.maxPerSession = try integer("streams.maxPerSession", default: streams.maxPerSession, in: 1...100_000)
         streams.max = try integer("streams.max", default: streams.max, in: 1...1_000_000)
         streams.maxPerParticipant = try integer(
             "streams.maxPerParticipant", default: streams.maxPerParticipant, in: 1...1000)
