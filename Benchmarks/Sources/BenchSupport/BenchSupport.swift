@@ -281,3 +281,19 @@ public struct BenchArguments {
         return number
     }
 }
+
+// MARK: - Waiting
+
+/// Runs `pump` (an epoll loop's one wait, given its timeout in ms) until `done` holds or `seconds` pass: whether it
+/// held.
+public func waitUntil(
+    seconds: Double, pumping pump: (_ timeoutMilliseconds: Int32) -> Void, pollMilliseconds: Int32 = 20,
+    _ done: () -> Bool
+) -> Bool {
+    let deadline = realtimeNanoseconds() + Int64(seconds * 1e9)
+    while !done() {
+        if realtimeNanoseconds() > deadline { return false }
+        pump(pollMilliseconds)
+    }
+    return true
+}

@@ -227,12 +227,7 @@ var unexpected: [String] = []
 
 @MainActor
 func waitUntil(seconds: Double, _ done: () -> Bool) -> Bool {
-    let deadline = realtimeNanoseconds() + Int64(seconds * 1e9)
-    while !done() {
-        if realtimeNanoseconds() > deadline { return false }
-        pump(timeoutMilliseconds: 20)
-    }
-    return true
+    BenchSupport.waitUntil(seconds: seconds, pumping: { pump(timeoutMilliseconds: $0) }, done)
 }
 
 @MainActor

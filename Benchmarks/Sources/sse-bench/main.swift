@@ -189,12 +189,7 @@ func readAnswers(_ post: PostConnection) {
 
 @MainActor
 func waitUntil(seconds: Double, _ done: () -> Bool) -> Bool {
-    let deadline = realtimeNanoseconds() + Int64(seconds * 1e9)
-    while !done() {
-        if realtimeNanoseconds() > deadline { return false }
-        pump(timeoutMilliseconds: 50)
-    }
-    return true
+    BenchSupport.waitUntil(seconds: seconds, pumping: { pump(timeoutMilliseconds: $0) }, pollMilliseconds: 50, done)
 }
 
 let allOpen = waitUntil(seconds: 60) { streams.allSatisfy { !$0.events.isEmpty || $0.closed } }
