@@ -17,6 +17,7 @@ enum WebPage {
             .replacingOccurrences(
                 of: "data-contacts=\"CONTACTS\"", with: "data-contacts=\"\(contacts.joined(separator: " "))\""
             )
-            .replacingOccurrences(of: "data-shared=\"SHARED\"", with: "data-shared=\"\(shared.joined(separator: " "))\"")
+            .replacingOccurrences(
+                of: "data-shared=\"SHARED\"", with: "data-shared=\"\(shared.joined(separator: " "))\"")
     }
 }

@@ -42,7 +42,9 @@ public enum ListIntent: FeatureIntent {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: IntentCodingKeys.self)
-        func item() throws -> String { try container.string("item", limit: Self.itemLimit, summary: "The item's id, such as i3.") }
+        func item() throws -> String {
+            try container.string("item", limit: Self.itemLimit, summary: "The item's id, such as i3.")
+        }
         switch try container.kind(Kind.self) {
         case .add:
             self = .add(

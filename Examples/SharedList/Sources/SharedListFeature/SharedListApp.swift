@@ -42,7 +42,9 @@ public enum SharedListApp: Feature {
         }
     }
 
-    public static func apply(_ event: ListEvent, to state: inout ListState, context: inout FeatureContext<SharedListApp>) {
+    public static func apply(
+        _ event: ListEvent, to state: inout ListState, context: inout FeatureContext<SharedListApp>
+    ) {
         switch event {
         case .add(let text):
             // Only a client adds, so the context names who; the owner when it does not (a test host's events).
