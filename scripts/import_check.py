@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every module a Swift file imports is a dependency its target declares in Package.swift.
 
-    scripts/import_check.py [PACKAGE_DIR ...]      (default: the repository and Examples/Todo)
+    scripts/import_check.py [PACKAGE_DIR ...]      (default: the repository, Examples/Todo and Examples/SharedList)
 
 Why our own: SwiftPM's `--explicit-target-dependency-import-check error` is the tool for this, but on this toolchain
 (Swift 6.3 on Linux, either build system) it reports nothing: a three-target package whose A imports C through B
@@ -121,7 +121,7 @@ def check(package_dir):
 
 def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    packages = sys.argv[1:] or [root, os.path.join(root, "Examples", "Todo")]
+    packages = sys.argv[1:] or [root, os.path.join(root, "Examples", "Todo"), os.path.join(root, "Examples", "SharedList")]
     problems = []
     for package in packages:
         missing = check(package)

@@ -4,8 +4,8 @@
 #   scripts/test.sh                     # install what is missing, build, swift test, the whole suite again under
 #                                       # TSan, the fuzzer, the contract checks, the swift-format lint, the
 #                                       # TypeScript checks and the client's tests, the browser tests, the example
-#                                       # outside the package (Examples/Todo), the DocC build, the cluster failover
-#                                       # test
+#                                       # outside the package (Examples/Todo), the shared list (Examples/SharedList)
+#                                       # in two browsers, the DocC build, the cluster failover test
 #   SWIFT_SCRATCH=.build-mine scripts/test.sh    # build in another folder (name it .build-*, which git ignores)
 #
 # Works from any directory. Exits non-zero if anything failed; the last line is `summary: N passed, N failed`.
@@ -183,7 +183,7 @@ run_check schemathesis timeout -k 5 300 python3 Tests/Contract/schemathesis_run.
 # The set-up this command began with (scripts/setup.sh) waits for another apt-get's package locks within a bound,
 # and names what holds one past it: copies of the locks held by flock and fcntl, apt-get a stub (about 8 s).
 run_check setup-locks timeout -k 5 120 bash Tests/Scripts/setup_lock_test.sh
-# Every module a file imports is declared in Package.swift (here and in Examples/Todo; SwiftPM's
+# Every module a file imports is declared in Package.swift (here, in Examples/Todo and Examples/SharedList; SwiftPM's
 # --explicit-target-dependency-import-check reports nothing on this toolchain, scripts/import_check.py says why).
 run_check imports timeout -k 5 120 python3 scripts/import_check.py
 run_check import-check-test timeout -k 5 120 bash Tests/Scripts/import_check_test.sh
@@ -252,6 +252,18 @@ run_check page-layout timeout -k 5 120 python3 Tests/Browser/layout_test.py --bi
     --todo-binary "$todo_bin/todo-server"
 # Its TypeScript types, committed in Clients/TypeScript/types/todo.ts, against a fresh `todo-server typescript`.
 run_check todo-types timeout -k 5 60 Clients/TypeScript/types.sh --check todo "$todo_bin/todo-server"
+
+phase "Examples/SharedList"
+# The shared list (Examples/SharedList, a package of its own like Examples/Todo): its build and its feature's tests,
+# then two people in two Chromium browser contexts: one makes an invite link, the other opens it and joins under a
+# name, both add items and see each other's live with who added them, each their own count, presence on then off.
+shared_scratch=()
+[ -n "${SWIFT_SCRATCH:-}" ] && shared_scratch=(--scratch-path "$SWIFT_SCRATCH/shared-list")
+run_check shared-list-build swift build --build-tests --package-path Examples/SharedList "${shared_scratch[@]}"
+shared_bin="$(swift build --package-path Examples/SharedList "${shared_scratch[@]}" --show-bin-path)"
+run_check shared-list-tests swift test --skip-build --package-path Examples/SharedList "${shared_scratch[@]}"
+run_check shared-list-browser timeout -k 5 180 python3 Tests/Browser/shared_list_test.py \
+    --binary "$shared_bin/shared-list-server"
 
 phase "docs"
 # The DocC documentation of the library products, links checked (warnings are errors), with the walk-through's

@@ -29,6 +29,7 @@ def open_context(endpoint, url):
     context = page.call("Target.createBrowserContext", {"disposeOnDetach": True}, session=False)["browserContextId"]
     target = page.call("Target.createTarget", {"url": "about:blank", "browserContextId": context},
                        session=False)["targetId"]
+    page.target = target  # (to close the tab: shared_list_test.py's member leaves)
     page.session = page.call("Target.attachToTarget", {"targetId": target, "flatten": True}, session=False)["sessionId"]
     for domain in ("Page", "Runtime", "Log"):
         page.call(f"{domain}.enable")

@@ -31,11 +31,15 @@ import ViewModelCore
     }
 
     /// The features that take contacts are named in `<main data-contacts>`, so the page offers its People card
-    /// (invite someone, redeem a code) for them, and only then.
-    @Test func thePageNamesTheFeaturesThatTakeContacts() async throws {
+    /// (invite someone, redeem a code) for them, and only then; those that can be shared in `<main data-shared>`,
+    /// so it offers its Participants card (an invite link for the owner, joining by one) for them, and only then.
+    @Test func thePageNamesTheFeaturesThatTakeContactsAndThoseThatCanBeShared() async throws {
         try await TestApp.run(ContactsHTTPTests.letters()) { app in
             let page = try await app.request("GET", "/")
-            #expect(page.text.contains(#"<main id="features" data-features="letters person" data-contacts="letters"></main>"#))
+            #expect(
+                page.text.contains(
+                    #"<main id="features" data-features="letters person" data-contacts="letters" data-shared="person"></main>"#
+                ))
         }
     }
 

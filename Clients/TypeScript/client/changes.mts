@@ -1,4 +1,4 @@
-import type { ChangeSource, SessionInfo } from "./types.mjs";
+import type { ChangeSource, Presence, SessionInfo } from "./types.mjs";
 import { delay } from "./backoff.mjs";
 import { ViewHostError } from "./errors.mjs";
 import type { PatchOperation } from "./patch.mjs";
@@ -16,6 +16,9 @@ export interface ChangeOptions<Name extends string = string> {
   /** Told each time the feed's state changes: a stream is open (`stream`), streams are refused and it long polls
    * (`poll`), or a stream failed and it is about to try again (`retry`, with why). */
   onStatus?: (status: "stream" | "poll" | "retry", cause?: ViewHostError) => void;
+  /** Told when a participant of a shared session comes online or goes offline (the stream's `event: presence`):
+   * not a change of any feature, so it is not among the changes. */
+  onPresence?: (presence: Presence) => void;
 }
 
 /** What the feed needs of its session. */
@@ -176,6 +179,13 @@ export class ChangeFeed {
         rearm();
         for (const event of parser.feed(decoder.decode(chunk.value, { stream: true }))) {
           if (event.event === "ended") return { kind: "ended", reason: reasonOf(event) };
+          if (event.event === "presence") {
+            // Who is here: no snapshot and no id (nothing to resume from), so it neither ends the stream nor moves
+            // Last-Event-ID; one that cannot be read is left out.
+            const presence = presenceOf(event);
+            if (presence) this.options.onPresence?.(presence);
+            continue;
+          }
           const change = event.event.endsWith(".patch") ? await this.patched(event, signal) : whole(event);
           if (!change) {
             if (signal.aborted) return { kind: "fatal", error: ViewHostError.aborted() };
@@ -301,6 +311,19 @@ function whole(event: ServerSentEvent): Delivery | null {
 
 function sequenceOf(event: ServerSentEvent): number | null {
   return event.id !== null && /^[0-9]{1,15}$/.test(event.id) ? Number(event.id) : null;
+}
+
+/** The participant an `event: presence` names (`{"id","name","online","since"}`), or null when it is not one. */
+function presenceOf(event: ServerSentEvent): Presence | null {
+  try {
+    const data: unknown = JSON.parse(event.data);
+    const record = data as Record<string, unknown> | null;
+    if (!record || typeof record !== "object" || typeof record.id !== "string" || typeof record.name !== "string"
+      || typeof record.online !== "boolean" || typeof record.since !== "string") return null;
+    return { id: record.id, name: record.name, online: record.online, since: record.since };
+  } catch {
+    return null;
+  }
 }
 
 /** The reason of a final `ended` event (`{"reason":"deleted"}`). */

@@ -1,9 +1,10 @@
-import type { AnyFeatures, FeatureMap, SessionOptions } from "./types.mjs";
+import type { AnyFeatures, FeatureMap, Participant, SessionOptions } from "./types.mjs";
 import { heldSessions } from "./cookies.mjs";
 import { resolveOptions, type ClientOptions } from "./options.mjs";
 import { ViewHostSession } from "./session.mjs";
 import { Transport } from "./transport.mjs";
 import { ViewHostError } from "./errors.mjs";
+import { participantOf } from "./invitations.mjs";
 
 /** A client of one ViewHost server: creates sessions, or reopens one from its id (and token). `F` is the app's
  * features, as its generated types module names them (`Features`), so snapshots, intents and changes are typed.
@@ -42,6 +43,23 @@ export class ViewHostClient<F extends FeatureMap<F> = AnyFeatures> {
     }
     return new ViewHostSession<F>(
       this.transport, created.id, created.token, typeof created.expiresAt === "string" ? created.expiresAt : null);
+  }
+
+  /** Joins another's shared session with a join invitation's `code`, under `name` (1 to 64 characters) as the
+   * others will see it (`POST /v1/invitations/{code}`): the session, with this participant's own token (in a
+   * browser the server also sets its cookies, as for a session created), and who this participant is.
+   * @throws ViewHostError `404` for an unknown code, `410` for one used up, withdrawn or expired, `422` for a name
+   * out of bounds or a session full, `429` when rate limited. */
+  async join(code: string, name: string): Promise<{ session: ViewHostSession<F>; participant: Participant }> {
+    const response = await this.transport.expecting(
+      [201], this.transport.url(`/v1/invitations/${encodeURIComponent(code)}`), { method: "POST", json: { name } });
+    const joined = await this.transport.json<{ id?: unknown; token?: unknown; expiresAt?: unknown; participant?: unknown }>(response);
+    if (typeof joined.id !== "string" || typeof joined.token !== "string") {
+      throw ViewHostError.invalidResponse("the 201 answer lacks the session's id or token", 201);
+    }
+    const session = new ViewHostSession<F>(
+      this.transport, joined.id, joined.token, typeof joined.expiresAt === "string" ? joined.expiresAt : null);
+    return { session, participant: participantOf(joined.participant, 201) };
   }
 
   /** Reopens session `id` (no request is made until the first call): with its `token`, or without one in a browser

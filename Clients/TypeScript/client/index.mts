@@ -12,5 +12,5 @@ export { ServerSentEventParser, type ServerSentEvent } from "./sse.mjs";
 export { heldSessions, forgetHeldSession } from "./cookies.mjs";
 export type {
   Action, ActionInput, ActionValue, AnyFeatures, AnySnapshot, Change, ChangeSource, ContactMade, CreatedInvitation, Feature,
-  FeatureMap, Intent, Invitation, InvitationOptions, SendReceipt, SessionInfo, SessionOptions, Snapshot, VersionList,
+  FeatureMap, Intent, Invitation, InvitationOptions, JoinInvitation, Participant, Presence, SendReceipt, SessionInfo, SessionOptions, Snapshot, VersionList,
 } from "./types.mjs";

@@ -1,9 +1,9 @@
 import type {
   Action, ActionValue, AnyFeatures, Change, ContactMade, CreatedInvitation, FeatureMap, Invitation, InvitationOptions,
-  SendReceipt, SessionInfo, VersionList,
+  JoinInvitation, Participant, SendReceipt, SessionInfo, VersionList,
 } from "./types.mjs";
 import { fillAction } from "./action.mjs";
-import { contactOf, createdInvitationOf, invitationListOf } from "./invitations.mjs";
+import { contactOf, createdInvitationOf, invitationListOf, joinInvitationOf, participantListOf } from "./invitations.mjs";
 import { ChangeFeed, type ChangeOptions } from "./changes.mjs";
 import { ViewHostError } from "./errors.mjs";
 import { delay } from "./backoff.mjs";
@@ -205,6 +205,34 @@ export class ViewHostSession<F extends FeatureMap<F> = AnyFeatures> {
       method: "POST", token: this.token, json: { code, name }, signal: options.signal,
     });
     return contactOf(await this.transport.json<unknown>(response));
+  }
+
+  // MARK: Participants
+
+  /** Invites someone to share this session (`POST /v1/sessions/{id}/invitations`, purpose `join`), by its owner:
+   * the code, given out in this answer only, is what they join with (`ViewHostClient.join`). By default every
+   * feature of the session that can be shared, single use, a day. Not retried.
+   * @throws ViewHostError `403` for a member, `422` for a feature that cannot be shared or a bound out of range,
+   * `429` past the session's open join invitations or the rate limit. */
+  async createJoinInvitation(
+    options: { features?: (keyof F & string)[]; uses?: number; ttlSeconds?: number } = {},
+    request: { signal?: AbortSignal } = {},
+  ): Promise<JoinInvitation> {
+    const body: Record<string, unknown> = { purpose: "join" };
+    if (options.features) body.features = options.features;
+    if (options.uses !== undefined) body.uses = options.uses;
+    if (options.ttlSeconds !== undefined) body.ttlSeconds = options.ttlSeconds;
+    const response = await this.transport.expecting([201], this.transport.url(this.path("/invitations")), {
+      method: "POST", token: this.token, json: body, signal: request.signal,
+    });
+    return joinInvitationOf(await this.transport.json<unknown>(response));
+  }
+
+  /** The session's participants, the owner first, each with its presence (`GET /v1/sessions/{id}/participants`). */
+  async participants(options: { signal?: AbortSignal } = {}): Promise<Participant[]> {
+    const response = await this.transport.expecting(
+      [200], this.transport.url(this.path("/participants")), { token: this.token, ...options });
+    return participantListOf(await this.transport.json<unknown>(response));
   }
 
   /** One logical send: a new `Idempotency-Key`, kept for every retry (no answer, `408`, or `409`/`429`/`503` with

@@ -126,6 +126,35 @@ export interface ContactMade {
   feature: string;
 }
 
+/** A participant of a shared session (`GET /v1/sessions/{id}/participants`): the owner (id `owner`) or a member who
+ * joined by an invitation, and whether it has a stream open. */
+export interface Participant {
+  id: string;
+  name: string;
+  role: "owner" | "member";
+  presence: { online: boolean; since: string };
+}
+
+/** An `event: presence` of a shared session's stream: a participant came online or went offline (no version of
+ * anything: it is never resumed or replayed). */
+export interface Presence {
+  id: string;
+  name: string;
+  online: boolean;
+  since: string;
+}
+
+/** A join invitation just made (`POST /v1/sessions/{id}/invitations` with purpose `join`, `201`): its code, given out
+ * this once, is what the other person redeems with `ViewHostClient.join`. */
+export interface JoinInvitation {
+  id: string;
+  code: string;
+  features: string[];
+  role: "member";
+  uses: number;
+  expiresAt: string;
+}
+
 /** `GET /v1/sessions/{id}/versions`: each feature's oldest and newest version held, and what made each. */
 export interface VersionList {
   features: Record<string, { oldest: number; latest: number }>;

@@ -10,8 +10,13 @@ const key = "viewhost.session";
 /** The answers that say a session cannot be had with this browser's cookie: no token, gone, expired. */
 const gone = (error: unknown) => error instanceof ViewHostError && [401, 404, 410].includes(error.status ?? 0);
 
-/** This tab's session: the one it had (its cookie still valid), else a new one. */
-export async function openSession(client: ViewHostClient): Promise<ViewHostSession> {
+/** Makes session `id` this tab's (one it joined): `openSession` opens it from now on. */
+export function adoptSession(id: string): void {
+  sessionStorage.setItem(key, id);
+}
+
+/** This tab's session: the one it had (its cookie still valid), else a new one (`createdHook` is told its id). */
+export async function openSession(client: ViewHostClient, createdHook?: (id: string) => void): Promise<ViewHostSession> {
   const saved = sessionStorage.getItem(key);
   if (saved) {
     const session = client.session(saved);
@@ -25,6 +30,7 @@ export async function openSession(client: ViewHostClient): Promise<ViewHostSessi
   }
   const created = await client.createSession();
   sessionStorage.setItem(key, created.id);
+  createdHook?.(created.id);
   // From now on through the cookie the server set, as after a reload.
   return client.session(created.id);
 }

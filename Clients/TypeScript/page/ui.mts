@@ -23,6 +23,10 @@ export interface PageUI {
   /** The generic drawing of a whole snapshot (`GenericDrawing`): its title, its actions, its values, its lists as
    * cards with their own actions, forms opened on demand. */
   generic(snapshot: Snapshot, inputs?: Record<string, string>): Child[];
+  /** Who is looking, in a session that can be shared: this page's participant id (`owner` for the session's
+   * creator; null when the page does not know) and every participant's name by id, as the session lists them (a
+   * feature's snapshot names participants by id). The sections are drawn again when either changes. */
+  viewer(): { id: string | null; names: Record<string, string> };
   /** Transient notices above the features (the chat's push banners). */
   banners(nodes: Node[]): void;
   words: typeof words;
@@ -77,5 +81,7 @@ export function makeUI(post: PageUI["post"]): PageUI {
 
   const banners = (list: Node[]) => $("banners")?.replaceChildren(...list);
 
-  return { renderers: {}, el, post, status, actionButton, actionForm, generic, banners, words };
+  const viewer = () => ({ id: null, names: {} });
+
+  return { renderers: {}, el, post, status, actionButton, actionForm, generic, viewer, banners, words };
 }

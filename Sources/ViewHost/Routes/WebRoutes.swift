@@ -38,7 +38,8 @@ enum WebRoutes {
         let javascript = "text/javascript; charset=utf-8"
         let page = Asset(
             WebPage.html(
-                features: features.names, contacts: features.definitions.filter(\.takesContacts).map(\.name)),
+                features: features.names, contacts: features.definitions.filter(\.takesContacts).map(\.name),
+                shared: features.definitions.filter(\.isShareable).map(\.name)),
             contentType: "text/html; charset=utf-8", cacheControl: "no-cache")
         let renderers = features.definitions.compactMap(\.page)
         let script = Asset(

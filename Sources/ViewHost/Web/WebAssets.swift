@@ -30,6 +30,7 @@ enum WebAssets {
         "/page/dom.mjs": PackageResources.dom_mjs,
         "/page/generic.mjs": PackageResources.generic_mjs,
         "/page/history.mjs": PackageResources.history_mjs,
+        "/page/participants.mjs": PackageResources.participants_mjs,
         "/page/people.mjs": PackageResources.people_mjs,
         "/page/sessions.mjs": PackageResources.sessions_mjs,
         "/page/ui.mjs": PackageResources.ui_mjs,

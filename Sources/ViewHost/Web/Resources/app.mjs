@@ -3,7 +3,8 @@ import { ViewHostError } from "./client/errors.mjs";
 import { nodes } from "./page/dom.mjs";
 import { History } from "./page/history.mjs";
 import { PeopleCard } from "./page/people.mjs";
-import { fillPicker, openSession } from "./page/sessions.mjs";
+import { askToJoin, joinCode, ownSession, ParticipantsCard } from "./page/participants.mjs";
+import { adoptSession, fillPicker, openSession } from "./page/sessions.mjs";
 import { makeUI } from "./page/ui.mjs";
 const $ = (id) => document.getElementById(id);
 const client = new ViewHostClient("");
@@ -20,6 +21,16 @@ const history = new History({
 const contactFeatures = ($("features")?.dataset.contacts ?? "").split(" ").filter((name) => name !== "");
 const people = contactFeatures.length
     ? new PeopleCard({ session: () => session, status: (text) => ui.status(text) }, contactFeatures) : null;
+// The Participants card, when a feature of the app can be shared (the server names them in `<main data-shared>`).
+const shared = ($("features")?.dataset.shared ?? "").split(" ").filter((name) => name !== "");
+const participants = shared.length ? new ParticipantsCard({
+    session: () => session, status: (text) => ui.status(text),
+    changed: () => {
+        for (const [feature, snapshot] of Object.entries(state.snapshots))
+            if (!history.of(feature).viewing)
+                draw(feature, snapshot, false);
+    },
+}) : null;
 const state = { id: null, snapshots: {}, history: history.features, patches: 0, refetched: 0 };
 const ui = makeUI(async (action, params = {}) => {
     if (!action || action.enabled === false || !session)
@@ -61,6 +72,7 @@ const ui = makeUI(async (action, params = {}) => {
         return false;
     }
 });
+ui.viewer = () => ({ id: participants?.you ?? null, names: participants?.names() ?? {} });
 window.ViewHost = ui;
 window.viewhost = state;
 /** The newest snapshot of a feature: drawn, unless its slider shows the past (then only the slider moves on). */
@@ -118,10 +130,16 @@ async function follow(current) {
             clearTimeout(reconnecting);
         reconnecting = null;
         ui.status(status === "stream" ? "Live" : "Live (long polling)");
-        void history.load();
+        // A member may not read the session's versions (the owner's): its sliders keep their bounds.
+        if (participants?.you === "owner" || !participants)
+            void history.load();
+        // Read again once the stream is open: this page is online from now on, which no presence event tells itself.
+        if (status === "stream")
+            void participants?.refresh();
     };
     try {
-        for await (const change of current.changes({ onStatus })) {
+        const onPresence = participants ? (presence) => participants.presence(presence) : undefined;
+        for await (const change of current.changes({ onStatus, onPresence })) {
             if (change.source === "patch")
                 state.patches++;
             if (change.source === "snapshot")
@@ -148,12 +166,20 @@ function makeSections() {
     }
     if (people)
         main?.append(people.build());
+    if (participants)
+        main?.append(participants.build());
 }
 async function start() {
     makeSections();
-    session = await openSession(client);
+    // Opened with an invite link: join that session under the name the person gives, instead of making one.
+    const code = participants ? joinCode() : null;
+    if (code)
+        adoptSession(await askToJoin(client, code, $("features")));
+    session = await openSession(client, participants ? ownSession : undefined);
     state.id = session.id;
     void fillPicker(client, session.id);
+    if (participants)
+        await participants.start(session);
     await follow(session);
 }
 // Features' renderers register in the code that follows this module's: start once they all ran.

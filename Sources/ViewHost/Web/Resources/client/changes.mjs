@@ -137,6 +137,14 @@ export class ChangeFeed {
                 for (const event of parser.feed(decoder.decode(chunk.value, { stream: true }))) {
                     if (event.event === "ended")
                         return { kind: "ended", reason: reasonOf(event) };
+                    if (event.event === "presence") {
+                        // Who is here: no snapshot and no id (nothing to resume from), so it neither ends the stream nor moves
+                        // Last-Event-ID; one that cannot be read is left out.
+                        const presence = presenceOf(event);
+                        if (presence)
+                            this.options.onPresence?.(presence);
+                        continue;
+                    }
                     const change = event.event.endsWith(".patch") ? await this.patched(event, signal) : whole(event);
                     if (!change) {
                         if (signal.aborted)
@@ -275,6 +283,20 @@ function whole(event) {
 }
 function sequenceOf(event) {
     return event.id !== null && /^[0-9]{1,15}$/.test(event.id) ? Number(event.id) : null;
+}
+/** The participant an `event: presence` names (`{"id","name","online","since"}`), or null when it is not one. */
+function presenceOf(event) {
+    try {
+        const data = JSON.parse(event.data);
+        const record = data;
+        if (!record || typeof record !== "object" || typeof record.id !== "string" || typeof record.name !== "string"
+            || typeof record.online !== "boolean" || typeof record.since !== "string")
+            return null;
+        return { id: record.id, name: record.name, online: record.online, since: record.since };
+    }
+    catch {
+        return null;
+    }
 }
 /** The reason of a final `ended` event (`{"reason":"deleted"}`). */
 function reasonOf(event) {

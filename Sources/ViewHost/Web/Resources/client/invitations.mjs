@@ -48,3 +48,36 @@ export function contactOf(value) {
         feature: text(contact, "feature", "the contact", 201),
     };
 }
+/** `POST /v1/sessions/{id}/invitations`'s `201` for purpose `join`: the invitation and its code. */
+export function joinInvitationOf(value) {
+    const members = object(value, "an invitation", 201);
+    const features = members.features;
+    if (typeof members.uses !== "number" || !Array.isArray(features) || !features.every((item) => typeof item === "string")) {
+        throw ViewHostError.invalidResponse("the invitation in the 201 answer lacks its uses or features", 201);
+    }
+    return {
+        id: text(members, "id", "the invitation", 201), code: text(members, "code", "the invitation", 201),
+        features: features, role: "member", uses: members.uses,
+        expiresAt: text(members, "expiresAt", "the invitation", 201),
+    };
+}
+/** A participant as `GET /v1/sessions/{id}/participants` lists it, or as `POST /v1/invitations/{code}` made it
+ * (then without presence: it has no stream open yet). */
+export function participantOf(value, status) {
+    const members = object(value, "a participant", status);
+    const role = members.role === "owner" ? "owner" : "member";
+    const presence = members.presence;
+    return {
+        id: text(members, "id", "a participant", status), name: text(members, "name", "a participant", status), role,
+        presence: presence && typeof presence === "object" && typeof presence.online === "boolean"
+            ? { online: presence.online, since: typeof presence.since === "string" ? presence.since : "" }
+            : { online: false, since: "" },
+    };
+}
+/** `GET /v1/sessions/{id}/participants`'s `200`: `{"participants": [...]}`, the owner first. */
+export function participantListOf(value) {
+    const list = object(value, "a list of participants", 200).participants;
+    if (!Array.isArray(list))
+        throw ViewHostError.invalidResponse("the 200 answer has no participants", 200);
+    return list.map((item) => participantOf(item, 200));
+}

@@ -5,8 +5,12 @@ import { el } from "./dom.mjs";
 const key = "viewhost.session";
 /** The answers that say a session cannot be had with this browser's cookie: no token, gone, expired. */
 const gone = (error) => error instanceof ViewHostError && [401, 404, 410].includes(error.status ?? 0);
-/** This tab's session: the one it had (its cookie still valid), else a new one. */
-export async function openSession(client) {
+/** Makes session `id` this tab's (one it joined): `openSession` opens it from now on. */
+export function adoptSession(id) {
+    sessionStorage.setItem(key, id);
+}
+/** This tab's session: the one it had (its cookie still valid), else a new one (`createdHook` is told its id). */
+export async function openSession(client, createdHook) {
     const saved = sessionStorage.getItem(key);
     if (saved) {
         const session = client.session(saved);
@@ -22,6 +26,7 @@ export async function openSession(client) {
     }
     const created = await client.createSession();
     sessionStorage.setItem(key, created.id);
+    createdHook?.(created.id);
     // From now on through the cookie the server set, as after a reload.
     return client.session(created.id);
 }

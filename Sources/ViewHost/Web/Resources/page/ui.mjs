@@ -44,5 +44,6 @@ export function makeUI(post) {
     const drawing = new GenericDrawing(post);
     const generic = (snapshot, inputs = {}) => drawing.draw(snapshot, inputs);
     const banners = (list) => $("banners")?.replaceChildren(...list);
-    return { renderers: {}, el, post, status, actionButton, actionForm, generic, banners, words };
+    const viewer = () => ({ id: null, names: {} });
+    return { renderers: {}, el, post, status, actionButton, actionForm, generic, viewer, banners, words };
 }

@@ -1,0 +1,42 @@
+// How the page draws the shared list (the `list` feature's renderer, appended by the server to the page's module).
+// Plain JavaScript, no compiler. Who added an item is a participant's id in the snapshot; the page's participants
+// card knows the names (`ui.viewer()`, from GET /v1/sessions/{id}/participants) and which id is this page's own.
+(() => {
+  const { el, post } = ViewHost;
+
+  ViewHost.renderers.list = (list, inputs, ui) => {
+    const viewer = ui.viewer();
+    const who = (id) => id === viewer.id ? "you" : id === "owner" ? "the owner" : viewer.names[id] ?? "someone who left";
+    // VIEWER-SNAPSHOT: counted here from `addedBy` and this page's own participant id until the library's
+    // viewer-dependent snapshots are merged; then it is the snapshot's own per-viewer field, `list.addedByYou`.
+    const addedByYou = viewer.id === null ? null : list.items.filter((item) => item.addedBy === viewer.id).length;
+    // Cleared once the server took it: the box found again then, since the stream may have drawn the list anew
+    // (with what was typed) before the answer came.
+    const box = () => document.getElementById("list-add-text");
+    const add = async () => {
+      if (await post(list.actions.add, { text: box()?.value ?? "" })) {
+        const input = box();
+        if (input) input.value = "";
+      }
+    };
+    return [
+      el("h2", { id: "list-title" }, "Shopping list"),
+      el("p", { id: "list-summary" },
+        `${list.items.length} item${list.items.length === 1 ? "" : "s"}, ${list.remaining} left`,
+        addedByYou === null ? null : el("span", { id: "list-added-by-you" }, ` · added by you: ${addedByYou}`)),
+      el("ul", { id: "list-items" }, list.items.map((item) =>
+        el("li", { class: item.done ? "list-item done" : "list-item", "data-item": item.id, "data-added-by": item.addedBy },
+          el("input", { type: "checkbox", checked: item.done, "aria-label": `Bought: ${item.text}`,
+            onchange: () => post(item.actions.toggle) }),
+          el("span", { class: "list-text" }, item.text),
+          el("span", { class: "list-by" }, `added by ${who(item.addedBy)}`),
+          el("button", { class: "list-remove", "aria-label": `Remove ${item.text}`, onclick: () => post(item.actions.remove) },
+            "Remove")))),
+      el("p", { class: "list-add" },
+        el("label", { for: "list-add-text" }, "New item"),
+        el("input", { id: "list-add-text", value: inputs["list-add-text"] ?? "", autocomplete: "off", maxlength: "100",
+          onkeydown: (event) => { if (event.key === "Enter") void add(); } }),
+        el("button", { id: "list-add", disabled: list.actions.add.enabled === false, onclick: add }, "Add")),
+    ];
+  };
+})();
