@@ -25,7 +25,8 @@ public enum SQLiteMaintenance {
     }
 
     /// Checks the store in `directory`: SQLite's full integrity check, the sessions that cannot be read, what the
-    /// ledger says was acknowledged against what the file holds, and each journal's records (a gap); with
+    /// ledger says was acknowledged against what the file holds, each journal's records (a gap), and participants or
+    /// join invitations of sessions that are gone; with
     /// `features`, the app's, also what the start would refuse of them and every session that does not decode with
     /// them (``featureFindings(_:path:features:)``).
     /// - Returns: The findings, a few lines at most (each list is cut to its first entries).
@@ -74,6 +75,10 @@ public enum SQLiteMaintenance {
                 return gaps.prefix(3).map(\.description)
                     + (gaps.count > 3 ? ["\(gaps.count - 3) more sessions have a gap in their journal"] : [])
             }
+            examine("checking the participants", into: &problems) {
+                try StoreAudit.describe(stray: StoreAudit.strayParticipants(db)).map { ["\($0) (repair removes them)"] }
+                    ?? []
+            }
             if let features {
                 examine("decoding the sessions with the app's features", into: &problems) {
                     try featureFindings(db, path: store.path, features: features)
@@ -87,9 +92,9 @@ public enum SQLiteMaintenance {
     /// the journal, no snapshot), so their holders are told (`410` saying so, or `404` for a session lost entirely)
     /// instead of being answered `503` or served a version again for other content; then starts the ledger again,
     /// which lets a store whose ledger was damaged, emptied or deleted start (what it would have found lost stays
-    /// unknown, and is said). A file that SQLite finds damaged is not mended: restore a backup.
+    /// unknown, and is said); and removes participants and join invitations of sessions that are gone. A file that SQLite finds damaged is not mended: restore a backup.
     /// - Returns: What it did, one line each: the ledger it started again in place of a damaged or missing one,
-    ///   every session ended; empty when there was nothing to repair.
+    ///   every session ended, the stray participants removed; empty when there was nothing to repair.
     /// - Throws: ``StorageError/inUse(path:reason:)`` while a server uses the directory; ``StorageError/noStore(path:)``;
     ///   ``StorageError/unusable(path:reason:)`` for a damaged file.
     public static func repair(directory: String) throws(StorageError) -> [String] {
@@ -132,6 +137,10 @@ public enum SQLiteMaintenance {
                 for gap in try StoreAudit.journalGaps(db) {
                     try end(gap.session, in: db)
                     done.append("ended \(gap): its holder gets 410")
+                }
+                if let stray = try StoreAudit.describe(stray: StoreAudit.strayParticipants(db)) {
+                    try StoreAudit.removeStrayParticipants(db)
+                    done.append("removed \(stray)")
                 }
                 // Everything is in the file once the checkpoint below ends: no ledger is needed until a server starts.
                 try StoreAudit.requireLedger(false, in: db)

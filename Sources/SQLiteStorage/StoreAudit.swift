@@ -173,6 +173,31 @@ enum StoreAudit {
         return gaps
     }
 
+    /// The participants and join invitations whose session is gone (no row, or a tombstone): removing or expiring a
+    /// session removes them with it in one transaction, so a store holds none unless it was edited or damaged; each
+    /// would be a credential or a code that opens nothing. Their count, per table.
+    static func strayParticipants(_ db: Database) throws -> (participants: Int, invitations: Int) {
+        let stray = "session_id NOT IN (SELECT id FROM sessions WHERE expired_at IS NULL)"
+        let participants = try Int.fetchOne(db, sql: "SELECT count(*) FROM participants WHERE \(stray)") ?? 0
+        let invitations = try Int.fetchOne(db, sql: "SELECT count(*) FROM join_invitations WHERE \(stray)") ?? 0
+        return (participants, invitations)
+    }
+
+    /// Removes what ``strayParticipants(_:)`` counts.
+    static func removeStrayParticipants(_ db: Database) throws {
+        let stray = "session_id NOT IN (SELECT id FROM sessions WHERE expired_at IS NULL)"
+        try db.execute(sql: "DELETE FROM participants WHERE \(stray)")
+        try db.execute(sql: "DELETE FROM join_invitations WHERE \(stray)")
+    }
+
+    /// "2 participants and 1 join invitation", for what ``strayParticipants(_:)`` found; nil when it found none.
+    static func describe(stray: (participants: Int, invitations: Int)) -> String? {
+        guard stray.participants + stray.invitations > 0 else { return nil }
+        let participants = "\(stray.participants) participant\(stray.participants == 1 ? "" : "s")"
+        let invitations = "\(stray.invitations) join invitation\(stray.invitations == 1 ? "" : "s")"
+        return "\(participants) and \(invitations) of sessions that are gone"
+    }
+
     /// The sessions whose rows cannot be read (a damaged page), of how many.
     static func unreadableSessions(_ db: Database) throws -> (unreadable: [String], total: Int) {
         let ids = try String.fetchAll(db, sql: "SELECT id FROM sessions WHERE expired_at IS NULL")

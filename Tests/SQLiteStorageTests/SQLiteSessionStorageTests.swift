@@ -382,3 +382,52 @@ extension SQLiteSessionStorageTests {
         storage.close()
     }
 }
+
+/// `check`, `backup` and `repair` cover the participants: a backup keeps them; a participant or join invitation of a
+/// session that is gone (a store edited or damaged: a session's removal takes them with it) is found by check and
+/// removed by repair, which leaves a live session's participants as they were.
+extension SQLiteSessionStorageTests {
+    @Test func backupKeepsTheParticipantsAndCheckAndRepairFindAndRemoveStrayOnes() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let storage = try open()
+        let (session, _) = try await makeSession(storage)
+        let invitation = ParticipantDirectoryScenario.invitation("kept", of: session.id, uses: 2, at: start)
+        #expect(try storage.addJoinInvitation(invitation, openLimit: 5, now: start))
+        let joining = Joining(digest: invitation.digest, id: "pa", name: "A", tokenDigest: [1], maxParticipants: 5)
+        guard case .joined(let participant) = try storage.join(joining, now: start) else {
+            Issue.record("not joined")
+            return
+        }
+        let copy = directory + "-participants.sqlite"
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        #expect(try SQLiteMaintenance.backup(directory: directory, to: copy) == 1)
+        storage.close()
+        let restored = directory + "-participants"
+        defer { try? FileManager.default.removeItem(atPath: restored) }
+        try FileManager.default.createDirectory(atPath: restored, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: copy, toPath: restored + "/" + SQLiteSessionStorage.fileName)
+        let reopened = try SQLiteSessionStorage(directory: restored, sync: .full, features: Tally.types)
+        #expect(try reopened.participants(of: session.id) == [participant], "the backup keeps the participants")
+        #expect(try reopened.joinInvitations(of: session.id, now: start).map(\.id) == ["jkept"])
+        reopened.close()
+
+        #expect(try SQLiteMaintenance.check(directory: directory).isSound)
+        let file = directory + "/" + SQLiteSessionStorage.fileName
+        try SQLiteTestQueries.execute(
+            """
+            INSERT INTO participants (session_id, id, name, role, features, token_digest, joined_at)
+                VALUES ('gone', 'pgone', 'G', 'member', 'tally', x'01', 0);
+            INSERT INTO join_invitations (id, session_id, features, role, digest, created_at, expires_at, uses)
+                VALUES ('jgone', 'gone', 'tally', 'member', x'0203', 0, 4000000000, 1);
+            """, at: file)
+        let report = try SQLiteMaintenance.check(directory: directory)
+        #expect(report.problems == ["1 participant and 1 join invitation of sessions that are gone (repair removes them)"])
+        #expect(try SQLiteMaintenance.repair(directory: directory) == ["removed 1 participant and 1 join invitation of sessions that are gone"])
+        #expect(try SQLiteMaintenance.check(directory: directory).isSound)
+        let again = try open()
+        defer { again.close() }
+        #expect(try again.participants(of: session.id) == [participant], "a live session's participant stays")
+        #expect(try again.participants(of: SessionID("gone")).isEmpty)
+    }
+}

@@ -142,7 +142,7 @@ struct SharedSessionProcessTests {
             #"{"purpose":"join","features":["chat"]}"#, #"{"purpose":"join","features":["nothing"]}"#,
             #"{"purpose":"join","role":"owner"}"#, #"{"purpose":"join","uses":0}"#, #"{"purpose":"join","uses":101}"#,
             #"{"purpose":"join","ttlSeconds":59}"#, #"{"purpose":"join","ttlSeconds":604801}"#,
-            #"{"purpose":"join","extra":1}"#, #"{"purpose":"party"}"#,
+            #"{"purpose":"join","extra":1}"#, #"{"purpose":"party"}"#, #"{"purpose":"join","features":["person","person"]}"#,
         ] {
             let refused = try await ProcessHTTP.request(port, "POST", invitations, token: owner.token, body: body)
             #expect(refused.status == 422, "\(body): \(refused.status)")

@@ -70,6 +70,14 @@ struct UpgradeProcessTests {
             body: #"{"type":"setPerson","firstName":"Upgraded","lastName":"Person","birthdate":"2000-01-01"}"#)
         #expect(posted.status == 202)
         #expect(ProcessHTTP.json(posted)?["version"] as? Int == before + 1)
+        // A session of the earlier build can be shared: its owner invites, Bea joins and posts as herself.
+        let code = try await SharedSessionProcessTests.invite(server.port, owner: (person.id, person.token))
+        let bea = try await SharedSessionProcessTests.join(server.port, code: code, name: "Bea")
+        let byBea = try await ProcessHTTP.request(
+            server.port, "POST", "/v1/sessions/\(person.id)/person/events", token: bea.token,
+            body: SharedSessionProcessTests.person("Upgraded"))
+        #expect(byBea.status == 202, "\(byBea.text)")
+        #expect(ProcessHTTP.json(byBea)?["version"] as? Int == before + 2)
         server.send(signal: SIGTERM)
         #expect(try await server.waitForExit() == 0)
         // Opened again, the journal holds records of both formats (the earlier build's, then this one's): the
@@ -80,8 +88,11 @@ struct UpgradeProcessTests {
         let reread = try await ProcessHTTP.request(
             again.port, "GET", "/v1/sessions/\(person.id)/person", token: person.token)
         #expect(reread.status == 200)
-        #expect(reread.header("ETag") == "\"\(before + 1)\"")
+        #expect(reread.header("ETag") == "\"\(before + 2)\"")
         #expect(reread.text.contains("Upgraded"))
+        let asBea = try await ProcessHTTP.request(
+            again.port, "GET", "/v1/sessions/\(person.id)/person", token: bea.token)
+        #expect(asBea.status == 200, "her credential outlives the restart")
         for (feature, expected) in person.features where feature != "person" {
             let response = try await ProcessHTTP.request(
                 again.port, "GET", "/v1/sessions/\(person.id)/\(feature)", token: person.token)

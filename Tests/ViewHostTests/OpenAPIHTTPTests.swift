@@ -37,6 +37,29 @@ import ViewModelCore
                 "POST", session.path("invitations"), token: session.token,
                 body: #"{"purpose":"contact","features":["login"],"name":"Alice"}"#)
             #expect(invited.status == 405, "\(invited)")
+            for (path, method) in OpenAPIDocument.ownerOnlyOperations where paths[path] != nil {
+                #expect(!document["paths"][path][method]["responses"].keys.contains("403"), "\(method) \(path)")
+            }
+        }
+    }
+
+    /// An app with a feature that can be shared documents every status of the participants' routes, and the 403 a
+    /// member gets from the owner's routes (issue 43).
+    @Test func theSharedSessionsStatusesAreDocumented() async throws {
+        try await TestApp.run { app in
+            let paths = try await app.request("GET", "/openapi.json").json["paths"]
+            for (path, method, statuses) in [
+                ("/v1/sessions/{id}/invitations", "post", ["201", "401", "403", "404", "410", "422", "429"]),
+                ("/v1/invitations/{code}", "post", ["201", "404", "410", "422", "429"]),
+                ("/v1/sessions/{id}/participants", "get", ["200", "401", "404", "410"]),
+                ("/v1/sessions/{id}/participants/{participant}", "delete", ["204", "401", "403", "404", "410"]),
+            ] {
+                let documented = paths[path][method]["responses"].keys
+                for status in statuses { #expect(documented.contains(status), "\(method) \(path) \(status)") }
+            }
+            for (path, method) in OpenAPIDocument.ownerOnlyOperations {
+                #expect(paths[path][method]["responses"].keys.contains("403"), "\(method) \(path)")
+            }
         }
     }
 

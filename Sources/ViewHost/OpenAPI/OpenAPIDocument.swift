@@ -57,6 +57,10 @@ enum OpenAPIDocument {
         }
         if !shares {
             for path in Self.participantPaths { paths.removeValue(forKey: path) }
+            // Without participants nobody is a member, so the owner's routes refuse no one with 403.
+            for (path, method) in Self.ownerOnlyOperations {
+                paths[path] = Self.removingResponse("403", of: method, from: paths[path])
+            }
             removed.formUnion(
                 [
                     "JoinInvitationRequest", "JoinInvitation", "CreatedJoinInvitation", "ParticipantJoined",
@@ -97,6 +101,23 @@ enum OpenAPIDocument {
     static let participantPaths = [
         "/v1/invitations/{code}", "/v1/sessions/{id}/participants", "/v1/sessions/{id}/participants/{participant}",
     ]
+
+    /// The operations a member of a shared session is refused (`403`) besides the invitations': the owner's alone.
+    static let ownerOnlyOperations = [
+        ("/v1/sessions/{id}", "delete"), ("/v1/sessions/{id}/log", "get"), ("/v1/sessions/{id}/versions", "get"),
+        ("/v1/sessions/{id}/journal", "get"), ("/v1/sessions/{id}/contacts", "post"),
+    ]
+
+    /// The path item `item` without the response `status` of its operation `method`.
+    static func removingResponse(_ status: String, of method: String, from item: Any?) -> Any? {
+        guard var item = item as? [String: Any], var operation = item[method] as? [String: Any],
+            var responses = operation["responses"] as? [String: Any]
+        else { return item }
+        responses.removeValue(forKey: status)
+        operation["responses"] = responses
+        item[method] = operation
+        return item
+    }
 
     /// `node` with each `oneOf` of references losing those to `removed` schemas (one that keeps a single reference
     /// becomes it).

@@ -11,9 +11,9 @@ struct JoinInvitationRequest {
     let uses: Int
     let lifetime: TimeInterval
 
-    /// - Throws: `422` naming the member: a feature the session lacks or that cannot be shared, a role other than
-    ///   `member`, uses or a lifetime out of range, a member it does not know; or the session has no feature that can
-    ///   be shared.
+    /// - Throws: `422` naming the member: a feature the session lacks or that cannot be shared, or named twice (the
+    ///   contract's `uniqueItems`), a role other than `member`, uses or a lifetime out of range, a member it does not
+    ///   know; or the session has no feature that can be shared.
     static func parse(_ body: JSONValue, session: Session, registry: SessionRegistry) throws(AppError)
         -> JoinInvitationRequest
     {
@@ -39,7 +39,12 @@ struct JoinInvitationRequest {
                                 : "must be one of \(shared.joined(separator: ", ")) (this session's features that can be shared)",
                             status: .unprocessableContent)
                     }
-                    if !names.contains(name) { names.append(name) }
+                    guard !names.contains(name) else {
+                        throw .invalidField(
+                            "features[\(index)]", reason: "names \(name) again (each feature once)",
+                            status: .unprocessableContent)
+                    }
+                    names.append(name)
                 }
                 features = names
             case ("features", _):
