@@ -21,7 +21,15 @@ default:
     FileHandle.standardError.write(Data("schema-test-server: SCHEMA_TEST_TALLY_VERSION must be 1, 2 or 3\n".utf8))
     exit(64)
 }
-await ViewHostCommand.run(features: [tally], name: "schema-test-server")
+// SCHEMA_TEST_SHARED=1 adds two features members may be invited to (SharedBoard.swift): `board`, whose snapshot
+// depends on who looks, and `shared`, whose snapshot does not.
+let shared: [FeatureRegistration] =
+    ProcessInfo.processInfo.environment["SCHEMA_TEST_SHARED"] == "1"
+    ? [
+        .feature(Board.self, FeatureHosting(initialState: { _ in Board.State() })),
+        .feature(SharedTally.self, FeatureHosting(initialState: { _ in 0 })),
+    ] : []
+await ViewHostCommand.run(features: [tally] + shared, name: "schema-test-server")
 
 /// What clients post: `{"type":"add"}`.
 enum TallyIntent: FeatureIntent {
