@@ -8,6 +8,7 @@ import ViewModelCore
 // `SCHEMA_TEST_TALLY_VERSION` names (1 by default), so that one binary stands for the build before and after a
 // change of a feature's stored shape, and one that cannot read what an earlier build stored. The take-over tests
 // (Tests/ServerTests/TakeOverSchemaProcessTests.swift) start it; the `viewhost` binary reads no such variable.
+// SCHEMA_TEST_SHARED=1 adds two features for the viewer-dependent snapshots' process tests (SharedBoard.swift).
 //   1: the state is a count.
 //   2: the state gained a field, `label` ("tally" by default), and version 1 is migrated as it is read.
 //   3: the state is version 2's, but version 1 and 2 are not migrated: a store that holds them is refused (65).
