@@ -178,7 +178,8 @@ let package = Package(
         ),
 
         // A test-only app (not a product): a `tally` feature in the schema version an environment variable names, so
-        // the take-over tests run a schema change with one binary (Tests/ServerTests/TakeOverSchemaProcessTests).
+        // the take-over tests run a schema change with one binary (Tests/ServerTests/TakeOverSchemaProcessTests); with
+        // SCHEMA_TEST_SHARED=1 also `board` (a snapshot per viewer) and `shared` (Tests/ServerTests/ViewerSnapshotProcessTests).
         .executableTarget(
             name: "schema-test-server", dependencies: ["ViewHost", "ViewHostAPI", "ViewHostCommandLine", "ViewModelCore"],
             path: "Tests/Apps/schema-test-server", swiftSettings: swiftSettings),

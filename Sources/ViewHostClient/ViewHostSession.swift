@@ -102,11 +102,18 @@ public final class ViewHostSession: Sendable {
         }
     }
 
-    /// The version an entity tag names (`"7"` or `W/"7"`).
+    /// The version an entity tag names (`"7"` or `W/"7"`; `"7.ID"`, a member's own view of a feature whose snapshot
+    /// depends on its viewer).
     static func version(ofTag tag: String) -> Int? {
         let opaque = tag.hasPrefix("W/") ? tag.dropFirst(2) : Substring(tag)
         guard opaque.count >= 3, opaque.first == "\"", opaque.last == "\"" else { return nil }
-        return Int(opaque.dropFirst().dropLast())
+        var inner = opaque.dropFirst().dropLast()
+        if let dot = inner.firstIndex(of: ".") {
+            let viewer = inner[inner.index(after: dot)...]
+            guard !viewer.isEmpty, viewer.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return nil }
+            inner = inner[..<dot]
+        }
+        return Int(inner)
     }
 
     /// The session's features and their versions (`GET /v1/sessions/{id}`).

@@ -87,5 +87,9 @@ struct PatchTests {
         #expect(SnapshotPatch.apply(Data(#"[{"op":"remove","path":"/nope"}]"#.utf8), to: base, expecting: 3) == nil)
         #expect(ViewHostSession.version(ofTag: "W/\"12\"") == 12)
         #expect(ViewHostSession.version(ofTag: "\"x\"") == nil)
+        // A member's own view of a feature whose snapshot depends on its viewer: the version, a dot, its id.
+        #expect(ViewHostSession.version(ofTag: "\"7.pbea\"") == 7)
+        #expect(ViewHostSession.version(ofTag: "W/\"7.pbea\"") == 7)
+        #expect(ViewHostSession.version(ofTag: "\"7.\"") == nil)
     }
 }

@@ -270,9 +270,10 @@ export class ViewHostSession<F extends FeatureMap<F> = AnyFeatures> {
   }
 }
 
-/** The version an entity tag names (`"7"` or `W/"7"`). */
+/** The version an entity tag names (`"7"` or `W/"7"`; `"7.ID"`, a member's own view of a feature whose snapshot
+ * depends on its viewer). */
 export function versionOf(etag: string): number | null {
-  const match = /^(?:W\/)?"([0-9]{1,15})"$/.exec(etag.trim());
+  const match = /^(?:W\/)?"([0-9]{1,15})(?:\.[A-Za-z0-9]{1,32})?"$/.exec(etag.trim());
   return match ? Number(match[1]) : null;
 }
 

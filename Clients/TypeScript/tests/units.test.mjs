@@ -54,6 +54,10 @@ test("an entity tag names a version, weak or strong", () => {
   assert.equal(versionOf("\"7\""), 7);
   assert.equal(versionOf("W/\"12\""), 12);
   assert.equal(versionOf("\"x\""), null);
+  // A member's own view of a feature that depends on its viewer: the version, a dot, its id.
+  assert.equal(versionOf("\"7.pbea\""), 7);
+  assert.equal(versionOf("W/\"7.pbea\""), 7);
+  assert.equal(versionOf("\"7.\""), null);
 });
 
 test("an action's placeholders are filled as its inputs say: an integer as a number, an enum's value checked", () => {

@@ -1,11 +1,17 @@
 import HTTPCore
 import ViewHostJSON
 import ViewHostLocking
+import ViewModelCore
 
-/// One version of a feature's snapshot, encoded once and shared by every reader of that version.
+/// One version of a feature's snapshot, encoded once and shared by every reader of that version (a member's own view
+/// of a feature that depends on its viewer: by that member's readers).
 final class EncodedSnapshot: Sendable {
     let version: Int
-    /// `"7"`: the version, as a strong validator (equal versions mean equal bytes).
+    /// Whose own view this is: a member's, of a feature whose snapshot depends on its viewer; nil for the snapshot
+    /// every other reader shares (the owner's).
+    let viewer: Viewer?
+    /// `"7"`: the version, as a strong validator (equal versions mean equal bytes); `"7.bea1"` for member `bea1`'s own
+    /// view (two viewers' bytes of one version differ, so their tags do).
     let etag: String
     /// The JSON, keys sorted.
     let body: [UInt8]
@@ -30,10 +36,18 @@ final class EncodedSnapshot: Sendable {
     /// Patches kept per version: most readers hold the version just before.
     static let maxPatches = 4
 
-    init(version: Int, body: [UInt8]) {
+    init(version: Int, body: [UInt8], viewer: Viewer? = nil) {
         self.version = version
-        self.etag = "\"\(version)\""
+        self.viewer = viewer
+        self.etag = Self.etag(version: version, viewer: viewer)
         self.body = body
+    }
+
+    /// The entity tag of `viewer`'s own view of `version` (nil: the shared one): `"7"`, `"7.bea1"`. A participant's
+    /// id is letters and digits, so the tag needs no escaping, and its version still leads it.
+    static func etag(version: Int, viewer: Viewer?) -> String {
+        guard let viewer else { return "\"\(version)\"" }
+        return "\"\(version).\(viewer.participant)\""
     }
 
     /// `body` gzipped, compressed at most once.
@@ -64,8 +78,10 @@ final class EncodedSnapshot: Sendable {
     /// The JSON Patch (RFC 6902) that turns `base` (an earlier version of the same feature) into this version: a
     /// `test` of the base's version first, so a client that applies it to another version fails instead of
     /// going wrong. Made once per base version, from the two bodies; nil when they do not parse (never for bodies
-    /// this server encoded): then the whole snapshot goes instead.
+    /// this server encoded) or `base` is another viewer's view: then the whole snapshot goes instead.
     func patch(from base: EncodedSnapshot) -> [UInt8]? {
+        // A patch runs between two views of the same viewer: another's is no base for it.
+        guard base.viewer == viewer else { return nil }
         if let cached = made.withLock({ $0.patches[base.version] }) { return cached }
         guard let before = base.readText(), let after = readText(after: before),
             let operations = try? JSONPatch.diff(from: before, to: after)

@@ -30,19 +30,21 @@ package enum SnapshotEncoder {
         encode(feature: feature, version: version, viewModel: viewModel, sessionID: sessionID).body
     }
 
-    static func encode(feature: String, version: Int, viewModel: any ViewModel, sessionID: SessionID) -> EncodedSnapshot
-    {
+    /// The snapshot as it is served; `viewer`: whose own view it is (nil: the one every other reader shares).
+    static func encode(
+        feature: String, version: Int, viewModel: any ViewModel, sessionID: SessionID, viewer: Viewer? = nil
+    ) -> EncodedSnapshot {
         let envelope = Envelope(feature: feature, version: version, viewModel: viewModel)
         let href = "/v1/sessions/\(sessionID.rawValue)/\(feature)/events"
         var encoder = SortedJSONEncoder()
         encoder.userInfo[.actionHref] = href
         encoder.userInfo[.invitationsHref] = invitationsHref(sessionID)
         do {
-            return EncodedSnapshot(version: version, body: try encoder.encode(envelope))
+            return EncodedSnapshot(version: version, body: try encoder.encode(envelope), viewer: viewer)
         } catch {
             // A type SortedJSONEncoder leaves to Foundation (a Date, say): the same bytes, the slow way.
             return EncodedSnapshot(
-                version: version, body: foundationEncode(envelope, href: href, sessionID: sessionID))
+                version: version, body: foundationEncode(envelope, href: href, sessionID: sessionID), viewer: viewer)
         }
     }
 

@@ -37,6 +37,9 @@ struct FeatureDefinition: Sendable {
     let takesContacts: Bool
     /// Whether a session's members may be invited to it (``Feature/isShareable``).
     let isShareable: Bool
+    /// Whether its snapshot depends on who is looking (``Feature/dependsOnViewer``: it is a
+    /// ``ViewerDependentFeature``), read once here.
+    let dependsOnViewer: Bool
 
     /// The definition of `hosting`'s feature.
     init<H: AnyFeatureHosting>(_ hosting: H) {
@@ -105,5 +108,6 @@ struct FeatureDefinition: Sendable {
         firstSnapshot = { settings in F.snapshot(of: hosting.initialState(settings), settings: settings) }
         takesContacts = F.takesContacts
         isShareable = F.isShareable
+        dependsOnViewer = F.dependsOnViewer
     }
 }

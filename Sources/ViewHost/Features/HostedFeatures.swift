@@ -64,6 +64,14 @@ public struct HostedFeatures: Sendable {
         definitions.first { $0.name == name }
     }
 
+    /// The viewer `member` reads `feature` as, when it gets a view of its own: a member (nil: the owner) of a
+    /// feature whose snapshot depends on its viewer. Nil for every other reader, who shares the one snapshot of each
+    /// version (the owner's), its cache and its `ETag`.
+    func ownViewer(of feature: String, for member: Participant?) -> Viewer? {
+        guard let member, definition(named: feature)?.dependsOnViewer == true else { return nil }
+        return Viewer(participant: member.id)
+    }
+
     /// Refuses registrations that cannot be served together: a name listed twice, a name that is not a plain
     /// path segment (a letter, then letters, digits, `-` or `_`; at most 64), a name a route of its own takes
     /// (`log`, `stream`, `journal`…), or a setting that is not named under its feature or that another key has.

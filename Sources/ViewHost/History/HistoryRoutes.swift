@@ -57,14 +57,15 @@ enum HistoryRoutes {
         return version
     }
 
-    /// `feature`'s snapshot at `version`, as it was served: `ETag: "N"`, immutable; `304` for `If-None-Match` with
-    /// its tag.
+    /// `feature`'s snapshot at `version`, as it was served (`viewer`'s own view, when not nil): `ETag: "N"` (or
+    /// `"N.ID"`), immutable; `304` for `If-None-Match` with its tag.
     static func past(
-        _ request: HTTPRequest, session: Session, feature: String, version: Int, archive: SessionArchive
+        _ request: HTTPRequest, session: Session, feature: String, version: Int, viewer: Viewer? = nil,
+        archive: SessionArchive
     ) -> HTTPHandlerResult {
         .deferred {
             let snapshot = try await OffLoop.run { () throws -> EncodedSnapshot in
-                try archive.snapshot(of: session, feature: feature, version: version)
+                try archive.snapshot(of: session, feature: feature, version: version, viewer: viewer)
             }
             guard !ConditionalRequest.noneMatchFails(request, etag: snapshot.etag) else {
                 var response = HTTPResponse(
@@ -84,15 +85,22 @@ enum HistoryRoutes {
     // MARK: - Patches
 
     /// The version a client asks for a patch from: it accepts `application/json-patch+json` and its
-    /// `If-None-Match` names a version (the first entity tag that is one); nil when it does not ask.
-    static func patchBase(_ request: HTTPRequest) -> Int? {
+    /// `If-None-Match` names a version (the first entity tag that is one: `"7"`, or `"7.ID"` for the own view of
+    /// `viewer`, whose id it must name: another viewer's tag is no base of this one's patch); nil when it does not
+    /// ask. A bare `"7"` from a member with a view of its own is taken as its own version 7 (a client that followed
+    /// the stream knows the version alone), and the patch is made between two of its own views either way.
+    static func patchBase(_ request: HTTPRequest, viewer: Viewer? = nil) -> Int? {
         guard acceptsPatch(request), let header = request.headers[.ifNoneMatch] else { return nil }
         for candidate in header.fieldParts(separatedBy: UInt8(ascii: ",")) {
             var tag = Substring(candidate.trimmingOWS())
             if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
-            guard tag.count >= 3, tag.first == "\"", tag.last == "\"",
-                let version = SequenceNumber.parse(String(tag.dropFirst().dropLast()))
-            else { continue }
+            guard tag.count >= 3, tag.first == "\"", tag.last == "\"" else { continue }
+            var opaque = tag.dropFirst().dropLast()
+            if let dot = opaque.firstIndex(of: ".") {
+                guard let viewer, opaque[opaque.index(after: dot)...] == viewer.participant else { continue }
+                opaque = opaque[..<dot]
+            }
+            guard let version = SequenceNumber.parse(String(opaque)) else { continue }
             return version
         }
         return nil
@@ -114,19 +122,20 @@ enum HistoryRoutes {
     /// The answer to a client that holds version `base` of `current`'s feature and reads patches: the patch from
     /// `base` (`application/json-patch+json`, `ETag` the new version), or the whole snapshot when `base` is no
     /// longer held (or newer) or the patch would not be smaller. Either way `current` is kept for the patch the
-    /// client asks for next.
+    /// client asks for next. `viewer`: whose own view both are (nil: the shared one).
     static func patched(
-        from base: Int, to current: EncodedSnapshot, session: Session, feature: String, archive: SessionArchive
+        from base: Int, to current: EncodedSnapshot, session: Session, feature: String, viewer: Viewer? = nil,
+        archive: SessionArchive
     ) async -> HTTPResponse {
         archive.snapshots.keep(current, session: session.id, feature: feature)
         var whole = SnapshotRoutes.response(for: current)
         whole.headers.add(.vary, "Accept")
         guard base < current.version else { return whole }
         // Most often the version a client holds is the one it was sent last, still cached: no hop off the loop.
-        var held = archive.snapshots.snapshot(session: session.id, feature: feature, version: base)
+        var held = archive.snapshots.snapshot(session: session.id, feature: feature, version: base, viewer: viewer)
         if held == nil {
             held = try? await OffLoop.run { () throws -> EncodedSnapshot in
-                try archive.snapshot(of: session, feature: feature, version: base)
+                try archive.snapshot(of: session, feature: feature, version: base, viewer: viewer)
             }
         }
         guard let held, let patch = current.patch(from: held), patch.count < current.body.count else { return whole }

@@ -1,7 +1,8 @@
 import ViewHostLocking
 import ViewModelCore
 
-/// Past snapshots already encoded, by session, feature and version, least recently used first out once their
+/// Past snapshots already encoded, by session, feature, version and viewer (a member's own view of a feature that
+/// depends on its viewer is kept apart from the shared one), least recently used first out once their
 /// bytes pass the bound: a past version never changes, so it is rebuilt once while it is asked for. The newest
 /// versions a patch-reading client holds are kept here too (it asks for a patch from them next).
 final class PastSnapshotCache: Sendable {
@@ -9,6 +10,8 @@ final class PastSnapshotCache: Sendable {
         let session: SessionID
         let feature: String
         let version: Int
+        /// Whose own view (nil: the shared one).
+        let viewer: Viewer?
     }
 
     private struct Entries {
@@ -25,10 +28,10 @@ final class PastSnapshotCache: Sendable {
         self.capacity = capacity
     }
 
-    /// The snapshot of `feature` at `version` in `session`, if kept.
-    func snapshot(session: SessionID, feature: String, version: Int) -> EncodedSnapshot? {
+    /// The snapshot of `feature` at `version` in `session` (`viewer`'s own view, when not nil), if kept.
+    func snapshot(session: SessionID, feature: String, version: Int, viewer: Viewer? = nil) -> EncodedSnapshot? {
         entries.withLock { entries in
-            let key = Key(session: session, feature: feature, version: version)
+            let key = Key(session: session, feature: feature, version: version, viewer: viewer)
             guard let entry = entries.snapshots[key] else { return nil }
             entries.clock += 1
             entries.snapshots[key] = (entry.snapshot, entries.clock)
@@ -36,10 +39,11 @@ final class PastSnapshotCache: Sendable {
         }
     }
 
-    /// Keeps `snapshot` of `feature` in `session`, dropping the least recently used past the bound.
+    /// Keeps `snapshot` of `feature` in `session` (under the viewer it was made for), dropping the least recently
+    /// used past the bound.
     func keep(_ snapshot: EncodedSnapshot, session: SessionID, feature: String) {
         entries.withLock { entries in
-            let key = Key(session: session, feature: feature, version: snapshot.version)
+            let key = Key(session: session, feature: feature, version: snapshot.version, viewer: snapshot.viewer)
             entries.clock += 1
             if let old = entries.snapshots.updateValue((snapshot, entries.clock), forKey: key) {
                 entries.bytes -= old.snapshot.body.count

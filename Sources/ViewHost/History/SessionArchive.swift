@@ -48,28 +48,37 @@ final class SessionArchive: Sendable {
 
     // MARK: - Past versions
 
-    /// The snapshot of `feature` as `session` served it at `version`, encoded as it was.
+    /// The snapshot of `feature` as `session` served it at `version`, encoded as it was: `viewer`'s own view when not
+    /// nil (a member of a feature whose snapshot depends on its viewer), else the one every other reader shares.
     /// - Throws: `AppError`: `versionNotReached` (404) for a version after the newest durable one,
     ///   `versionNotHeld` (410) for one older than the history kept, `storageUnavailable` (503) when the history
     ///   cannot be read.
-    func snapshot(of session: Session, feature: String, version: Int) throws(AppError) -> EncodedSnapshot {
+    func snapshot(of session: Session, feature: String, version: Int, viewer: Viewer? = nil) throws(AppError)
+        -> EncodedSnapshot
+    {
         let latest = session.version(of: feature) ?? 0
         guard version <= latest else { throw .versionNotReached(feature: feature, version: version, latest: latest) }
-        if let current = SnapshotRoutes.encodedSnapshot(of: session, feature: feature).ready?.value,
+        if let cached = snapshots.snapshot(session: session.id, feature: feature, version: version, viewer: viewer) {
+            return cached
+        }
+        // The newest version: the shared one is cached by the session; a member's own is made now (from the state,
+        // not replayed).
+        if version == latest,
+            let current = SnapshotRoutes.encodedSnapshot(of: session, feature: feature, viewer: viewer).ready?.value,
             current.version == version
         {
             return current
         }
-        if let cached = snapshots.snapshot(session: session.id, feature: feature, version: version) { return cached }
         guard let source = source(of: session) else {
             throw .versionNotHeld(feature: feature, version: version, oldest: latest)
         }
         // Compaction may drop what was listed a moment before: read again, a few times.
         for attempt in 1...3 {
             do throws(RebuildFailure) {
-                let viewModel = try rebuild(feature, at: version, of: session.id, from: source, latest: latest)
+                let viewModel = try rebuild(
+                    feature, at: version, for: viewer ?? .owner, of: session.id, from: source, latest: latest)
                 let snapshot = SnapshotEncoder.encode(
-                    feature: feature, version: version, viewModel: viewModel, sessionID: session.id)
+                    feature: feature, version: version, viewModel: viewModel, sessionID: session.id, viewer: viewer)
                 snapshots.keep(snapshot, session: session.id, feature: feature)
                 return snapshot
             } catch {
@@ -106,10 +115,11 @@ final class SessionArchive: Sendable {
         }
     }
 
-    /// The view model of `feature` at `version`, replayed from the nearest checkpoint (or from where the last
-    /// rebuild of the session stopped, when that is nearer).
+    /// The view model of `feature` at `version` as `viewer` sees it, replayed from the nearest checkpoint (or from
+    /// where the last rebuild of the session stopped, when that is nearer).
     private func rebuild(
-        _ feature: String, at version: Int, of id: SessionID, from source: any SessionHistoryReading, latest: Int
+        _ feature: String, at version: Int, for viewer: Viewer, of id: SessionID,
+        from source: any SessionHistoryReading, latest: Int
     ) throws(RebuildFailure) -> any ViewModel {
         let checkpoints = try Self.read { () throws(StorageError) in try source.checkpoints(of: id) }
         guard let first = checkpoints.first, let oldest = first.versions[feature] else {
@@ -128,7 +138,9 @@ final class SessionArchive: Sendable {
             }
             cursor = HistoryCursor(core: core, number: nearest.number)
         }
-        if cursor.core.version(of: feature) == version, let (_, viewModel) = cursor.core.snapshot(of: feature) {
+        if cursor.core.version(of: feature) == version,
+            let (_, viewModel) = cursor.core.snapshot(of: feature, viewer: viewer)
+        {
             keep(cursor, of: id)
             return viewModel
         }
@@ -142,7 +154,7 @@ final class SessionArchive: Sendable {
             for record in records {
                 let made: [(version: Int, viewModel: any ViewModel)]
                 do throws(HistoryError) {
-                    made = try cursor.apply(record, collecting: feature)
+                    made = try cursor.apply(record, collecting: feature, for: viewer)
                 } catch {
                     throw .history(error)
                 }

@@ -9,7 +9,8 @@ import ViewModelCore
 /// later changes as patches from the version sent before (`event: chat.patch`, `data: {"base":…,"patch":[…]}`).
 /// In a shared session a member's stream carries the features it was invited to, and every stream is told when a
 /// participant comes online or goes offline (`event: presence`, `data: {"id","name","online","since"}`, no `id:`:
-/// presence is no version, and `Last-Event-ID` never counts it).
+/// presence is no version, and `Last-Event-ID` never counts it). A member's stream carries its own view of a feature
+/// whose snapshot depends on its viewer, and its patches run between two of its own views.
 enum StreamRoutes {
     static func register(
         on router: inout MeteredRouter, registry: SessionRegistry, limiter: StreamLimiter, heartbeat: Duration
@@ -48,9 +49,13 @@ enum StreamRoutes {
                 clock: registry.scheduler)
             let place = StreamLimiter.Place(
                 limiter: limiter, session: session.id, participant: viewer, onRelease: closed)
+            var viewers: [String: Viewer] = [:]
+            for feature in features {
+                if let own = registry.features.ownViewer(of: feature, for: member) { viewers[feature] = own }
+            }
             let source = SessionEventSource(
-                session: session, features: features, lastEventID: lastEventID, patches: patches, heartbeat: heartbeat,
-                place: place,
+                session: session, features: features, lastEventID: lastEventID, patches: patches, viewers: viewers,
+                heartbeat: heartbeat, place: place,
                 keepAlive: { registry.keepAlive(session) })
             registry.participants.opened(source, by: viewer, of: session.id)
             return .response(

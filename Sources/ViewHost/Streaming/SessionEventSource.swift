@@ -24,8 +24,12 @@ final class SessionEventSource: HTTPBodySource {
         var holding = false
         /// feature → sequence of the newest change written.
         var written: [String: Int] = [:]
-        /// feature → the newest snapshot written, in patch mode (the base of the next patch).
+        /// feature → the newest snapshot written, in patch mode (the base of the next patch; the reader's own view
+        /// for a feature it has one of, so the patch runs between two of its own).
         var sent: [String: EncodedSnapshot] = [:]
+        /// feature → the version written, for the features read as the reader's own view (made for each read, so a
+        /// version written already is not made again when a change is marked twice).
+        var ownVersions: [String: Int] = [:]
         /// Presence frames not written yet, the newest per participant (so a slow reader holds one each).
         var presence: [(participant: String, frame: [UInt8])] = []
     }
@@ -37,6 +41,9 @@ final class SessionEventSource: HTTPBodySource {
     private let lastEventID: Int
     /// Whether changes after a feature's first snapshot go as patches (`?patches=1`).
     private let patches: Bool
+    /// The features read as the reader's own view, with its viewer (a member, of features whose snapshot depends on
+    /// its viewer); every other feature is the snapshot every stream of the session shares.
+    private let viewers: [String: Viewer]
     private let place: StreamLimiter.Place
     private let keepAlive: @Sendable () -> Void
     private let state = Locked(State())
@@ -46,17 +53,20 @@ final class SessionEventSource: HTTPBodySource {
     ///   - features: The features to carry.
     ///   - lastEventID: The client's `Last-Event-ID` (0: none): on start only the features changed since are sent.
     ///   - patches: Whether a feature's changes after its first snapshot go as patches from the version sent last.
+    ///   - viewers: The features the reader gets a view of its own of, with its viewer.
     ///   - heartbeat: After this long without a write, a comment line is sent.
     ///   - place: The stream's place in the limits, given back when the body ends (or when it never starts).
     ///   - keepAlive: Called after each write: the client is reading, so the session is in use.
     init(
-        session: Session, features: Set<String>, lastEventID: Int, patches: Bool = false, heartbeat: Duration,
-        place: StreamLimiter.Place, keepAlive: @escaping @Sendable () -> Void
+        session: Session, features: Set<String>, lastEventID: Int, patches: Bool = false,
+        viewers: [String: Viewer] = [:], heartbeat: Duration, place: StreamLimiter.Place,
+        keepAlive: @escaping @Sendable () -> Void
     ) {
         self.session = session
         self.features = features
         self.lastEventID = lastEventID
         self.patches = patches
+        self.viewers = viewers
         self.idleInterval = heartbeat
         self.place = place
         self.keepAlive = keepAlive
@@ -194,8 +204,17 @@ final class SessionEventSource: HTTPBodySource {
         var events: [(sequence: Int, feature: String, snapshot: EncodedSnapshot)] = []
         // In the session's order, not the set's (which differs from process to process); the sort below is stable.
         for feature in session.featureNames where features.contains(feature) {
+            let viewer = viewers[feature]
+            if viewer != nil, let version = session.version(of: feature),
+                let written = state.withLock({ $0.ownVersions[feature] }), written >= version
+            {
+                continue
+            }
             // A change not durable yet is skipped here; its commit signals the stream again.
-            guard let (_, sequence, snapshot) = SnapshotRoutes.encodedSnapshot(of: session, feature: feature).ready
+            guard
+                let (_, sequence, snapshot) = SnapshotRoutes.encodedSnapshot(
+                    of: session, feature: feature, viewer: viewer
+                ).ready
             else { continue }
             events.append((sequence, feature, snapshot))
         }
@@ -206,6 +225,7 @@ final class SessionEventSource: HTTPBodySource {
                 event -> (sequence: Int, feature: String, snapshot: EncodedSnapshot, base: EncodedSnapshot?)? in
                 if let last = state.written[event.feature], last >= event.sequence { return nil }
                 state.written[event.feature] = event.sequence
+                if event.snapshot.viewer != nil { state.ownVersions[event.feature] = event.snapshot.version }
                 guard patches else { return (event.sequence, event.feature, event.snapshot, nil) }
                 let base = state.sent[event.feature]
                 state.sent[event.feature] = event.snapshot

@@ -61,10 +61,12 @@ protocol AnyFeatureSlot: Sendable {
     func batches(upTo marks: [ContactAddress: Int]?, maxEvents: Int) throws(UnstorableValue) -> [DeliveryBatch]
     /// Forgets every pending delivery and contact number (an imported copy reaches no one).
     mutating func dropDeliveries()
-    /// The snapshot of the current state.
-    func snapshot(settings: SessionSettings) -> any ViewModel
+    /// The snapshot of the current state as `viewer` sees it.
+    func snapshot(settings: SessionSettings, viewer: Viewer) -> any ViewModel
     /// Builds the snapshot of the current state when called, later, whatever the slot has become by then.
-    func snapshotMaker(settings: SessionSettings) -> @Sendable () -> any ViewModel
+    func snapshotMaker(settings: SessionSettings) -> SnapshotBuilder
+    /// Whether the feature's snapshot depends on who is looking (it is a ``ViewerDependentFeature``).
+    static var dependsOnViewer: Bool { get }
     /// Whether `other` is the same feature in the same state.
     func isEqual(to other: any AnyFeatureSlot) -> Bool
     /// Writes the slot.
@@ -155,14 +157,16 @@ extension FeatureSlot: AnyFeatureSlot {
         links = [:]
     }
 
-    func snapshot(settings: SessionSettings) -> any ViewModel {
-        F.snapshot(of: state, settings: settings)
+    func snapshot(settings: SessionSettings, viewer: Viewer) -> any ViewModel {
+        F.snapshot(of: state, settings: settings, viewer: viewer)
     }
 
-    func snapshotMaker(settings: SessionSettings) -> @Sendable () -> any ViewModel {
+    func snapshotMaker(settings: SessionSettings) -> SnapshotBuilder {
         let state = state
-        return { F.snapshot(of: state, settings: settings) }
+        return SnapshotBuilder { F.snapshot(of: state, settings: settings, viewer: $0) }
     }
+
+    static var dependsOnViewer: Bool { F.dependsOnViewer }
 
     func isEqual(to other: any AnyFeatureSlot) -> Bool {
         (other as? Self) == self

@@ -18,7 +18,9 @@ import ViewHostAPI
 ///   an event later, a follow-up event now, a request for outside work (a provider call) whose answer comes back
 ///   as an event. It reads the time, the session's settings and random draws only from the context, never from
 ///   a clock or a random source of its own, so the same events in the same contexts give the same states.
-/// - ``snapshot(of:settings:)`` is a pure function of the state: the same state gives the same view model.
+/// - ``snapshot(of:settings:)`` is a pure function of the state: the same state gives the same view model. A feature
+///   whose snapshot depends on who is looking is a ``ViewerDependentFeature`` and writes
+///   ``snapshot(of:settings:viewer:)`` instead; every other feature shows every viewer the same snapshot.
 /// - ``validate(state:)``, ``validate(event:)`` and ``validate(request:)`` refuse a state or an event read from outside (a journal
 ///   export a client posts, a file `viewhost replay` reads) that the feature could not have made itself: past its
 ///   own caps, past a field's limit. They accept anything by default; a feature with limits states them there, in
@@ -78,6 +80,10 @@ public protocol Feature: SendableMetatype {
 
     /// The snapshot of the state, for a session with `settings`.
     static func snapshot(of state: State, settings: SessionSettings) -> Snapshot
+
+    /// The snapshot of the state as `viewer` sees it. By default ``snapshot(of:settings:)``, the same for every
+    /// viewer; a ``ViewerDependentFeature`` writes it (and only such a feature is asked for a member's view).
+    static func snapshot(of state: State, settings: SessionSettings, viewer: Viewer) -> Snapshot
 
     /// The event's name and a short payload summary, for the data-flow log. By default derived from the event's
     /// own `Encodable` (``EventDescription/init(deriving:)``): an intent's `type` or an enum case's name, and its
@@ -172,6 +178,15 @@ extension Feature {
 
     /// Not shared: a feature opts in.
     public static var isShareable: Bool { false }
+
+    /// ``snapshot(of:settings:)``: every viewer sees the same snapshot.
+    public static func snapshot(of state: State, settings: SessionSettings, viewer: Viewer) -> Snapshot {
+        snapshot(of: state, settings: settings)
+    }
+
+    /// Whether the snapshot depends on who is looking: whether the feature is a ``ViewerDependentFeature`` (the one
+    /// fact, not a flag kept beside it).
+    public static var dependsOnViewer: Bool { Self.self is any ViewerDependentFeature.Type }
 
     /// Keeps no contact.
     public static func introduced(to contact: Contact) -> Event? { nil }

@@ -26,7 +26,7 @@ struct StepOutput {
     /// Whether a delivery was added to an outbox or taken out of it (the session's next due instant may move).
     var outboxChanged = false
     /// Told of each new version with a way to build its snapshot (recorders in tests); nil when nobody asks.
-    var observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)?
+    var observe: ((_ feature: String, _ version: Int, _ snapshot: SnapshotBuilder) -> Void)?
 }
 
 /// One feature's part of a session: its state, its version, its pending timers and requests, and its contacts'
@@ -89,7 +89,7 @@ struct FeatureSlot<F: Feature>: Equatable, Sendable {
         lastChangeSequence = counters.sequence
         output.changes.append(SessionChange(sequence: counters.sequence, versions: [F.key.name: version]))
         for index in firstEntry..<output.entries.count { output.entries[index].versionAfter = version }
-        output.observe?(F.key.name, version, { F.snapshot(of: state, settings: settings) })
+        if let observe = output.observe { observe(F.key.name, version, snapshotMaker(settings: settings)) }
     }
 
     /// A follow-up routed by the event with sequence number `causedBy`.

@@ -19,37 +19,41 @@ public struct HistoryCursor: Sendable {
     /// - Parameters:
     ///   - record: The record after the last one applied.
     ///   - feature: The feature whose new versions to collect (nil: none).
+    ///   - viewer: Who the collected view models are made for (the owner by default; another viewer sees another
+    ///     view of a ``ViewerDependentFeature`` only).
     /// - Returns: The view models of `feature`'s versions made by the record, in order (a batch of events makes a
     ///   version each).
     /// - Throws: ``HistoryError/gap(expected:found:)`` when `record` is not the next one;
     ///   ``HistoryError/unreadable(number:reason:)`` when it does not replay.
     @discardableResult
     public mutating func apply(
-        _ record: JournalRecord, collecting feature: String?
+        _ record: JournalRecord, collecting feature: String?, for viewer: Viewer = .owner
     ) throws(HistoryError) -> [(version: Int, viewModel: any ViewModel)] {
         var made: [(version: Int, viewModel: any ViewModel)] = []
         guard let feature else {
             try apply(record, observe: nil)
             return made
         }
-        try apply(record) { name, version, snapshot in if name == feature { made.append((version, snapshot())) } }
+        try apply(record) { name, version, snapshot in
+            if name == feature { made.append((version, snapshot(for: viewer))) }
+        }
         return made
     }
 
     /// Applies `record`, the next one, telling `observe` of every new version with a way to build its snapshot.
-    /// - Throws: ``HistoryError``, as ``apply(_:collecting:)``.
+    /// - Throws: ``HistoryError``, as ``apply(_:collecting:for:)``.
     public mutating func apply(
         _ record: JournalRecord,
-        observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)?
+        observe: ((_ feature: String, _ version: Int, _ snapshot: SnapshotBuilder) -> Void)?
     ) throws(HistoryError) {
         try apply(record, decoded: nil, observe: observe)
     }
 
     /// Applies `record`, the next one, with its events decoded ahead (``SessionCore/decodedAhead(_:)``).
-    /// - Throws: ``HistoryError``, as ``apply(_:collecting:)``.
+    /// - Throws: ``HistoryError``, as ``apply(_:collecting:for:)``.
     public mutating func apply(
         _ record: JournalRecord, decoded: DecodedEvents?,
-        observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)?
+        observe: ((_ feature: String, _ version: Int, _ snapshot: SnapshotBuilder) -> Void)?
     ) throws(HistoryError) {
         guard record.number == number + 1 else { throw .gap(expected: number + 1, found: record.number) }
         do throws(ReplayError) {

@@ -16,7 +16,7 @@ extension SessionCore {
     @discardableResult
     public mutating func replay(
         _ input: SessionInput,
-        observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)? = nil
+        observe: ((_ feature: String, _ version: Int, _ snapshot: SnapshotBuilder) -> Void)? = nil
     ) throws(ReplayError) -> SessionStep? {
         try replay(input, decoded: nil, observe: observe)
     }
@@ -27,7 +27,7 @@ extension SessionCore {
     @discardableResult
     public mutating func replay(
         _ input: SessionInput, decoded: DecodedEvents?,
-        observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)? = nil
+        observe: ((_ feature: String, _ version: Int, _ snapshot: SnapshotBuilder) -> Void)? = nil
     ) throws(ReplayError) -> SessionStep? {
         func read(_ data: Data, of feature: String) throws(ReplayError) -> [any Sendable] {
             if let decoded, decoded.feature == feature, decoded.data == data { return try decoded.events.get() }

@@ -8,6 +8,6 @@ struct KeptVersion: Sendable {
     let version: Int
     /// The session-wide sequence number of the step that produced it.
     let sequence: Int
-    /// Builds its snapshot.
-    let make: @Sendable () -> any ViewModel
+    /// Builds its snapshot, for any viewer (`make()`: the owner's view).
+    let make: SnapshotBuilder
 }

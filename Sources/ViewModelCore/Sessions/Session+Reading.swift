@@ -56,19 +56,32 @@ extension Session {
         return (found.version, value)
     }
 
-    /// The newest durable version's app-level representation of `feature` (such as its encoded JSON), made by
-    /// `make` at most once per version; the view model and `make` run outside the lock, so readers never hold up
-    /// events.
+    /// The newest durable version's app-level representation of `feature` (such as its encoded JSON) as `viewer`
+    /// sees it, made by `make` at most once per version; the view model and `make` run outside the lock, so readers
+    /// never hold up events.
+    ///
+    /// Every viewer of a feature that does not depend on its viewer shares the owner's representation, made once
+    /// per version. A member's view of a ``ViewerDependentFeature`` is made for it on each call and not kept here
+    /// (a reader that needs it again keeps it: a stream keeps the one it sent last as its next patch's base), so a
+    /// session with a thousand members holds no thousand copies.
     /// - Returns: The version, the sequence number of the step that produced it, and its representation; `pending`
     ///   when the newest durable version was never made and the state has moved past it (then
-    ///   ``waitForRepresentation(of:make:)`` waits until it can be made); `missing` when there is no such feature.
+    ///   ``waitForRepresentation(of:for:make:)`` waits until it can be made); `missing` when there is no such
+    ///   feature.
     public func representation<Value: Sendable>(
-        of feature: String, make: (Int, any ViewModel) -> Value
+        of feature: String, for viewer: Viewer = .owner, make: (Int, any ViewModel) -> Value
     ) -> Representation<Value> {
         let found = shell.withLock { shell -> RepresentationSource<Value> in
             guard let committed = shell.committedVersion(of: feature), let version = shell.core.version(of: feature),
                 shell.core.lastChangeSequence(of: feature) != nil
             else { return .done(.missing) }
+            if !viewer.isOwner, shell.core.dependsOnViewer(feature) {
+                // This viewer's own view: built from the durable version's state, never cached.
+                let kept =
+                    committed == version
+                    ? shell.core.keptVersion(of: feature) : shell.pipeline.keptVersion(of: feature, version: committed)
+                return kept.map { .viewer($0) } ?? .done(.pending)
+            }
             if let cached = shell.caches.representation(of: feature, version: committed, as: Value.self) {
                 return .done(.ready(version: committed, sequence: cached.sequence, value: cached.value))
             }
@@ -79,6 +92,9 @@ extension Session {
         switch found {
         case .done(let representation):
             return representation
+        case .viewer(let kept):
+            return .ready(
+                version: kept.version, sequence: kept.sequence, value: make(kept.version, kept.make(for: viewer)))
         case .kept(let kept):
             let value = make(kept.version, kept.make())
             shell.withLock { $0.caches.keep(value, of: feature, version: kept.version, sequence: kept.sequence) }
@@ -104,7 +120,7 @@ extension Session {
         return .ready(version: kept.version, sequence: kept.sequence, value: value)
     }
 
-    /// ``representation(of:make:)`` once it can be made: when the newest durable version of `feature` was never
+    /// ``representation(of:for:make:)`` once it can be made: when the newest durable version of `feature` was never
     /// made and the core has moved past it (writes to the session follow each other), waits for the commit of the
     /// feature's newest change. While a reader waits, each version of the feature is kept before an input changes
     /// it, so after that one commit the newest durable version is the core's own or a kept one: a read waits for
@@ -113,12 +129,12 @@ extension Session {
     /// - Throws: ``SessionError/unavailable`` when the store could not keep what the read waited for, and
     ///   ``SessionError/ended(_:)`` when the session ended: this copy is gone (load the session again).
     public func waitForRepresentation<Value: Sendable>(
-        of feature: String, make: (Int, any ViewModel) -> Value
+        of feature: String, for viewer: Viewer = .owner, make: (Int, any ViewModel) -> Value
     ) async throws(SessionError) -> Representation<Value> {
         shell.withLock { $0.pipeline.readerWaits(for: feature) }
         defer { shell.withLock { $0.pipeline.readerDone(with: feature) } }
         while true {
-            let found = representation(of: feature, make: make)
+            let found = representation(of: feature, for: viewer, make: make)
             guard case .pending = found else { return found }
             let ticket = try shell.withLock { shell throws(SessionError) -> CommitTicket? in
                 if let end = shell.end { throw .ended(end) }
@@ -130,14 +146,14 @@ extension Session {
             } catch {
                 // The store could not keep a newer input and this copy closed itself; the newest durable version
                 // is still here if it was kept while this reader waited (it is durable: only commits move it).
-                let durable = representation(of: feature, make: make)
+                let durable = representation(of: feature, for: viewer, make: make)
                 guard case .ready = durable else { throw error }
                 return durable
             }
         }
     }
 
-    /// Whether a reader waits in ``waitForRepresentation(of:make:)`` for `feature` (tests).
+    /// Whether a reader waits in ``waitForRepresentation(of:for:make:)`` for `feature` (tests).
     package func isWaitedOn(_ feature: String) -> Bool {
         shell.withLock { $0.pipeline.isWaitedOn(feature) }
     }
@@ -151,6 +167,12 @@ extension Session {
     /// The log entries after `sequence`, oldest first, and the oldest sequence still held.
     public func log(after sequence: Int) -> (entries: [LogEntry], oldest: Int?) {
         shell.withLock { shell in (shell.core.log.entries(after: sequence), shell.core.log.oldestSequence) }
+    }
+
+    /// Whether `feature`'s snapshot depends on who is looking (it is a ``ViewerDependentFeature``): then each
+    /// member reads its own view, and the owner's is the one every reader of any other feature shares.
+    public func dependsOnViewer(_ feature: String) -> Bool {
+        shell.withLock { $0.core.dependsOnViewer(feature) }
     }
 
     /// Waits until `feature` has a version newer than `version`, or `timeout` passes; the session does not expire
@@ -182,6 +204,9 @@ private enum RepresentationSource<Value: Sendable> {
     case current
     /// A kept version is the durable one: made from it.
     case kept(KeptVersion)
+    /// A member's view of a feature that depends on its viewer, of this version (the durable one): made for it, not
+    /// cached.
+    case viewer(KeptVersion)
 }
 
 /// A feature's representation as a reader gets it.

@@ -45,7 +45,7 @@ public final class Session: Sendable {
         var dispatchable: [String: [ContactAddress: Int]] = [:]
 
         /// Tells the recorders of each new version, building its snapshot only when a recorder listens.
-        var observer: ((String, Int, () -> any ViewModel) -> Void)? {
+        var observer: ((String, Int, SnapshotBuilder) -> Void)? {
             guard !recorders.isEmpty else { return nil }
             let recorders = recorders
             return { feature, version, snapshot in

@@ -44,7 +44,7 @@ extension SessionCore {
     /// - Throws: ``SessionRefusal/noSuchFeature(_:)``.
     public mutating func introduce(
         _ contact: Contact, in feature: String, as name: String, at now: Date,
-        observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)? = nil
+        observe: ((_ feature: String, _ version: Int, _ snapshot: SnapshotBuilder) -> Void)? = nil
     ) throws(SessionRefusal) -> SessionStep? {
         guard let index = slot(named: feature) else { throw .noSuchFeature(feature) }
         var output = StepOutput(observe: observe)
@@ -61,7 +61,7 @@ extension SessionCore {
     /// - Throws: ``ReplayError`` when there is no such feature or its events do not decode.
     public mutating func receive(
         _ delivery: IncomingDelivery, at now: Date,
-        observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)? = nil
+        observe: ((_ feature: String, _ version: Int, _ snapshot: SnapshotBuilder) -> Void)? = nil
     ) throws(ReplayError) -> SessionStep? {
         guard let index = slot(named: delivery.feature) else { throw .noSuchFeature(delivery.feature) }
         let events =
@@ -94,7 +94,7 @@ extension SessionCore {
 
     private mutating func receive(
         _ delivery: IncomingDelivery, events: [any Sendable], slot index: Int, at now: Date,
-        observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)?
+        observe: ((_ feature: String, _ version: Int, _ snapshot: SnapshotBuilder) -> Void)?
     ) -> SessionStep? {
         var output = StepOutput(observe: observe)
         guard
@@ -112,7 +112,7 @@ extension SessionCore {
     /// - Returns: The step, or nil when none of them was pending (nothing changed, nothing to journal).
     public mutating func acknowledge(
         _ feature: String, to address: ContactAddress, through: Int, failure: DeliveryFailure?, at now: Date,
-        observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)? = nil
+        observe: ((_ feature: String, _ version: Int, _ snapshot: SnapshotBuilder) -> Void)? = nil
     ) -> SessionStep? {
         guard let index = slot(named: feature) else { return nil }
         var output = StepOutput(observe: observe)
@@ -137,7 +137,7 @@ extension SessionCore {
     /// Applies `delivery`, recorded at `now`, with its events decoded ahead (a replay), or decodes them here.
     mutating func replayDelivery(
         _ delivery: IncomingDelivery, at now: Date, decoded: DecodedEvents?,
-        observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)?
+        observe: ((_ feature: String, _ version: Int, _ snapshot: SnapshotBuilder) -> Void)?
     ) throws(ReplayError) -> SessionStep? {
         guard let index = slot(named: delivery.feature) else { throw .noSuchFeature(delivery.feature) }
         guard delivery.introduction == nil else {

@@ -18,7 +18,7 @@ extension SessionCore {
     ///   no such feature.
     public mutating func submit<F: Feature>(
         _ submission: Submission<F.Event>, to key: FeatureKey<F>, at now: Date,
-        observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)? = nil,
+        observe: ((_ feature: String, _ version: Int, _ snapshot: SnapshotBuilder) -> Void)? = nil,
         maxPendingDeliveries: Int? = nil
     ) throws(SessionError) -> (outcome: SubmitOutcome, step: SessionStep?, changed: Bool) {
         guard let index = slot(named: key.name) else { throw .noSuchFeature(key.name) }
@@ -33,7 +33,7 @@ extension SessionCore {
     mutating func submit(
         _ events: [any Sendable], eventIDs: [String?], idempotency: (key: String, fingerprint: String)?,
         participant: String? = nil, slot index: Int,
-        at now: Date, observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)?,
+        at now: Date, observe: ((_ feature: String, _ version: Int, _ snapshot: SnapshotBuilder) -> Void)?,
         maxPendingDeliveries: Int? = nil
     ) throws(SessionError) -> (outcome: SubmitOutcome, step: SessionStep?, changed: Bool) {
         if let claim = idempotency {

@@ -64,9 +64,16 @@ public struct SessionCore: Sendable {
         slot(named: key.name).flatMap { (slots[$0] as? FeatureSlot<F>)?.state }
     }
 
-    /// The snapshot of `feature`'s current state, with its version.
-    public func snapshot(of feature: String) -> (version: Int, viewModel: any ViewModel)? {
-        slot(named: feature).map { (slots[$0].version, slots[$0].snapshot(settings: settings)) }
+    /// The snapshot of `feature`'s current state as `viewer` sees it (by default the owner, whose view every viewer
+    /// gets of a feature that does not depend on its viewer), with its version.
+    public func snapshot(of feature: String, viewer: Viewer = .owner) -> (version: Int, viewModel: any ViewModel)? {
+        slot(named: feature).map { (slots[$0].version, slots[$0].snapshot(settings: settings, viewer: viewer)) }
+    }
+
+    /// Whether `feature`'s snapshot depends on who is looking (it is a ``ViewerDependentFeature``); false for a
+    /// feature the session does not have.
+    public func dependsOnViewer(_ feature: String) -> Bool {
+        slot(named: feature).map { type(of: slots[$0]).dependsOnViewer } ?? false
     }
 
     /// `feature`'s current version as a value that outlives later changes: its version, the sequence of the step
@@ -107,7 +114,7 @@ public struct SessionCore: Sendable {
     /// - Throws: ``SessionRefusal/refused(_:index:)`` for the first event the state cannot apply, with its index.
     public mutating func apply<F: Feature>(
         _ events: [F.Event], to key: FeatureKey<F>, source: EventSource, at now: Date,
-        observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)? = nil
+        observe: ((_ feature: String, _ version: Int, _ snapshot: SnapshotBuilder) -> Void)? = nil
     ) throws(SessionRefusal) -> SessionStep {
         guard let index = slot(named: key.name) else { throw .noSuchFeature(key.name) }
         return try applyEvents(
@@ -129,7 +136,7 @@ public struct SessionCore: Sendable {
     /// - Throws: ``SessionRefusal`` when the state refuses the first event or deliveries are waiting.
     mutating func applyEvents(
         _ events: [any Sendable], slot index: Int, source: EventSource, at now: Date, participant: String? = nil,
-        observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)?,
+        observe: ((_ feature: String, _ version: Int, _ snapshot: SnapshotBuilder) -> Void)?,
         maxPendingDeliveries: Int? = nil
     ) throws(SessionRefusal) -> SessionStep {
         let waiting = maxPendingDeliveries == nil ? 0 : pendingDeliveryCount
@@ -156,7 +163,7 @@ public struct SessionCore: Sendable {
 
     private mutating func applyChecked(
         _ events: [any Sendable], slot index: Int, source: EventSource, now: Date, participant: String?,
-        observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)?
+        observe: ((_ feature: String, _ version: Int, _ snapshot: SnapshotBuilder) -> Void)?
     ) throws(SessionRefusal) -> SessionStep {
         var output = StepOutput(observe: observe)
         for position in events.indices {
@@ -178,7 +185,7 @@ public struct SessionCore: Sendable {
     /// - Returns: The step, or nil when no feature has that timer (it fired or was cancelled already).
     public mutating func fireTimer(
         _ id: Int, at now: Date,
-        observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)? = nil
+        observe: ((_ feature: String, _ version: Int, _ snapshot: SnapshotBuilder) -> Void)? = nil
     ) -> SessionStep? {
         var output = StepOutput(observe: observe)
         for index in slots.indices {
@@ -194,7 +201,7 @@ public struct SessionCore: Sendable {
     /// - Returns: The step, or nil when no feature waits for that request (answered already, or unknown).
     public mutating func applyAnswer(
         _ event: any Sendable, toRequest id: Int, at now: Date,
-        observe: ((_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void)? = nil
+        observe: ((_ feature: String, _ version: Int, _ snapshot: SnapshotBuilder) -> Void)? = nil
     ) -> SessionStep? {
         var output = StepOutput(observe: observe)
         for index in slots.indices {
@@ -340,18 +347,19 @@ public struct FeatureRequest<Request: Equatable & Sendable>: Equatable, Sendable
     }
 }
 
-/// The versions a batch made, with their snapshots built as each was made, held until the batch is accepted.
-/// Confined to one application, on one thread (a class only so the observer closure can append to it).
+/// The versions a batch made, each with the builder of its snapshot (holding the state as that version had it), held
+/// until the batch is accepted. Confined to one application, on one thread (a class only so the observer closure can
+/// append to it).
 private final class ObservedVersions {
-    private var versions: [(feature: String, version: Int, snapshot: any ViewModel)] = []
+    private var versions: [(feature: String, version: Int, snapshot: SnapshotBuilder)] = []
 
-    /// Holds a version, building its snapshot now (the state it shows changes with the next step).
-    func record(_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) {
-        versions.append((feature, version, snapshot()))
+    /// Holds a version and its builder (nothing is built unless an observer asks).
+    func record(_ feature: String, _ version: Int, _ snapshot: SnapshotBuilder) {
+        versions.append((feature, version, snapshot))
     }
 
     /// Tells `observe` of every version held, in order.
-    func replay(to observe: (_ feature: String, _ version: Int, _ snapshot: () -> any ViewModel) -> Void) {
-        for held in versions { observe(held.feature, held.version, { held.snapshot }) }
+    func replay(to observe: (_ feature: String, _ version: Int, _ snapshot: SnapshotBuilder) -> Void) {
+        for held in versions { observe(held.feature, held.version, held.snapshot) }
     }
 }

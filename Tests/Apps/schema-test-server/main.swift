@@ -8,6 +8,7 @@ import ViewModelCore
 // `SCHEMA_TEST_TALLY_VERSION` names (1 by default), so that one binary stands for the build before and after a
 // change of a feature's stored shape, and one that cannot read what an earlier build stored. The take-over tests
 // (Tests/ServerTests/TakeOverSchemaProcessTests.swift) start it; the `viewhost` binary reads no such variable.
+// SCHEMA_TEST_SHARED=1 adds two features for the viewer-dependent snapshots' process tests (SharedBoard.swift).
 //   1: the state is a count.
 //   2: the state gained a field, `label` ("tally" by default), and version 1 is migrated as it is read.
 //   3: the state is version 2's, but version 1 and 2 are not migrated: a store that holds them is refused (65).
@@ -21,7 +22,15 @@ default:
     FileHandle.standardError.write(Data("schema-test-server: SCHEMA_TEST_TALLY_VERSION must be 1, 2 or 3\n".utf8))
     exit(64)
 }
-await ViewHostCommand.run(features: [tally], name: "schema-test-server")
+// SCHEMA_TEST_SHARED=1 adds two features members may be invited to (SharedBoard.swift): `board`, whose snapshot
+// depends on who looks, and `shared`, whose snapshot does not.
+let shared: [FeatureRegistration] =
+    ProcessInfo.processInfo.environment["SCHEMA_TEST_SHARED"] == "1"
+    ? [
+        .feature(Board.self, FeatureHosting(initialState: { _ in Board.State() })),
+        .feature(SharedTally.self, FeatureHosting(initialState: { _ in 0 })),
+    ] : []
+await ViewHostCommand.run(features: [tally] + shared, name: "schema-test-server")
 
 /// What clients post: `{"type":"add"}`.
 enum TallyIntent: FeatureIntent {
