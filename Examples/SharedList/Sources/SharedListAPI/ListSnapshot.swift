@@ -1,7 +1,8 @@
 import ViewHostAPI
 
-/// The shared list as `GET /v1/sessions/{id}/list` serves it, to the owner and every member alike: its items, each
-/// with who added it and its own actions, how many are left to buy, and the list's actions.
+/// The shared list as `GET /v1/sessions/{id}/list` serves it: its items, each with who added it and its own actions,
+/// how many are left to buy, the list's actions, and how many of the items the one looking added (the one field that
+/// differs between participants: the feature is a `ViewerDependentFeature`).
 ///
 /// Who added an item is a participant's id (`owner` for the session's owner): the feature knows who posted an event
 /// from the credential, never a name. Names are the session's participants' (`GET /v1/sessions/{id}/participants`),
@@ -54,13 +55,14 @@ public struct ListSnapshot: FeatureSnapshot {
     /// Items not bought yet.
     public let remaining: Int
     public let actions: Actions
-    // VIEWER-SNAPSHOT: the per-viewer "added by you" count goes here (`addedByYou: Int`) once the library's
-    // viewer-dependent snapshots are merged; until then the page counts the items whose `addedBy` is its own id.
+    /// How many of the items the participant looking added (the owner's own count in an export).
+    public let addedByYou: Int
 
-    public init(items: [Item], remaining: Int, actions: Actions) {
+    public init(items: [Item], remaining: Int, actions: Actions, addedByYou: Int) {
         self.items = items
         self.remaining = remaining
         self.actions = actions
+        self.addedByYou = addedByYou
     }
 
     /// `3 items, 2 left`.

@@ -5,8 +5,9 @@ import ViewModelCore
 
 /// A shopping list two or more people edit together: a feature that can be shared (``isShareable``), so the owner of
 /// a session invites others to it and every participant reads, posts to and streams the same list. Each item keeps
-/// who added it, from ``FeatureContext/participant`` (the credential that posted it, never a field of the body).
-public enum SharedListApp: Feature {
+/// who added it, from ``FeatureContext/participant`` (the credential that posted it, never a field of the body), and
+/// each participant's snapshot counts the items that participant added (a viewer-dependent snapshot).
+public enum SharedListApp: ViewerDependentFeature {
     public typealias State = ListState
     public typealias Event = ListEvent
     public typealias Intent = ListIntent
@@ -63,9 +64,7 @@ public enum SharedListApp: Feature {
         context.markChanged()
     }
 
-    public static func snapshot(of state: ListState, settings: SessionSettings) -> ListSnapshot {
-        // VIEWER-SNAPSHOT: with the library's viewer-dependent snapshots, the overload that takes the viewer counts
-        // `state.items.count { $0.addedBy == viewer }` into the snapshot's `addedByYou`; this one stays for the owner.
+    public static func snapshot(of state: ListState, settings: SessionSettings, viewer: Viewer) -> ListSnapshot {
         let items = state.items.map { item in
             ListSnapshot.Item(
                 id: item.id, text: item.text, done: item.done, addedBy: item.addedBy,
@@ -79,7 +78,8 @@ public enum SharedListApp: Feature {
                 add: ActionDescriptor(
                     enabled: state.items.count < ListIntent.maxItems,
                     prompt: ActionPrompt(title: "New item", submit: "Add")
-                ) { (text: String) in ListIntent.add(text: text) }))
+                ) { (text: String) in ListIntent.add(text: text) }),
+            addedByYou: state.items.count(where: { $0.addedBy == viewer.participant }))
     }
 
     /// Refuses a list read from outside (a journal export) that the intents could not have made: a text past

@@ -43,6 +43,24 @@ struct SharedListAppTests {
         #expect(snapshot.items.map(\.addedBy) == ["owner"])
     }
 
+    @Test func eachViewerCountsTheItemsItAddedAndTheOwnersViewIsTheDefault() throws {
+        var state = ListState()
+        try Self.send(.add(text: "Milk"), by: Participant.ownerID, to: &state)
+        try Self.send(.add(text: "Bread"), by: "p7x", to: &state)
+        try Self.send(.add(text: "Eggs"), by: "p7x", to: &state)
+        let settings = SessionSettings()
+        #expect(SharedListApp.dependsOnViewer)
+        #expect(SharedListApp.snapshot(of: state, settings: settings, viewer: Viewer(participant: "p7x")).addedByYou == 2)
+        #expect(SharedListApp.snapshot(of: state, settings: settings, viewer: .owner).addedByYou == 1)
+        #expect(SharedListApp.snapshot(of: state, settings: settings, viewer: Viewer(participant: "q1")).addedByYou == 0)
+        // What an export and a caller without a viewer get: the owner's view.
+        #expect(SharedListApp.snapshot(of: state, settings: settings).addedByYou == 1)
+        // The rest is the same for everyone.
+        let member = SharedListApp.snapshot(of: state, settings: settings, viewer: Viewer(participant: "p7x"))
+        let owner = SharedListApp.snapshot(of: state, settings: settings, viewer: .owner)
+        #expect(member.items == owner.items && member.remaining == owner.remaining)
+    }
+
     @Test func theOwnersEventsInTheTestHostAreTheOwners() throws {
         var host = try Self.host()
         try host.send(ListIntent.add(text: "Milk"), to: SharedListApp.key)

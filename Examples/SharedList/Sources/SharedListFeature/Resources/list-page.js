@@ -7,9 +7,8 @@
   ViewHost.renderers.list = (list, inputs, ui) => {
     const viewer = ui.viewer();
     const who = (id) => id === viewer.id ? "you" : id === "owner" ? "the owner" : viewer.names[id] ?? "someone who left";
-    // VIEWER-SNAPSHOT: counted here from `addedBy` and this page's own participant id until the library's
-    // viewer-dependent snapshots are merged; then it is the snapshot's own per-viewer field, `list.addedByYou`.
-    const addedByYou = viewer.id === null ? null : list.items.filter((item) => item.addedBy === viewer.id).length;
+    // The server counts it for whoever's credential read the snapshot (a viewer-dependent field).
+    const addedByYou = list.addedByYou;
     // Cleared once the server took it: the box found again then, since the stream may have drawn the list anew
     // (with what was typed) before the answer came.
     const box = () => document.getElementById("list-add-text");
@@ -23,7 +22,7 @@
       el("h2", { id: "list-title" }, "Shopping list"),
       el("p", { id: "list-summary" },
         `${list.items.length} item${list.items.length === 1 ? "" : "s"}, ${list.remaining} left`,
-        addedByYou === null ? null : el("span", { id: "list-added-by-you" }, ` · added by you: ${addedByYou}`)),
+        typeof addedByYou !== "number" ? null : el("span", { id: "list-added-by-you" }, ` · added by you: ${addedByYou}`)),
       el("ul", { id: "list-items" }, list.items.map((item) =>
         el("li", { class: item.done ? "list-item done" : "list-item", "data-item": item.id, "data-added-by": item.addedBy },
           el("input", { type: "checkbox", checked: item.done, "aria-label": `Bought: ${item.text}`,
