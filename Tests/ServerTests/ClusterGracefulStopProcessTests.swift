@@ -15,11 +15,13 @@ final class ClusterGracefulStopProcessTests {
         database = try await PostgresServer()
     }
 
-    private func node(_ name: String) async throws -> ServerProcess {
+    /// Node `name`, its internal listener on `internalAddress` (a free port unless given: a restarted node takes
+    /// its previous process's).
+    private func node(_ name: String, internalAddress: String = "127.0.0.1:0") async throws -> ServerProcess {
         let node = try await ServerProcess(
             arguments: [
                 "serve", "--port", "0", "--store", "postgres", "--database-url", database.url, "--node-id", name,
-                "--internal-address", "127.0.0.1:0",
+                "--internal-address", internalAddress,
             ],
             environment: ["VIEWHOST_CLUSTER_SECRET": Self.secret])
         // Ready for hops once it logs its internal address.
@@ -28,6 +30,19 @@ final class ClusterGracefulStopProcessTests {
             try await Task.sleep(for: .milliseconds(20))
         }
         return node
+    }
+
+    /// The internal address `node` logged once it listened there (`127.0.0.1:PORT`).
+    private static func internalAddress(of node: ServerProcess) throws -> String {
+        let line = node.standardErrorText().split(separator: "\n").first { $0.contains("taking forwarded requests") }
+        let address = try #require(line?.split(separator: "address=").last)
+        return String(address.prefix { !$0.isWhitespace && $0 != "\"" })
+    }
+
+    /// The node the store names as session `id`'s owner, and the epoch it owns it under (`owner|epoch`).
+    private func lease(of id: String) async throws -> String {
+        try await database.psql("SELECT owner || '|' || epoch FROM sessions WHERE id = '\(id)'")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     private static func person(_ name: String) -> String {
@@ -94,6 +109,46 @@ final class ClusterGracefulStopProcessTests {
         #expect(read.status == 200 && read.header("ETag") == "\"\(posted + 1)\"", "applied once each: \(read)")
         b.send(signal: SIGTERM)
         #expect(try await b.waitForExit() == 0)
+        await database.stop()
+    }
+
+    /// A node restarted in a rolling restart, under its name and internal address, is a live owner, whatever its
+    /// previous process refused: node c, which saw a's previous process refuse a connection, forwards a request for
+    /// a session the new a owns there instead of taking it over. (It took it over when that refusal was less than
+    /// 10 s old, fencing the new owner's copy: a write a was committing then was refused, the round-robin rolling
+    /// restart's 503.)
+    @Test func aNodeRestartedUnderItsNameKeepsItsSessionsThoughItsPreviousProcessRefusedAConnection() async throws {
+        let a = try await node("a")
+        let c = try await node("c")
+        let internalAddress = try Self.internalAddress(of: a)
+        // c learns that a owns a session (it forwards a request there), then a stops; c's next request for it is
+        // refused at a's address, and c takes the session over.
+        let (old, oldToken) = try await ProcessHTTP.createSession(a.port, features: ["person"])
+        let routed = try await ProcessHTTP.request(c.port, "GET", "/v1/sessions/\(old)/person", token: oldToken)
+        #expect(routed.status == 200, "forwarded to a: \(routed)")
+        a.send(signal: SIGTERM)
+        #expect(try await a.waitForExit() == 0)
+        let moved = try await ProcessHTTP.request(c.port, "GET", "/v1/sessions/\(old)/person", token: oldToken)
+        #expect(moved.status == 200, "taken over by c: \(moved)")
+        #expect(try await lease(of: old).hasPrefix("c|"))
+
+        // a again, a new process on the same internal address; a session made on it is its own.
+        let restarted = try await node("a", internalAddress: internalAddress)
+        let (id, token) = try await ProcessHTTP.createSession(restarted.port, features: ["person"])
+        #expect(try await lease(of: id) == "a|1")
+        // Through c: forwarded to a, which keeps the session (the epoch it writes under), and a write through a
+        // answers 202 from the copy it holds.
+        let read = try await ProcessHTTP.request(c.port, "GET", "/v1/sessions/\(id)/person", token: token)
+        #expect(read.status == 200, "\(read)")
+        #expect(try await lease(of: id) == "a|1", "still a's, not taken over by c")
+        let posted = try await ProcessHTTP.request(
+            restarted.port, "POST", "/v1/sessions/\(id)/person/events", token: token, body: Self.person("Again"),
+            headers: ["Idempotency-Key": "restarted-1"])
+        #expect(posted.status == 202, "\(posted)")
+        #expect(try await lease(of: id) == "a|1")
+        for node in [restarted, c] { node.send(signal: SIGTERM) }
+        #expect(try await restarted.waitForExit() == 0)
+        #expect(try await c.waitForExit() == 0)
         await database.stop()
     }
 }
