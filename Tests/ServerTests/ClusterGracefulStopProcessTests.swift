@@ -151,4 +151,68 @@ final class ClusterGracefulStopProcessTests {
         #expect(try await c.waitForExit() == 0)
         await database.stop()
     }
+
+    /// A stopping node hands a session back only once the writes it took before have reached the store: a post
+    /// forwarded to the owner a, its write held up on its way to the store (the journal locked from outside),
+    /// gets its 202 although a is stopping and another request for the session, forwarded while a's write waits,
+    /// is handed back to b. (b took the session over at once, raising its epoch, and a's write was refused: 503.)
+    @Test func aStoppingNodeHandsASessionBackOnlyOnceTheWritesItTookAreStored() async throws {
+        let a = try await node("a")
+        let b = try await node("b")
+        let (id, token) = try await ProcessHTTP.createSession(a.port, features: ["person"])
+        let (port, database) = (b.port, database)
+        let locks = "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'journal'"
+        // The journal locked by a session of its own until it is cancelled below: a's next write waits for it.
+        let holder = Task { [database] in
+            try? await database.psql("BEGIN; LOCK TABLE journal IN EXCLUSIVE MODE; SELECT pg_sleep(120); COMMIT;")
+        }
+        defer { holder.cancel() }
+        try await Self.waitFor { try await database.psql(locks + " AND l.granted AND l.mode = 'ExclusiveLock'") == "1" }
+        let post = Self.request(port, "POST", "/v1/sessions/\(id)/person/events", token: token, body: Self.person("Held"))
+        // a took the hop and its write waits for the lock.
+        try await Self.waitFor { try await database.psql(locks + " AND NOT l.granted") != "0" }
+        a.send(signal: SIGTERM)
+        // Reads through b, forwarded to a: answered while a drains, then handed back once a leaves. Until b has
+        // taken the session over, or a read is held (a waits for its write before handing the session back).
+        var reads: [Task<TestResponse, any Error>] = []
+        let deadline = TestDeadline.after(.seconds(5))
+        while ContinuousClock.now < deadline, try await !lease(of: id).hasPrefix("b|") {
+            reads.append(Self.request(port, "GET", "/v1/sessions/\(id)/person", token: token))
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        // The write goes on to the store.
+        try await database.psql(
+            "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE '%LOCK TABLE journal%' "
+                + "AND pid <> pg_backend_pid()")
+        let answer = try await post.value
+        #expect(answer.status == 202, "the post a took while stopping: \(answer)")
+        for read in reads {
+            let read = try await read.value
+            #expect(read.status == 200, "\(read)")
+        }
+        #expect(try await a.waitForExit() == 0)
+        let final = try await ProcessHTTP.request(b.port, "GET", "/v1/sessions/\(id)/person", token: token)
+        #expect(final.status == 200 && final.header("ETag") == "\"2\"", "the held post applied once: \(final)")
+        b.send(signal: SIGTERM)
+        #expect(try await b.waitForExit() == 0)
+        await database.stop()
+    }
+
+    /// A request sent on a task of its own (its answer awaited later).
+    private static func request(
+        _ port: Int, _ method: String, _ path: String, token: String, body: String? = nil
+    ) -> Task<TestResponse, any Error> {
+        Task {
+            try await ProcessHTTP.request(
+                port, method, path, token: token, body: body, headers: body == nil ? [:] : ["Idempotency-Key": "held-1"])
+        }
+    }
+
+    /// Waits until `condition` holds (or the deadline: the test's expectations then say what did not happen).
+    private static func waitFor(_ condition: () async throws -> Bool) async throws {
+        let deadline = TestDeadline.after(.seconds(20))
+        while try await !condition(), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
 }
