@@ -71,8 +71,8 @@ public struct ViewHostApp: Sendable {
     /// does not forward.
     public func leaveCluster(within timeout: Duration) async {
         guard let hop = registry.cluster, let internalServer else { return }
-        hop.departure.leave()
-        await hop.departure.writesFinished(within: timeout)
+        hop.departure.leave(within: timeout)
+        await hop.departure.writesFinished()
         close()
         internalServer.shutdown()
         await internalServer.waitUntilStopped()

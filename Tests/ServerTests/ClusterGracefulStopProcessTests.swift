@@ -15,11 +15,13 @@ final class ClusterGracefulStopProcessTests {
         database = try await PostgresServer()
     }
 
-    private func node(_ name: String) async throws -> ServerProcess {
+    /// Node `name`, its internal listener on `internalAddress` (a free port unless given: a restarted node takes
+    /// its previous process's).
+    private func node(_ name: String, internalAddress: String = "127.0.0.1:0") async throws -> ServerProcess {
         let node = try await ServerProcess(
             arguments: [
                 "serve", "--port", "0", "--store", "postgres", "--database-url", database.url, "--node-id", name,
-                "--internal-address", "127.0.0.1:0",
+                "--internal-address", internalAddress,
             ],
             environment: ["VIEWHOST_CLUSTER_SECRET": Self.secret])
         // Ready for hops once it logs its internal address.
@@ -28,6 +30,19 @@ final class ClusterGracefulStopProcessTests {
             try await Task.sleep(for: .milliseconds(20))
         }
         return node
+    }
+
+    /// The internal address `node` logged once it listened there (`127.0.0.1:PORT`).
+    private static func internalAddress(of node: ServerProcess) throws -> String {
+        let line = node.standardErrorText().split(separator: "\n").first { $0.contains("taking forwarded requests") }
+        let address = try #require(line?.split(separator: "address=").last)
+        return String(address.prefix { !$0.isWhitespace && $0 != "\"" })
+    }
+
+    /// The node the store names as session `id`'s owner, and the epoch it owns it under (`owner|epoch`).
+    private func lease(of id: String) async throws -> String {
+        try await database.psql("SELECT owner || '|' || epoch FROM sessions WHERE id = '\(id)'")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     private static func person(_ name: String) -> String {
@@ -95,5 +110,109 @@ final class ClusterGracefulStopProcessTests {
         b.send(signal: SIGTERM)
         #expect(try await b.waitForExit() == 0)
         await database.stop()
+    }
+
+    /// A node restarted in a rolling restart, under its name and internal address, is a live owner, whatever its
+    /// previous process refused: node c, which saw a's previous process refuse a connection, forwards a request for
+    /// a session the new a owns there instead of taking it over. (It took it over when that refusal was less than
+    /// 10 s old, fencing the new owner's copy: a write a was committing then was refused, the round-robin rolling
+    /// restart's 503.)
+    @Test func aNodeRestartedUnderItsNameKeepsItsSessionsThoughItsPreviousProcessRefusedAConnection() async throws {
+        let a = try await node("a")
+        let c = try await node("c")
+        let internalAddress = try Self.internalAddress(of: a)
+        // c learns that a owns a session (it forwards a request there), then a stops; c's next request for it is
+        // refused at a's address, and c takes the session over.
+        let (old, oldToken) = try await ProcessHTTP.createSession(a.port, features: ["person"])
+        let routed = try await ProcessHTTP.request(c.port, "GET", "/v1/sessions/\(old)/person", token: oldToken)
+        #expect(routed.status == 200, "forwarded to a: \(routed)")
+        a.send(signal: SIGTERM)
+        #expect(try await a.waitForExit() == 0)
+        let moved = try await ProcessHTTP.request(c.port, "GET", "/v1/sessions/\(old)/person", token: oldToken)
+        #expect(moved.status == 200, "taken over by c: \(moved)")
+        #expect(try await lease(of: old).hasPrefix("c|"))
+
+        // a again, a new process on the same internal address; a session made on it is its own.
+        let restarted = try await node("a", internalAddress: internalAddress)
+        let (id, token) = try await ProcessHTTP.createSession(restarted.port, features: ["person"])
+        #expect(try await lease(of: id) == "a|1")
+        // Through c: forwarded to a, which keeps the session (the epoch it writes under), and a write through a
+        // answers 202 from the copy it holds.
+        let read = try await ProcessHTTP.request(c.port, "GET", "/v1/sessions/\(id)/person", token: token)
+        #expect(read.status == 200, "\(read)")
+        #expect(try await lease(of: id) == "a|1", "still a's, not taken over by c")
+        let posted = try await ProcessHTTP.request(
+            restarted.port, "POST", "/v1/sessions/\(id)/person/events", token: token, body: Self.person("Again"),
+            headers: ["Idempotency-Key": "restarted-1"])
+        #expect(posted.status == 202, "\(posted)")
+        #expect(try await lease(of: id) == "a|1")
+        for node in [restarted, c] { node.send(signal: SIGTERM) }
+        #expect(try await restarted.waitForExit() == 0)
+        #expect(try await c.waitForExit() == 0)
+        await database.stop()
+    }
+
+    /// A stopping node hands a session back only once the writes it took before have reached the store: a post
+    /// forwarded to the owner a, its write held up on its way to the store (the journal locked from outside),
+    /// gets its 202 although a is stopping and another request for the session, forwarded while a's write waits,
+    /// is handed back to b. (b took the session over at once, raising its epoch, and a's write was refused: 503.)
+    @Test func aStoppingNodeHandsASessionBackOnlyOnceTheWritesItTookAreStored() async throws {
+        let a = try await node("a")
+        let b = try await node("b")
+        let (id, token) = try await ProcessHTTP.createSession(a.port, features: ["person"])
+        let (port, database) = (b.port, database)
+        let locks = "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'journal'"
+        // The journal locked by a session of its own until it is cancelled below: a's next write waits for it.
+        let holder = Task { [database] in
+            try? await database.psql("BEGIN; LOCK TABLE journal IN EXCLUSIVE MODE; SELECT pg_sleep(120); COMMIT;")
+        }
+        defer { holder.cancel() }
+        try await Self.waitFor { try await database.psql(locks + " AND l.granted AND l.mode = 'ExclusiveLock'") == "1" }
+        let post = Self.request(port, "POST", "/v1/sessions/\(id)/person/events", token: token, body: Self.person("Held"))
+        // a took the hop and its write waits for the lock.
+        try await Self.waitFor { try await database.psql(locks + " AND NOT l.granted") != "0" }
+        a.send(signal: SIGTERM)
+        // Reads through b, forwarded to a: answered while a drains, then handed back once a leaves. Until b has
+        // taken the session over, or a read is held (a waits for its write before handing the session back).
+        var reads: [Task<TestResponse, any Error>] = []
+        let deadline = TestDeadline.after(.seconds(5))
+        while ContinuousClock.now < deadline, try await !lease(of: id).hasPrefix("b|") {
+            reads.append(Self.request(port, "GET", "/v1/sessions/\(id)/person", token: token))
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        // The write goes on to the store.
+        try await database.psql(
+            "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE '%LOCK TABLE journal%' "
+                + "AND pid <> pg_backend_pid()")
+        let answer = try await post.value
+        #expect(answer.status == 202, "the post a took while stopping: \(answer)")
+        for read in reads {
+            let read = try await read.value
+            #expect(read.status == 200, "\(read)")
+        }
+        #expect(try await a.waitForExit() == 0)
+        let final = try await ProcessHTTP.request(b.port, "GET", "/v1/sessions/\(id)/person", token: token)
+        #expect(final.status == 200 && final.header("ETag") == "\"2\"", "the held post applied once: \(final)")
+        b.send(signal: SIGTERM)
+        #expect(try await b.waitForExit() == 0)
+        await database.stop()
+    }
+
+    /// A request sent on a task of its own (its answer awaited later).
+    private static func request(
+        _ port: Int, _ method: String, _ path: String, token: String, body: String? = nil
+    ) -> Task<TestResponse, any Error> {
+        Task {
+            try await ProcessHTTP.request(
+                port, method, path, token: token, body: body, headers: body == nil ? [:] : ["Idempotency-Key": "held-1"])
+        }
+    }
+
+    /// Waits until `condition` holds (or the deadline: the test's expectations then say what did not happen).
+    private static func waitFor(_ condition: () async throws -> Bool) async throws {
+        let deadline = TestDeadline.after(.seconds(20))
+        while try await !condition(), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
     }
 }

@@ -3,8 +3,8 @@ import ViewHostLocking
 /// A node's way out of the cluster in a graceful stop (a rolling restart), so that it fails no request on the way:
 /// while its public listener drains, it goes on answering hops for the sessions it owns; then it ``leave()``s:
 /// from then on each new hop is answered `421` with ``ClusterHop/handOffField`` (the forwarding node takes the
-/// session over at once, without waiting for this node's lease to end), and once the hops that may write, already
-/// taken, have answered (``writesFinished()``), this node writes what it has queued and ends its lease.
+/// session over at once, without waiting for this node's lease to end), once the hops that may write, already
+/// taken, have answered (``writesFinished()``); then this node writes what it has queued and ends its lease.
 ///
 /// Only writes are waited for: a read, a stream or a long poll changes nothing a taker could overwrite, and the
 /// registry's close ends those still open.
@@ -15,6 +15,8 @@ final class HopDeparture: Sendable {
         var leaving = false
         var writes = 0
         var waiters: [CheckedContinuation<Void, Never>] = []
+        /// Until when the writing hops taken before ``leave(within:)`` are waited for.
+        var deadline: ContinuousClock.Instant?
     }
 
     /// Counts a hop taken now, when it may write; returns false (take nothing) once the node is leaving.
@@ -37,21 +39,33 @@ final class HopDeparture: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// From now on every new hop is handed back (see the type's summary).
-    func leave() {
-        state.withLock { $0.leaving = true }
+    /// From now on every new hop is handed back (see the type's summary); the writing hops taken before get
+    /// `timeout` from now to answer.
+    func leave(within timeout: Duration) {
+        state.withLock { state in
+            state.leaving = true
+            state.deadline = .now.advanced(by: timeout)
+        }
     }
 
     /// Whether the node is leaving.
     var isLeaving: Bool { state.withLock { $0.leaving } }
 
-    /// Returns once the writing hops taken before ``leave()`` have their answers, or `timeout` has passed.
-    func writesFinished(within timeout: Duration) async {
+    /// Returns once the writing hops taken before ``leave(within:)`` have their answers, or its timeout has passed.
+    /// A hop is handed back only then: the node that takes its session over raises the session's epoch, which
+    /// refuses a write of this node's that is still on its way to the store (its client would get `503`).
+    func writesFinished() async {
+        let deadline = state.withLock { $0.deadline } ?? .now
+        await writesFinished(within: max(ContinuousClock.now.duration(to: deadline), .zero))
+    }
+
+    /// Returns once the writing hops taken before ``leave(within:)`` have their answers, or `timeout` has passed.
+    private func writesFinished(within timeout: Duration) async {
         let bound = Task {
             try await Task.sleep(for: timeout)
             stopWaiting()
         }
-        await writesFinished()
+        await allWritesAnswered()
         bound.cancel()
     }
 
@@ -64,8 +78,8 @@ final class HopDeparture: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Returns once the writing hops taken before ``leave()`` have their answers.
-    private func writesFinished() async {
+    /// Returns once the writing hops taken before ``leave(within:)`` have their answers.
+    private func allWritesAnswered() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now = state.withLock { state in
                 if state.writes == 0 { return true }

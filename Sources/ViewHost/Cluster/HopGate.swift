@@ -13,7 +13,14 @@ struct HopGate: HTTPResponder {
     func respond(to request: HTTPRequest, context: HTTPRequestContext) throws -> HTTPHandlerResult {
         guard hop.isHop(request) else { throw AppError.hopRefused }
         let writing = request.method != .get && request.method != .head
-        guard hop.departure.enter(writing: writing) else { throw AppError.handedOver(node: hop.node) }
+        guard hop.departure.enter(writing: writing) else {
+            // Handed back once the writes taken before have answered: the taker's new epoch would refuse a write
+            // still on its way to the store (a 503 for a request this node had accepted).
+            return .deferred { [hop] in
+                await hop.departure.writesFinished()
+                throw AppError.handedOver(node: hop.node)
+            }
+        }
         let result: HTTPHandlerResult
         do {
             result = try wrapped.respond(to: request, context: context)

@@ -138,19 +138,17 @@ extension SessionRegistry {
     }
 
     /// Claims session `id`, taking it over from `replaced` too (it handed the session here, or refused a
-    /// connection), and, unless this is a hop, from an owner that refused a connection just now (its process is
-    /// gone though its lease holds). Each take-over is conditional on the owner it replaces, in the store's
-    /// transaction: of two nodes handed the same session at once, one takes it and the other is named that one
-    /// (and forwards there) instead of taking it over again, which would fence the first copy and refuse its
-    /// pending write (503).
+    /// connection just now), conditionally on that owner, in the store's transaction: of two nodes handed the same
+    /// session at once, one takes it and the other is named that one (and forwards there) instead of taking it over
+    /// again, which would fence the first copy and refuse its pending write (503).
+    ///
+    /// Another owner whose lease holds is never taken over here, even one whose address refused a connection a
+    /// while ago: a node restarted under the same name and address (a rolling restart) renews that lease, and is
+    /// alive. The request is forwarded to it instead, and only a connection it refuses now makes it `replaced`.
     func claim(
         _ id: SessionID, from shared: any SharedSessionStorage, replacing replaced: PeerNode?, hop: Bool
     ) throws(StorageError) -> SessionClaim {
-        let claim = try shared.claim(id, replacing: hop ? nil : replaced)
-        guard !hop, case .ownedElsewhere(let owner) = claim, owner.name != replaced?.name,
-            cluster?.routes.isUnreachable(owner) == true
-        else { return claim }
-        return try shared.claim(id, replacing: owner)
+        try shared.claim(id, replacing: hop ? nil : replaced)
     }
 
     /// How `request`'s session is loaded here.
