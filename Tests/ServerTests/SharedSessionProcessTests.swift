@@ -96,11 +96,16 @@ struct SharedSessionProcessTests {
         let info = try await ProcessHTTP.request(port, "GET", "/v1/sessions/\(owner.id)", token: bea.token)
         #expect(info.status == 200)
         #expect((ProcessHTTP.json(info)?["features"] as? [String: Any])?.keys.sorted() == ["person"])
-        for (method, path) in [
-            ("DELETE", ""), ("GET", "/log"), ("GET", "/journal"), ("GET", "/versions"), ("GET", "/invitations"),
-        ] {
+        for (method, path) in [("DELETE", ""), ("GET", "/invitations")] {
             let refused = try await ProcessHTTP.request(port, method, "/v1/sessions/\(owner.id)\(path)", token: bea.token)
             #expect(refused.status == 403, "\(method) \(path): \(refused.status)")
+        }
+        // Her log, versions and export are of her feature alone (the owner's log has weather's start).
+        #expect(log.text.contains("weather"), "\(log.text)")
+        for path in ["/log", "/versions", "/journal"] {
+            let read = try await ProcessHTTP.request(port, "GET", "/v1/sessions/\(owner.id)\(path)", token: bea.token)
+            #expect(read.status == 200, "\(path): \(read.status)")
+            #expect(read.text.contains("person") && !read.text.contains("weather"), "\(path): \(read.text)")
         }
 
         // Both are listed, both online while their streams are open.

@@ -60,6 +60,10 @@ import ViewModelCore
             for (path, method) in OpenAPIDocument.ownerOnlyOperations {
                 #expect(paths[path][method]["responses"].keys.contains("403"), "\(method) \(path)")
             }
+            // A member reads the log, the versions and the export of its own features: never 403.
+            for path in ["/v1/sessions/{id}/log", "/v1/sessions/{id}/versions", "/v1/sessions/{id}/journal"] {
+                #expect(!paths[path]["get"]["responses"].keys.contains("403"), "get \(path)")
+            }
         }
     }
 

@@ -43,8 +43,8 @@ struct SharedSessionHTTPTests {
                 #expect(response.status == 404, "\(method) \(path): \(response)")
             }
 
-            // The owner's routes are the owner's: inviting, withdrawing, contacts, the log, the history, the
-            // export, deleting the session, removing another member.
+            // The owner's routes are the owner's: inviting, withdrawing, contacts, deleting the session, removing
+            // another member.
             let open = try await app.request(
                 "POST", owner.path("invitations"), token: owner.token, body: #"{"purpose":"join"}"#)
             let invitation = try #require(try open.json["id"].string)
@@ -52,8 +52,7 @@ struct SharedSessionHTTPTests {
                 ("POST", owner.path("invitations"), #"{"purpose":"join"}"#),
                 ("POST", owner.path("invitations"), #"{"purpose":"join","features":["person"],"role":"member"}"#),
                 ("DELETE", owner.path("invitations/\(invitation)"), nil),
-                ("GET", owner.path("invitations"), nil), ("GET", owner.path("log"), nil),
-                ("GET", owner.path("versions"), nil), ("GET", owner.path("journal"), nil),
+                ("GET", owner.path("invitations"), nil),
                 ("DELETE", owner.path("participants/\(cidID)"), nil),
                 ("DELETE", owner.path("participants/owner"), nil), ("DELETE", owner.path(), nil),
             ] as [(String, String, String?)] {
@@ -81,6 +80,61 @@ struct SharedSessionHTTPTests {
             #expect(byQuery.count == 3)
             #expect(byQuery.allSatisfy { $0["summary"].string?.hasPrefix(#"by="\#(beaID)""#) == true }, "\(byQuery)")
             #expect(!log.contains { $0["summary"].string?.contains("Body") == true }, "refused: nothing applied")
+        }
+    }
+
+    /// A member's log, versions and export hold the features it was invited to and nothing else of the session: the
+    /// owner's login events are absent from all three, and the export imports as a session of its features alone,
+    /// which shows what the member saw. The owner's export is still the whole session.
+    @Test func aMembersLogVersionsAndExportHoldOnlyItsFeatures() async throws {
+        try await TestApp.run { app in
+            let owner = try await app.createQuietSession()
+            let (bea, _) = try await Self.join(app, owner, as: "Bea")
+            try await app.send(owner, "login", #"{"type":"setUsername","value":"olga"}"#)
+            #expect(try await app.post(bea, "person", Self.person("Beatrix")).status == 202)
+            try await app.send(owner, "login", #"{"type":"setUsername","value":"olgaagain"}"#)
+            #expect(try await app.post(bea, "person", Self.person("Bernadette")).status == 202)
+
+            let log = try await app.log(bea)
+            #expect(!log.isEmpty && log.allSatisfy { $0["feature"].string == "person" }, "\(log)")
+            #expect(try await app.log(owner).contains { $0["feature"].string == "login" }, "the owner's has all")
+
+            let versions = try await app.request("GET", bea.path("versions"), token: bea.token)
+            try #require(versions.status == 200, "\(versions)")
+            #expect(try versions.json["features"].keys == ["person"], "\(versions)")
+            let listed = try versions.json["versions"].array
+            #expect(!listed.isEmpty && listed.allSatisfy { $0["feature"].string == "person" }, "\(versions)")
+
+            let exported = try await JournalHTTPTests.export(app, bea)
+            let text = String(decoding: exported, as: UTF8.self)
+            #expect(!text.contains("olga") && !text.contains("login") && !text.contains("chat"), "\(text)")
+            #expect(text.contains("Bernadette"))
+            let header = try JSON(bytes: Array(text.split(separator: "\n")[0].utf8))
+            #expect(header["features"].strings == ["person"])
+            #expect(!text.contains(bea.token) && !text.contains("Bea\""), "no credential, no name")
+            let response = try await JournalHTTPTests.importJournal(app, exported)
+            try #require(response.status == 201, "\(response)")
+            let copy = TestSession(
+                id: try #require(try response.json["id"].string), token: try #require(try response.json["token"].string))
+            #expect(try await app.request("GET", copy.path("login"), token: copy.token).status == 404)
+            #expect(try await app.request("GET", copy.path("chat"), token: copy.token).status == 404)
+            let seen = try await app.request("GET", bea.path("person"), token: bea.token)
+            let copied = try await app.request("GET", copy.path("person"), token: copy.token)
+            #expect(copied.status == 200 && copied.header("ETag") == seen.header("ETag"))
+            #expect(
+                String(decoding: copied.body, as: UTF8.self).replacingOccurrences(of: copy.id, with: owner.id)
+                    == String(decoding: seen.body, as: UTF8.self))
+            let copiedLog = try await app.log(copy)
+            #expect(copiedLog.map { $0["seq"].int } == log.map { $0["seq"].int }, "its log kept")
+            // It goes on from there, its log's numbers skipping the others' entries: its next version is listed with
+            // the entry that made it.
+            #expect(try await app.post(copy, "person", Self.person("Copied")).status == 202)
+            let copyVersions = try await app.request("GET", copy.path("versions"), token: copy.token).json
+            let last = try #require(copyVersions["versions"].array.last)
+            #expect(last["cause"]["summary"].string?.contains("Copied") == true, "\(copyVersions)")
+
+            let whole = String(decoding: try await JournalHTTPTests.export(app, owner), as: UTF8.self)
+            #expect(whole.contains("olgaagain") && whole.contains("Bernadette"), "the owner's is the whole session")
         }
     }
 

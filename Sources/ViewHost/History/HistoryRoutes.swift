@@ -15,15 +15,19 @@ enum HistoryRoutes {
 
     static func register(on router: inout MeteredRouter, registry: SessionRegistry, archive: SessionArchive) {
         let resolver = SessionResolver(registry: registry)
-        router.on(.get, "/v1/sessions/:id/versions", session: resolver) { request, context, session in
+        // A member lists and exports the features it was invited to; the others are absent.
+        router.on(.get, "/v1/sessions/:id/versions", session: resolver, members: .allowed) {
+            request, context, session, member in
             return .deferred {
-                let list = try await OffLoop.run { () throws -> VersionList in try archive.versions(of: session) }
+                var list = try await OffLoop.run { () throws -> VersionList in try archive.versions(of: session) }
+                if let member { list = list.keeping(member.features) }
                 return HTTPResponse(
                     contentType: "application/json", bytes: json(list), headers: [.cacheControl: "private, no-cache"])
             }
         }
 
-        router.on(.get, "/v1/sessions/:id/journal", session: resolver) { request, context, session in
+        router.on(.get, "/v1/sessions/:id/journal", session: resolver, members: .allowed) {
+            request, context, session, member in
             let now = registry.scheduler.now
             let stamp = now.formatted(.iso8601).replacingOccurrences(of: ":", with: "")
             return .response(
@@ -38,7 +42,7 @@ enum HistoryRoutes {
                             // An export in progress keeps the session from expiring.
                             session.hold()
                             defer { session.release() }
-                            try await archive.export(session, to: body, at: now)
+                            try await archive.export(session, to: body, at: now, features: member?.features)
                         })))
         }
     }

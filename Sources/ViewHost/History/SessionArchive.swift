@@ -295,7 +295,21 @@ final class SessionArchive: Sendable {
     /// Writes `session`'s journal export to `body`: the header with the value at the oldest checkpoint held, then
     /// a line per record after it, read a page at a time (so a long history never sits in memory), then the end
     /// line. A failure midway ends the body without its end line, so the file reads as cut short.
-    func export(_ session: Session, to body: HTTPBodyWriter, at now: Date) async throws {
+    ///
+    /// A shared session's member (`features`, those it was invited to) exports its features' current value alone,
+    /// without input lines (``SessionCore/projected(onto:)``): the session's inputs interleave its features with the
+    /// others' (one sequence, one random generator, one count of timers), so its features' records alone would not
+    /// replay to what it saw, and the others' are not its to take.
+    func export(_ session: Session, to body: HTTPBodyWriter, at now: Date, features: [String]? = nil) async throws {
+        if let features {
+            let (core, number) = try await committedValue(of: session)
+            let writer = try JournalExportWriter(
+                session: session.id, createdAt: session.createdAt, exportedAt: now,
+                base: core.projected(onto: Set(features)), number: number)
+            try await body.write(writer.header)
+            try await body.write(writer.end())
+            return
+        }
         // One source for the whole export: the memory store's is a copy of the session's history as it is now.
         let source = source(of: session)
         let (base, number) = try await exportBase(of: session, from: source)
@@ -349,6 +363,11 @@ final class SessionArchive: Sendable {
             }
             if let held { return held }
         }
+        return try await committedValue(of: session)
+    }
+
+    /// The session's value once everything applied is durable, and the number of its last record.
+    private func committedValue(of session: Session) async throws -> (SessionCore, Int) {
         // A value and its number that agree: nothing applied is waiting for its commit (a busy session may take a few
         // tries).
         for _ in 1...100 {
@@ -377,4 +396,11 @@ struct VersionList: Sendable {
     let latest: [String: Int]
     /// Every version after the oldest, oldest first.
     let versions: [Entry]
+
+    /// The list of `features` alone (what a shared session's member may see).
+    func keeping(_ features: [String]) -> VersionList {
+        VersionList(
+            oldest: oldest.filter { features.contains($0.key) }, latest: latest.filter { features.contains($0.key) },
+            versions: versions.filter { features.contains($0.feature) })
+    }
 }

@@ -104,8 +104,7 @@ enum OpenAPIDocument {
 
     /// The operations a member of a shared session is refused (`403`) besides the invitations': the owner's alone.
     static let ownerOnlyOperations = [
-        ("/v1/sessions/{id}", "delete"), ("/v1/sessions/{id}/log", "get"), ("/v1/sessions/{id}/versions", "get"),
-        ("/v1/sessions/{id}/journal", "get"), ("/v1/sessions/{id}/contacts", "post"),
+        ("/v1/sessions/{id}", "delete"), ("/v1/sessions/{id}/contacts", "post"),
     ]
 
     /// The path item `item` without the response `status` of its operation `method`.

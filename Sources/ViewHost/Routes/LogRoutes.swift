@@ -4,14 +4,17 @@ import ViewHostJSON
 import ViewModelCore
 
 /// `GET /v1/sessions/{id}/log?since=SEQ`: the session's data-flow log after `since`, oldest first: why each
-/// snapshot changed, which event caused which (API.md, "the data-flow log").
+/// snapshot changed, which event caused which (API.md, "the data-flow log"). A shared session's member reads only the
+/// entries of the features it was invited to.
 enum LogRoutes {
     /// `2026-11-23T14:00:00.500Z`.
     private static let timestamp = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
     static func register(on router: inout MeteredRouter, registry: SessionRegistry) {
         let resolver = SessionResolver(registry: registry)
-        router.get("/v1/sessions/:id/log", session: resolver) { request, context, session in
+        // A member reads the entries of the features it was invited to; the others' are absent.
+        router.on(.get, "/v1/sessions/:id/log", session: resolver, members: .allowed) {
+            request, context, session, member in
             var since = 0
             if let text = try QueryParameter.single("since", of: request) {
                 guard let value = SequenceNumber.parse(text) else {
@@ -21,7 +24,8 @@ enum LogRoutes {
                 }
                 since = value
             }
-            let (entries, oldest) = session.log(after: since)
+            var (entries, oldest) = session.log(after: since)
+            if let member { entries.removeAll { !member.features.contains($0.feature) } }
             var writer = JSONWriter()
             writer.beginArray()
             for entry in entries { write(entry, to: &writer) }
@@ -29,7 +33,7 @@ enum LogRoutes {
             var headers: HTTPHeaders = [.cacheControl: "private, no-cache"]
             headers.add("X-Log-Latest-Seq", String(session.sequence))
             if let oldest { headers.add("X-Log-Oldest-Seq", String(oldest)) }
-            return HTTPResponse(contentType: "application/json", bytes: writer.bytes, headers: headers)
+            return .response(HTTPResponse(contentType: "application/json", bytes: writer.bytes, headers: headers))
         }
     }
 

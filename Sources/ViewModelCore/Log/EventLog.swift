@@ -67,13 +67,34 @@ public struct EventLog: Sendable {
     }
 
     /// The entry with sequence number `sequence`, if the ring still holds it (entries are numbered one after
-    /// another, so it is found without a search).
+    /// another, so it is found without a search; in a log with gaps, a member's copy of a shared session holding
+    /// only its features' entries, by a binary search).
     public func entry(sequence: Int) -> LogEntry? {
         guard let oldest = oldestSequence else { return nil }
         let offset = sequence - oldest
-        guard offset >= 0, offset < packed.count else { return nil }
-        let entry = packed[(start + offset) % packed.count]
-        return entry.seq == sequence ? unpack(entry) : nil
+        guard offset >= 0 else { return nil }
+        if offset < packed.count {
+            let entry = packed[(start + offset) % packed.count]
+            if entry.seq == sequence { return unpack(entry) }
+        }
+        var low = 0
+        var high = min(offset, packed.count - 1)
+        while low <= high {
+            let middle = (low + high) / 2
+            let entry = packed[(start + middle) % packed.count]
+            if entry.seq == sequence { return unpack(entry) }
+            if entry.seq < sequence { low = middle + 1 } else { high = middle - 1 }
+        }
+        return nil
+    }
+
+    /// This log with only the entries of `features`, in order, in a ring of the same capacity (their sequence
+    /// numbers then have gaps where the others' were).
+    func keeping(_ features: [String]) -> EventLog {
+        var kept = EventLog(capacity: capacity, names: features)
+        let ordered = start == 0 ? packed : Array(packed[start...] + packed[..<start])
+        for entry in ordered where features.contains(names[Int(entry.feature)]) { kept.append(unpack(entry)) }
+        return kept
     }
 
     /// The oldest sequence number still held, or nil when empty.
@@ -132,14 +153,16 @@ extension EventLog {
     static let maxSummaryBytes = 128
 
     /// What is wrong with this log, read from outside (a journal export's value), naming the entry; nil when a
-    /// session could have kept it: entries numbered one after another up to `sequence`, each of one of `features`,
+    /// session could have kept it: entries numbered in increasing order up to `sequence` (one after another in a
+    /// session's own log; with gaps in a member's export of a shared session, which holds only its features'
+    /// entries), each of one of `features`,
     /// caused by an earlier step, at a time within `times`, with a name and summary of bounded length.
     func problem(sequence: Int, features: [String], times: ClosedRange<Date>) -> ValueRejection? {
         let ordered = start == 0 ? packed : Array(packed[start...] + packed[..<start])
         var expected: Int?
         for (index, entry) in ordered.enumerated() {
             let field = "entries[\(index)]"
-            guard (1...sequence).contains(entry.seq), expected == nil || entry.seq == expected else {
+            guard entry.seq >= 1, entry.seq <= sequence, entry.seq >= expected ?? 1 else {
                 return ValueRejection(
                     field: "\(field).seq",
                     reason: "must follow the entry before it, up to the session's sequence (\(sequence))")
