@@ -25,15 +25,22 @@ final class ParticipantRoster: Sendable {
 
     private struct Stream {
         weak var source: SessionEventSource?
-        let session: SessionID
         let participant: String
+    }
+
+    /// What this node holds of one session's streams: each open stream, and each participant's presence. Dropped
+    /// once the session has no stream open here, so a node holds nothing of the sessions no one follows.
+    private struct SessionStreams {
+        var streams: [ObjectIdentifier: Stream] = [:]
+        var presence: [String: Presence] = [:]
     }
 
     /// Whether a participant has a stream open, and since when that is so.
     struct Presence: Sendable, Equatable {
         /// Streams it has open.
         var streams = 0
-        /// When it came online or went offline last; nil if neither happened since this node started.
+        /// When it came online or went offline last; nil when it has not been online here since the session last had
+        /// no stream open on this node (nothing is kept of a session no one follows).
         var since: Date?
         /// Online while it has a stream open.
         var online: Bool { streams > 0 }
@@ -41,8 +48,7 @@ final class ParticipantRoster: Sendable {
 
     private struct State {
         var cached: [SessionID: [Participant]] = [:]
-        var streams: [ObjectIdentifier: Stream] = [:]
-        var presence: [SessionID: [String: Presence]] = [:]
+        var sessions: [SessionID: SessionStreams] = [:]
     }
 
     let directory: any ParticipantDirectory
@@ -85,9 +91,9 @@ final class ParticipantRoster: Sendable {
         let ending = state.withLock { state -> [SessionEventSource] in
             state.cached[session] = nil
             var ending: [SessionEventSource] = []
-            for (key, stream) in state.streams where stream.session == session && stream.participant == participant {
+            for (key, stream) in state.sessions[session]?.streams ?? [:] where stream.participant == participant {
                 if let source = stream.source { ending.append(source) }
-                state.streams[key] = nil
+                state.sessions[session]?.streams[key] = nil
             }
             return ending
         }
@@ -99,8 +105,9 @@ final class ParticipantRoster: Sendable {
     /// of presence, and ended if the participant is removed.
     func opened(_ source: SessionEventSource, by participant: String, of session: SessionID) {
         state.withLock { state in
-            state.streams = state.streams.filter { $0.value.source != nil }
-            state.streams[ObjectIdentifier(source)] = Stream(source: source, session: session, participant: participant)
+            // Only while the stream is still counted (its close may have come first: a HEAD's body never starts).
+            guard state.sessions[session]?.presence[participant]?.online == true else { return }
+            state.sessions[session]?.streams[ObjectIdentifier(source)] = Stream(source: source, participant: participant)
         }
     }
 
@@ -111,10 +118,10 @@ final class ParticipantRoster: Sendable {
         by participant: String, name: String, of session: SessionID, now: Date, clock: any TimerScheduling
     ) -> @Sendable () -> Void {
         let cameOnline = state.withLock { state -> Bool in
-            var presence = state.presence[session]?[participant] ?? Presence()
+            var presence = state.sessions[session]?.presence[participant] ?? Presence()
             if presence.streams == 0 { presence.since = now }
             presence.streams += 1
-            state.presence[session, default: [:]][participant] = presence
+            state.sessions[session, default: SessionStreams()].presence[participant] = presence
             return presence.streams == 1
         }
         if cameOnline { announce(participant, name: name, of: session, online: true, at: now) }
@@ -122,10 +129,20 @@ final class ParticipantRoster: Sendable {
             guard let self else { return }
             let now = clock.now
             let wentOffline = self.state.withLock { state -> Bool in
-                guard var presence = state.presence[session]?[participant] else { return false }
+                guard var streams = state.sessions[session], var presence = streams.presence[participant] else {
+                    return false
+                }
                 presence.streams -= 1
                 if presence.streams == 0 { presence.since = now }
-                state.presence[session]?[participant] = presence
+                streams.presence[participant] = presence
+                if streams.presence.values.contains(where: \.online) {
+                    // The streams that ended are let go of here, within this session's, not on every open.
+                    streams.streams = streams.streams.filter { $0.value.source != nil }
+                    state.sessions[session] = streams
+                } else {
+                    // Its last stream here: nothing of the session is kept (nor anyone's time of going offline).
+                    state.sessions[session] = nil
+                }
                 return presence.streams == 0
             }
             if wentOffline { self.announce(participant, name: name, of: session, online: false, at: now) }
@@ -135,7 +152,7 @@ final class ParticipantRoster: Sendable {
     /// Writes `event: presence` `{"id","name","online","since"}` on every open stream of `session`.
     private func announce(_ participant: String, name: String, of session: SessionID, online: Bool, at now: Date) {
         let sources = state.withLock { state in
-            state.streams.values.filter { $0.session == session }.compactMap(\.source)
+            state.sessions[session]?.streams.values.compactMap(\.source) ?? []
         }
         guard !sources.isEmpty else { return }
         var writer = JSONWriter()
@@ -155,7 +172,7 @@ final class ParticipantRoster: Sendable {
 
     /// Whether `participant` of `session` is online here, and since when.
     func presence(of participant: String, in session: SessionID) -> Presence {
-        state.withLock { $0.presence[session]?[participant] ?? Presence() }
+        state.withLock { $0.sessions[session]?.presence[participant] ?? Presence() }
     }
 
     /// Forgets what this node cached of `session`: it was loaded from the store (another node may have changed its
