@@ -119,8 +119,8 @@ struct JournalRecordFormatTests {
         record[0] = 0
         #expect(throws: JournalRecordFormat.ReadError.malformed("format 0")) { try JournalRecordFormat.decode(record) }
         record = JournalRecordFormat.encode(Self.inputs[2])
-        record[1] = 9
-        #expect(throws: JournalRecordFormat.ReadError.malformed("kind 9")) { try JournalRecordFormat.decode(record) }
+        record[1] = 10
+        #expect(throws: JournalRecordFormat.ReadError.malformed("kind 10")) { try JournalRecordFormat.decode(record) }
         // The source follows the version, kind, time (8 bytes) and the feature's name (a length and "weather").
         record = JournalRecordFormat.encode(Self.inputs[2])
         record[2 + 8 + 1 + 7] = 7
