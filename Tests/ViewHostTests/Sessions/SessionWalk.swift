@@ -82,7 +82,7 @@ struct SessionWalk {
             case 0...4: try postIntent()
             case 5...7: fireNextTimer()
             default:
-                if Int.random(in: 0..<4, using: &random) == 0 { participate() } else { answerARequest() }
+                if Int.random(in: 0..<2, using: &random) == 0 { participate() } else { answerARequest() }
             }
         }
     }
