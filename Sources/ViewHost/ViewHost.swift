@@ -140,6 +140,7 @@ public func makeApp<C: Clock>(
     if takesContacts { ContactRoutes.register(on: &router, registry: registry, limits: limits) }
     if shares { ParticipantRoutes.register(on: &router, registry: registry, limits: limits) }
     DeliveryRoutes.register(on: &router, registry: registry)
+    if shares { ParticipationRoutes.register(on: &router, registry: registry) }
     HistoryRoutes.register(on: &router, registry: registry, archive: archive)
     SnapshotRoutes.register(on: &router, registry: registry, archive: archive)
     let cors = CORSResponder(wrapped: router, allowedOrigins: Set(configuration.cors.allowedOrigins))

@@ -105,8 +105,8 @@ public enum StoredMigration {
                 .answer(let name, _, _, let data), .delivery(let name, _, _, _, nil, let data):
                 // Read back already by the import; read again here only to hand them over typed.
                 if name == F.key.name { events += try StoredFeatureValues<F>.events(stored: data) }
-            case .timer, .delivery, .introduction, .acknowledgement:
-                // A delivery that introduces a contact carries no event of the feature's.
+            case .timer, .delivery, .introduction, .acknowledgement, .participation:
+                // A delivery that introduces a contact carries no event of the feature's; a participation none.
                 continue
             }
         }

@@ -33,7 +33,28 @@ struct JournalRecordFormatTests {
         .submission(
             feature: "person", at: at, events: Data("[5]".utf8), eventIDs: [nil], key: "key-2",
             fingerprint: nil, participant: "pbea"),
+        .participation(at: at, kind: .invited, id: "jInvitation1"),
+        .participation(at: at, kind: .withdrawn, id: "jInvitation1"),
+        .participation(at: at, kind: .joined, id: "pbea"),
+        .participation(at: at, kind: .removed, id: "pbea"),
+        .participation(at: at, kind: .left, id: String(repeating: "z", count: 32)),
     ]
+
+    /// A participation is kind 9: the kind's code (invited 1, withdrawn 2, joined 3, removed 4, left 5; never
+    /// renumbered), then the id; an unknown code is refused.
+    @Test func aParticipationIsKindNineWithItsCodeAndId() throws {
+        for (kind, code) in zip(Participation.allCases, [UInt8]([1, 2, 3, 4, 5])) {
+            let record = JournalRecordFormat.encode(.participation(at: Self.at, kind: kind, id: "pbea"))
+            #expect(record[1] == 9)
+            #expect(record[10] == code)
+            #expect(Array(record[11...]) == [4] + Array("pbea".utf8))
+        }
+        var unknown = JournalRecordFormat.encode(.participation(at: Self.at, kind: .left, id: "pbea"))
+        unknown[10] = 6
+        #expect(throws: JournalRecordFormat.ReadError.malformed("participation 6")) {
+            try JournalRecordFormat.decode(unknown)
+        }
+    }
 
     @Test(arguments: inputs)
     func everyKindOfInputComesBackAsItWas(_ input: SessionInput) throws {
@@ -98,8 +119,8 @@ struct JournalRecordFormatTests {
         record[0] = 0
         #expect(throws: JournalRecordFormat.ReadError.malformed("format 0")) { try JournalRecordFormat.decode(record) }
         record = JournalRecordFormat.encode(Self.inputs[2])
-        record[1] = 9
-        #expect(throws: JournalRecordFormat.ReadError.malformed("kind 9")) { try JournalRecordFormat.decode(record) }
+        record[1] = 10
+        #expect(throws: JournalRecordFormat.ReadError.malformed("kind 10")) { try JournalRecordFormat.decode(record) }
         // The source follows the version, kind, time (8 bytes) and the feature's name (a length and "weather").
         record = JournalRecordFormat.encode(Self.inputs[2])
         record[2 + 8 + 1 + 7] = 7

@@ -74,13 +74,20 @@ enum InvitationRoutes {
             let roster = registry.participants
             let now = registry.scheduler.now
             return .deferred {
-                let withdrawn = try await ContactRoutes.directory(context.logger) {
-                    try (contacts && directory.withdrawInvitation(id, of: session.id, now: now))
-                        || (joins && roster.directory.withdrawJoinInvitation(id, of: session.id, now: now))
+                let withdrawn = try await ContactRoutes.directory(context.logger) { () throws -> Bool? in
+                    if try contacts && directory.withdrawInvitation(id, of: session.id, now: now) { return false }
+                    if try joins && roster.directory.withdrawJoinInvitation(id, of: session.id, now: now) { return true }
+                    return nil
                 }
-                guard withdrawn else {
+                guard let join = withdrawn else {
                     throw AppError.invalidField(
                         "invitationId", reason: "names no open invitation of this session", status: .notFound)
+                }
+                // A join invitation's withdrawal is in the session's data-flow log (a contact invitation's is not:
+                // it lets no one into this session).
+                if join {
+                    try await registry.recordParticipation(
+                        .withdrawn, id: id, in: session.id, session: session, logger: context.logger)
                 }
                 return HTTPResponse(status: .noContent)
             }

@@ -4,7 +4,8 @@ import ViewHostJSON
 import ViewModelCore
 
 /// `GET /v1/sessions/{id}/log?since=SEQ`: the session's data-flow log after `since`, oldest first: why each
-/// snapshot changed, which event caused which (API.md, "the data-flow log"). A shared session's member reads only the
+/// snapshot changed, which event caused which (API.md, "the data-flow log"). A shared session's invitations, joins
+/// and removals are entries of ``Participation/feature`` with version 0, the owner's to read: a member reads only the
 /// entries of the features it was invited to.
 enum LogRoutes {
     /// `2026-11-23T14:00:00.500Z`.

@@ -62,6 +62,8 @@ enum ParticipantRoutes {
                         "session-id": "\(session.id)", "participant": "\(id)",
                         "by": "\(member?.id ?? Participant.ownerID)",
                     ])
+                try await registry.recordParticipation(
+                    member == nil ? .removed : .left, id: id, in: session.id, session: session, logger: context.logger)
                 return HTTPResponse(status: .noContent)
             }
         }
@@ -96,6 +98,8 @@ enum ParticipantRoutes {
                     "session-id": "\(session.id)", "invitation": "\(invitation.id)",
                     "features": "\(invitation.features.joined(separator: ","))", "uses": "\(invitation.uses)",
                 ])
+            try await registry.recordParticipation(
+                .invited, id: invitation.id, in: session.id, session: session, logger: context.logger)
             var writer = JSONWriter()
             writer.beginObject()
             writer.key("code")
@@ -165,6 +169,10 @@ enum ParticipantRoutes {
                     "session-id": "\(participant.session)", "participant": "\(participant.id)",
                     "features": "\(participant.features.joined(separator: ","))",
                 ])
+            // Journaled by the node that owns the session (this one, or the owner through a hop).
+            try await registry.recordParticipation(
+                .joined, id: participant.id, in: participant.session, session: registry.store.session(participant.session),
+                logger: context.logger)
             return joined(participant, token: Participant.token(id: participant.id, secret: secret), registry: registry)
         }
     }

@@ -145,6 +145,8 @@ public struct JournalExportWriter: Sendable {
             (feature, source, events) = (name, .session, introduction == nil ? data : nil)
         case .introduction(let name, _, _, _, _), .acknowledgement(let name, _, _, _, _):
             (feature, source, events) = (name, .session, nil)
+        case .participation:
+            (feature, source, events) = (nil, .client, nil)
         }
         writer.key("kind")
         writer.string(input.kind)
@@ -215,6 +217,11 @@ public struct JournalExportWriter: Sendable {
             writer.integer(through)
             writer.key("failure")
             if let failure { writer.string(failure.rawValue) } else { writer.null() }
+        case .participation(_, let kind, let id):
+            writer.key("participation")
+            writer.string(kind.rawValue)
+            writer.key("id")
+            writer.string(id)
         case .events:
             break
         }
@@ -263,8 +270,8 @@ public struct JournalExportWriter: Sendable {
 }
 
 extension SessionInput {
-    /// The export's `kind`: `submission`, `events`, `timer`, `answer`, `delivery`, `introduction` or
-    /// `acknowledgement`.
+    /// The export's `kind`: `submission`, `events`, `timer`, `answer`, `delivery`, `introduction`,
+    /// `acknowledgement` or `participation`.
     public var kind: String {
         switch self {
         case .submission: "submission"
@@ -274,6 +281,7 @@ extension SessionInput {
         case .delivery: "delivery"
         case .introduction: "introduction"
         case .acknowledgement: "acknowledgement"
+        case .participation: "participation"
         }
     }
 }

@@ -162,9 +162,23 @@ extension JournalImport {
                 input = try ContactLine.input(
                     kind, feature: try named(feature, fields), at: at, events: events, value: fields.value,
                     fail: fields.fail)
+            case "participation":
+                let stated = try fields.string("participation")
+                guard let participation = Participation(rawValue: stated) else {
+                    throw fields.fail(
+                        "'participation' must be one of \(Participation.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                let id = try fields.string("id")
+                guard Participation.isValidID(id) else {
+                    throw fields.fail("'id' must be an invitation's or a participant's id: 1 to 32 letters and digits")
+                }
+                guard feature == nil, source == EventSource.client.rawValue, events == Data("[]".utf8) else {
+                    throw fields.fail("a participation names no feature, has source client and no events")
+                }
+                input = .participation(at: at, kind: participation, id: id)
             default:
                 throw fields.fail(
-                    "'\(kind)' is not a kind of input (submission, events, timer, answer, delivery, introduction, acknowledgement)"
+                    "'\(kind)' is not a kind of input (submission, events, timer, answer, delivery, introduction, acknowledgement, participation)"
                 )
             }
             let record = JournalRecord(number: number, input: input)

@@ -37,6 +37,8 @@ public enum JournalRecordFormat {
         /// A submission by a shared session's participant: a submission's fields, then the participant's id. (One
         /// by the owner is a plain submission, as every one written before.)
         case attributedSubmission
+        /// What happened to a shared session's invitations or participants: the kind's code, then the id.
+        case participation
     }
 
     /// A source's code (docs/JOURNAL.md): never renumbered. A switch, so a new source cannot be written without a
@@ -125,6 +127,11 @@ public enum JournalRecordFormat {
             writer.string(to.rawValue)
             writer.signed(through)
             writer.byte(code(of: failure))
+        case .participation(let at, let kind, let id):
+            writer.byte(Kind.participation.rawValue)
+            writer.date(at)
+            writer.byte(kind.code)
+            writer.string(id)
         }
         return writer.output
     }
@@ -194,6 +201,10 @@ public enum JournalRecordFormat {
             let code = try reader.byte()
             guard code == 0 || failure(code: code) != nil else { throw .malformed("delivery failure \(code)") }
             return .acknowledgement(feature: feature, at: at, to: to, through: through, failure: failure(code: code))
+        case .participation:
+            let code = try reader.byte()
+            guard let kind = Participation(code: code) else { throw .malformed("participation \(code)") }
+            return .participation(at: at, kind: kind, id: try reader.string())
         }
     }
 }

@@ -76,6 +76,9 @@ extension SessionCore {
         case .acknowledgement(let feature, let at, let to, let through, let failure):
             _ = try slot(of: feature)
             return acknowledge(feature, to: to, through: through, failure: failure, at: at, observe: observe)
+        case .participation(let at, let kind, let id):
+            participate(kind, id: id, at: at)
+            return nil
         }
     }
 
@@ -109,7 +112,7 @@ extension SessionCore {
     /// this one. Decoding reads nothing of the session's value but its features' types.
     public func decodedAhead(_ input: SessionInput) -> DecodedEvents? {
         switch input {
-        case .timer, .introduction, .acknowledgement, .delivery(_, _, _, _, .some, _): return nil
+        case .timer, .introduction, .acknowledgement, .participation, .delivery(_, _, _, _, .some, _): return nil
         case .submission(let feature, _, let data, _, _, _, _), .events(let feature, _, _, let data),
             .answer(let feature, _, _, let data),
             .delivery(let feature, _, _, _, nil, let data):

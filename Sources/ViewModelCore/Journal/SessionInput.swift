@@ -28,13 +28,17 @@ public enum SessionInput: Codable, Equatable, Sendable {
     /// The receiver's word on `feature`'s deliveries to `to` numbered up to `through`: arrived (no `failure`), or
     /// not, and why.
     case acknowledgement(feature: String, at: Date, to: ContactAddress, through: Int, failure: DeliveryFailure?)
+    /// What happened to a shared session's invitations or participants (``Participation``), with the invitation's
+    /// or the participant's id alone: it changes no feature, and takes the session's next sequence number for its
+    /// entry in the data-flow log.
+    case participation(at: Date, kind: Participation, id: String)
 
     /// When it was applied.
     public var at: Date {
         switch self {
         case .submission(_, let at, _, _, _, _, _), .events(_, let at, _, _), .timer(_, let at),
             .answer(_, let at, _, _), .delivery(_, let at, _, _, _, _), .introduction(_, let at, _, _, _),
-            .acknowledgement(_, let at, _, _, _):
+            .acknowledgement(_, let at, _, _, _), .participation(let at, _, _):
             at
         }
     }

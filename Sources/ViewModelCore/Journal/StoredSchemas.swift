@@ -59,7 +59,7 @@ public struct StoredSchemas: Equatable, Sendable, CustomStringConvertible {
         case .submission(let feature, _, let events, _, _, _, _), .events(let feature, _, _, let events),
             .answer(let feature, _, _, let events), .delivery(let feature, _, _, _, nil, let events):
             add(feature, version: Self.schema(ofEvents: events))
-        case .timer, .delivery, .introduction, .acknowledgement:
+        case .timer, .delivery, .introduction, .acknowledgement, .participation:
             break
         }
     }

@@ -155,7 +155,7 @@ extension EventLog {
     /// What is wrong with this log, read from outside (a journal export's value), naming the entry; nil when a
     /// session could have kept it: entries numbered in increasing order up to `sequence` (one after another in a
     /// session's own log; with gaps in a member's export of a shared session, which holds only its features'
-    /// entries), each of one of `features`,
+    /// entries), each of one of `features` (or of ``Participation/feature``, with version 0),
     /// caused by an earlier step, at a time within `times`, with a name and summary of bounded length.
     func problem(sequence: Int, features: [String], times: ClosedRange<Date>) -> ValueRejection? {
         let ordered = start == 0 ? packed : Array(packed[start...] + packed[..<start])
@@ -168,8 +168,23 @@ extension EventLog {
                     reason: "must follow the entry before it, up to the session's sequence (\(sequence))")
             }
             expected = entry.seq + 1
-            guard features.contains(names[Int(entry.feature)]) else {
-                return ValueRejection(field: "\(field).feature", reason: "must be one of the session's features")
+            let name = names[Int(entry.feature)]
+            // What happened to a shared session's participants (``Participation``): no feature's, no version.
+            let participation = name == Participation.feature && !features.contains(name)
+            guard features.contains(name) || participation else {
+                return ValueRejection(
+                    field: "\(field).feature",
+                    reason: "must be one of the session's features, or \(Participation.feature)")
+            }
+            if participation {
+                guard Participation(rawValue: entry.event) != nil, entry.versionAfter == 0, entry.causedBy == .min
+                else {
+                    return ValueRejection(
+                        field: field,
+                        reason:
+                            "of \(Participation.feature) must be one of \(Participation.allCases.map(\.rawValue).joined(separator: ", ")), caused by nothing, with versionAfter 0"
+                    )
+                }
             }
             guard entry.event.utf8.count <= Self.maxEventNameBytes, entry.summary.utf8.count <= Self.maxSummaryBytes
             else {
@@ -182,7 +197,7 @@ extension EventLog {
             guard entry.causedBy == .min || (1..<entry.seq).contains(entry.causedBy) else {
                 return ValueRejection(field: "\(field).causedBy", reason: "must be an earlier step")
             }
-            guard (1...SessionCore.maxCounter).contains(entry.versionAfter) else {
+            guard participation || (1...SessionCore.maxCounter).contains(entry.versionAfter) else {
                 return ValueRejection(field: "\(field).versionAfter", reason: "must be 1 to \(SessionCore.maxCounter)")
             }
             guard times.contains(entry.at) else {

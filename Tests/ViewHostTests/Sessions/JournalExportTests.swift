@@ -209,7 +209,7 @@ struct JournalExportTests {
                 switch input {
                 case .submission(let name, _, _, _, _, _, _), .events(let name, _, _, _), .answer(let name, _, _, _): name
                 case .delivery(let name, _, _, _, _, _): name
-                case .timer, .introduction, .acknowledgement: nil
+                case .timer, .introduction, .acknowledgement, .participation: nil
                 }
             try plain.replay(input)
             try offered.replay(input, decoded: feature.flatMap { before[$0] })

@@ -81,7 +81,8 @@ struct SessionWalk {
             switch Int.random(in: 0..<10, using: &random) {
             case 0...4: try postIntent()
             case 5...7: fireNextTimer()
-            default: answerARequest()
+            default:
+                if Int.random(in: 0..<2, using: &random) == 0 { participate() } else { answerARequest() }
             }
         }
     }
@@ -135,6 +136,15 @@ struct SessionWalk {
         now = max(now, next.dueAt)
         guard let step = core.fireTimer(next.id, at: now) else { return }
         record(.timer(id: next.id, at: now), step: step)
+    }
+
+    /// A shared session's invitation, join or removal: a sequence number and a log entry, no version.
+    private mutating func participate() {
+        now.addTimeInterval(Double(Int.random(in: 0...100, using: &random)) / 100)
+        let kind = pick(Participation.allCases)
+        let id = "\(kind.subject == "invitation" ? "j" : "p")\(Int.random(in: 0..<4, using: &random))"
+        core.participate(kind, id: id, at: now)
+        record(.participation(at: now, kind: kind, id: id), step: nil)
     }
 
     private mutating func answerARequest() {
