@@ -117,7 +117,7 @@ Made by \`Benchmarks/shared.sh\` on $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) c
 store: $STORE; \`viewhost serve\` release and the native client \`shared-bench\` on the same two cores. One shared
 session with the person feature (a snapshot that does not depend on the viewer). Each event's latency is the kernel
 receive time (SO_TIMESTAMPNS) at the **last** of the streams of a frame of its version or a later one, less its
-POST's write: **paced**, $EVENTS events over $PACE s; **burst**, $EVENTS written at once. The baseline opens as many
+POST's write: **paced**, $EVENTS events over $PACE s; **burst**, $EVENTS written at once, each on a connection of its own (by as many members). The baseline opens as many
 streams with the owner's token and no participants. Throughput: $POSTERS posters, each on its own keep-alive
 connection, posting \`setPerson\` closed-loop (the next once the \`202\` came, i.e. once durable) for $SECONDS_EACH s.
 Raw outputs: \`Benchmarks/out/shared-$STAMP/\`.

@@ -7,7 +7,8 @@
 //   memory is counted against), waits for every stream's first snapshot and reports the server's RSS. Then each
 //   round of --modes posts EVENTS setPerson events as the owner:
 //     paced  one every --pace-seconds / EVENTS
-//     burst  all written at once on one keep-alive connection
+//     burst  all written at once, each on a keep-alive connection of its own (by a member each; the owner in the
+//            baseline)
 //   An event's latency = the arrival (kernel receive timestamp) at the LAST stream of a frame of its version or a
 //   later one (a stream that is behind gets the newest version, not each) − the moment its POST was written.
 // --phase throughput: POSTERS posters post setPerson closed-loop (the next once the 202 came) for --seconds: first
@@ -246,6 +247,9 @@ func fanOut() -> [String: Any] {
     let open = streams.filter { $0.parser.status == 200 && !$0.frames.isEmpty }.count
 
     let poster = openConnection()
+    // The burst's posters: the first members (the owner in the baseline), each on a connection of its own.
+    let posters = (0..<eventCount).map { ownerStreams || members.isEmpty ? owner : members[$0 % members.count] }
+    let burstConnections = (0..<eventCount).map { _ in openConnection() }
     // One event first: its version and the stream's frame id for it give the offset between the feature's
     // version (in the 202) and the session's sequence (the frames' ids).
     let before = streams.map(\.frames.count)
@@ -263,11 +267,13 @@ func fanOut() -> [String: Any] {
         var sentAt = [Int64](repeating: 0, count: eventCount)
         let start = realtimeNanoseconds()
         if mode == "burst" {
-            var bytes: [UInt8] = []
-            for index in 0..<eventCount { bytes += postRequest(owner, body: person("R\(roundIndex)E\(index)")) }
-            let now = realtimeNanoseconds()
-            sendAll(poster.fd, bytes)
-            for index in 0..<eventCount { sentAt[index] = now }
+            // Each event from a connection of its own, as many people post (one connection's requests are
+            // answered in order, each once durable: pipelined on one, they would wait for each other's commit).
+            for index in 0..<eventCount {
+                let request = postRequest(posters[index], body: person("R\(roundIndex)E\(index)"))
+                sentAt[index] = realtimeNanoseconds()
+                sendAll(burstConnections[index].fd, request)
+            }
         } else {
             let spacing = paceSeconds * 1e9 / Double(eventCount)
             for index in 0..<eventCount {
@@ -279,8 +285,9 @@ func fanOut() -> [String: Any] {
                 sendAll(poster.fd, postRequest(owner, body: person("R\(roundIndex)E\(index)")))
             }
         }
-        let answered = waitUntil(seconds: 60) { poster.answers.count >= eventCount }
-        let versions = poster.answers.prefix(eventCount).map { integer("version", of: $0.body) ?? Int.max }
+        let answers = { mode == "burst" ? burstConnections.compactMap(\.answers.first) : Array(poster.answers.prefix(eventCount)) }
+        let answered = waitUntil(seconds: 60) { answers().count >= eventCount }
+        let versions = answers().map { integer("version", of: $0.body) ?? Int.max }
         let lastID = (versions.filter { $0 != Int.max }.max() ?? 0) + offset
         let delivered = waitUntil(seconds: 60) {
             streams.allSatisfy { ($0.frames.last?.id ?? 0) >= lastID || $0.closed }
@@ -301,8 +308,9 @@ func fanOut() -> [String: Any] {
             }
             if complete { latencies.append(Double(last - sentAt[index]) / 1e6) } else { missing += 1 }
         }
-        let statuses = Dictionary(grouping: poster.answers.prefix(eventCount), by: \.status).mapValues(\.count)
+        let statuses = Dictionary(grouping: answers(), by: \.status).mapValues(\.count)
         poster.answers.removeAll()
+        for connection in burstConnections { connection.answers.removeAll() }
         rounds.append([
             "mode": mode, "events": eventCount, "answered": answered, "all_delivered": delivered,
             "events_missing_somewhere": missing, "post_statuses": Dictionary(uniqueKeysWithValues: statuses.map { (String($0.key), $0.value) }),
@@ -313,6 +321,7 @@ func fanOut() -> [String: Any] {
     }
     for stream in streams { close(stream.fd) }
     close(poster.fd)
+    for connection in burstConnections { close(connection.fd) }
     return [
         "phase": "fanout", "participants": ownerStreams ? 0 : participantCount, "streams_wanted": participantCount,
         "streams_open": open, "all_opened": allOpen, "owner_streams": ownerStreams,
