@@ -33,6 +33,8 @@ final class ParticipantRoster: Sendable {
     private struct SessionStreams {
         var streams: [ObjectIdentifier: Stream] = [:]
         var presence: [String: Presence] = [:]
+        /// The presence frames its streams write.
+        let board = PresenceBoard()
     }
 
     /// Whether a participant has a stream open, and since when that is so.
@@ -104,11 +106,13 @@ final class ParticipantRoster: Sendable {
     /// Notes `source`, a stream `participant` (``Participant/ownerID`` for the owner) of `session` opened: it is told
     /// of presence, and ended if the participant is removed.
     func opened(_ source: SessionEventSource, by participant: String, of session: SessionID) {
-        state.withLock { state in
+        let board = state.withLock { state -> PresenceBoard? in
             // Only while the stream is still counted (its close may have come first: a HEAD's body never starts).
-            guard state.sessions[session]?.presence[participant]?.online == true else { return }
+            guard state.sessions[session]?.presence[participant]?.online == true else { return nil }
             state.sessions[session]?.streams[ObjectIdentifier(source)] = Stream(source: source, participant: participant)
+            return state.sessions[session]?.board
         }
+        if let board { source.follow(board) }
     }
 
     /// Notes that `participant` (``Participant/ownerID`` for the owner), named `name`, of `session` opened a stream
@@ -151,10 +155,10 @@ final class ParticipantRoster: Sendable {
 
     /// Writes `event: presence` `{"id","name","online","since"}` on every open stream of `session`.
     private func announce(_ participant: String, name: String, of session: SessionID, online: Bool, at now: Date) {
-        let sources = state.withLock { state in
-            state.sessions[session]?.streams.values.compactMap(\.source) ?? []
+        let found = state.withLock { state in
+            state.sessions[session].map { ($0.board, $0.streams.values.compactMap(\.source)) }
         }
-        guard !sources.isEmpty else { return }
+        guard let (board, sources) = found, !sources.isEmpty else { return }
         var writer = JSONWriter()
         writer.beginObject()
         writer.key("id")
@@ -167,7 +171,8 @@ final class ParticipantRoster: Sendable {
         writer.string(now.formatted(.iso8601))
         writer.endObject()
         let frame = Array("event: presence\ndata: ".utf8) + writer.bytes + Array("\n\n".utf8)
-        for source in sources { source.sendPresence(frame, of: participant) }
+        board.post(frame, of: participant)
+        for source in sources { source.presenceChanged() }
     }
 
     /// Whether `participant` of `session` is online here, and since when.

@@ -30,8 +30,9 @@ final class SessionEventSource: HTTPBodySource {
         /// feature → the version written, for the features read as the reader's own view (made for each read, so a
         /// version written already is not made again when a change is marked twice).
         var ownVersions: [String: Int] = [:]
-        /// Presence frames not written yet, the newest per participant (so a slow reader holds one each).
-        var presence: [(participant: String, frame: [UInt8])] = []
+        /// The shared session's presence frames (``PresenceBoard``), and the number of the last one written.
+        var presence: PresenceBoard?
+        var presenceWritten = 0
     }
 
     let idleInterval: Duration?
@@ -106,14 +107,19 @@ final class SessionEventSource: HTTPBodySource {
         trigger?.signal()
     }
 
-    /// Writes `frame`, an `event: presence` of `participant` (not part of any version: it has no `id:`), with the
-    /// next write; a newer one of the same participant not written yet replaces it.
-    func sendPresence(_ frame: [UInt8], of participant: String) {
-        state.withLock { state -> HTTPBodyTrigger? in
-            state.presence.removeAll { $0.participant == participant }
-            state.presence.append((participant, frame))
-            return state.trigger
-        }?.signal()
+    /// Writes the frames `board` is given from now on (`event: presence`, not part of any version: no `id:`).
+    func follow(_ board: PresenceBoard) {
+        let latest = board.latest
+        state.withLock { state in
+            state.presence = board
+            state.presenceWritten = latest
+        }
+    }
+
+    /// The board this stream follows has a newer frame: it goes with the next write (only each participant's newest
+    /// is written, however many came meanwhile).
+    func presenceChanged() {
+        state.withLock { $0.trigger }?.signal()
     }
 
     /// Ends the stream for its reader alone, as if its session had ended so (a participant removed from a shared
@@ -168,11 +174,12 @@ final class SessionEventSource: HTTPBodySource {
             wanted.formUnion(session.features(changedAfter: lastEventID).map(\.feature).filter(features.contains))
         }
         appendEvents(for: wanted, to: &output)
-        let presence = state.withLock { state in
-            defer { state.presence.removeAll() }
-            return state.presence
+        let (board, written) = state.withLock { ($0.presence, $0.presenceWritten) }
+        if let board {
+            let (frames, latest) = board.frames(after: written)
+            state.withLock { $0.presenceWritten = latest }
+            output.append(contentsOf: frames)
         }
-        for item in presence { output.append(contentsOf: item.frame) }
         if output.isEmpty, idle { output.append(contentsOf: ": keepalive\n\n".utf8) }
         if !output.isEmpty { keepAlive() }
         return output
