@@ -17,6 +17,15 @@
 #    open (VmRSS of the server).
 # Environment (defaults): PARTICIPANTS=1000 EVENTS=100 PACE=5 POSTERS=64 THROUGHPUT_SECONDS=5 PORT=18520 STORE=sqlite
 #                         SKIP_BUILD=0 BIN=<built viewhost> REPORT=<repo>/BENCHMARKS.md
+#                         FEATURE=person EVENT=<its setPerson, NAME replaced by a unique text>
+#                         SERVE_ARGS="--simulation-speed 1 --weather-provider offline" (an app without weather: "")
+# The viewer-dependent case (the test app's `board`, whose snapshot counts what the viewer added) against its
+# viewer-independent `shared` on the same binary, each into a report of its own:
+#   swift build -c release --product schema-test-server --scratch-path .build-bench
+#   SCHEMA_TEST_SHARED=1 SERVE_ARGS= BIN=.build-bench/release/schema-test-server FEATURE=board EVENT='{"type":"add","text":"NAME"}' \
+#     REPORT=/tmp/board.md SKIP_BUILD=1 Benchmarks/shared.sh
+#   SCHEMA_TEST_SHARED=1 SERVE_ARGS= BIN=.build-bench/release/schema-test-server FEATURE=shared EVENT='{"type":"add"}' \
+#     REPORT=/tmp/shared.md SKIP_BUILD=1 Benchmarks/shared.sh
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -25,6 +34,10 @@ RUN="$REPO/Benchmarks/out/shared-$STAMP"
 REPORT="${REPORT:-$REPO/BENCHMARKS.md}"
 PARTICIPANTS="${PARTICIPANTS:-1000}" EVENTS="${EVENTS:-100}" PACE="${PACE:-5}" POSTERS="${POSTERS:-64}"
 SECONDS_EACH="${THROUGHPUT_SECONDS:-5}" PORT="${PORT:-18520}" STORE="${STORE:-sqlite}"
+FEATURE="${FEATURE:-person}"
+read -r -a SERVE_ARGS <<< "${SERVE_ARGS---simulation-speed 1 --weather-provider offline}"
+FEATURE_ARGS=()
+[ -n "${EVENT:-}" ] && FEATURE_ARGS=(--feature "$FEATURE" --event "$EVENT")
 mkdir -p "$RUN"
 PIDS=()
 cleanup() { for pid in "${PIDS[@]:-}"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; done; }
@@ -38,7 +51,7 @@ if [ "${SKIP_BUILD:-0}" != 1 ]; then
   swift build -c release --product viewhost --scratch-path "$REPO/.build-bench" > "$RUN/build.log" 2>&1
   swift build -c release --product shared-bench --scratch-path "$REPO/.build-bench" >> "$RUN/build.log" 2>&1
 fi
-BIN="${BIN:-$REPO/.build-bench/release/viewhost}"
+BIN="$(realpath "${BIN:-$REPO/.build-bench/release/viewhost}")"
 CLIENT="${CLIENT:-$REPO/.build-bench/release/shared-bench}"
 LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg)"
 STREAMS=$((PARTICIPANTS + 16))
@@ -54,12 +67,12 @@ run() {
     VIEWHOST_PARTICIPANTS_MAX_PER_SESSION="$PARTICIPANTS" VIEWHOST_PARTICIPANTS_MAX_OPEN_INVITATIONS=100 \
     VIEWHOST_LIMITS_SESSIONS_PER_MINUTE_PER_CLIENT=0 VIEWHOST_LIMITS_EVENTS_PER_SECOND_PER_SESSION=0 \
     VIEWHOST_LIMITS_EVENTS_PER_SECOND_PER_PARTICIPANT=0 VIEWHOST_SERVER_MAX_CONNECTIONS="$((STREAMS * 2 + 256))" \
-    "$BIN" serve --port "$PORT" --simulation-speed 1 --weather-provider offline --log-level error "${store_args[@]}") \
+    "$BIN" serve --port "$PORT" "${SERVE_ARGS[@]}" --log-level error "${store_args[@]}") \
     > "$RUN/$name/server.out" 2> "$RUN/$name/server.err" &
   local pid=$!
   PIDS+=("$pid")
   for _ in $(seq 200); do grep -q "listening" "$RUN/$name/server.out" 2>/dev/null && break; sleep 0.05; done
-  "$CLIENT" "$PORT" --server-pid "$pid" --json-out "$RUN/$name.json" "$@" > "$RUN/$name/client.out"
+  "$CLIENT" "$PORT" --server-pid "$pid" --json-out "$RUN/$name.json" "${FEATURE_ARGS[@]}" "$@" > "$RUN/$name/client.out"
   kill "$pid"; wait "$pid" 2>/dev/null || true
 }
 
@@ -115,7 +128,7 @@ cat > "$SECTION" <<MD
 
 Made by \`Benchmarks/shared.sh\` on $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average before: $LOAD_BEFORE;
 store: $STORE; \`viewhost serve\` release and the native client \`shared-bench\` on the same two cores. One shared
-session with the person feature (a snapshot that does not depend on the viewer). Each event's latency is the kernel
+session with the $FEATURE feature. Each event's latency is the kernel
 receive time (SO_TIMESTAMPNS) at the **last** of the streams of a frame of its version or a later one, less its
 POST's write: **paced**, $EVENTS events over $PACE s; **burst**, $EVENTS written at once, each on a connection of its own (by as many members). The baseline opens as many
 streams with the owner's token and no participants. Throughput: $POSTERS posters, each on its own keep-alive

@@ -14,7 +14,8 @@
 // --phase throughput: POSTERS posters post setPerson closed-loop (the next once the 202 came) for --seconds: first
 //   as POSTERS members of one shared session, then as the owners of POSTERS sessions of their own; events per
 //   second of each and the ratio.
-// Prints one JSON object (also to --json-out).
+// --feature NAME --event JSON: another shareable feature and its event (NAME in the JSON is replaced by a unique
+// text), e.g. a viewer-dependent one. Prints one JSON object (also to --json-out).
 import BenchSupport
 import CSystemShim
 import Foundation
@@ -33,6 +34,8 @@ var paceSeconds = 5.0
 var ownerStreams = false
 var posterCount = 64
 var throughputSeconds = 5.0
+var feature = "person"
+var eventTemplate = #"{"type":"setPerson","firstName":"NAME","lastName":"Shared","birthdate":"1990-01-01"}"#
 var jsonOut: String?
 var serverPID: Int32?
 do {
@@ -47,10 +50,12 @@ do {
         case "--owner-streams": ownerStreams = true
         case "--posters": posterCount = arguments.number()
         case "--seconds": throughputSeconds = arguments.decimal()
+        case "--feature": feature = arguments.value()
+        case "--event": eventTemplate = arguments.value()
         case "--json-out": jsonOut = arguments.value()
         case "--server-pid": serverPID = Int32(arguments.number())
         case "-h", "--help":
-            print("usage: shared-bench PORT [--phase fanout|throughput] [--participants N] [--events N] [--modes paced,burst] [--pace-seconds S] [--owner-streams] [--posters N] [--seconds S] [--server-pid PID] [--json-out FILE]")
+            print("usage: shared-bench PORT [--phase fanout|throughput] [--participants N] [--events N] [--modes paced,burst] [--pace-seconds S] [--owner-streams] [--posters N] [--seconds S] [--feature NAME --event JSON-WITH-NAME] [--server-pid PID] [--json-out FILE]")
             exit(0)
         default:
             port = arguments.port()
@@ -69,14 +74,15 @@ struct Credential {
 }
 
 @MainActor
+/// The event posted: --event with NAME replaced (by default the person feature's setPerson).
 func person(_ name: String) -> String {
-    #"{"type":"setPerson","firstName":"\#(name)","lastName":"Shared","birthdate":"1990-01-01"}"#
+    eventTemplate.replacingOccurrences(of: "NAME", with: name)
 }
 
 @MainActor
 func postRequest(_ credential: Credential, body: String) -> [UInt8] {
     Array(
-        "POST /v1/sessions/\(credential.session)/person/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(credential.token)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        "POST /v1/sessions/\(credential.session)/\(feature)/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(credential.token)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
             .utf8)
 }
 
@@ -96,7 +102,7 @@ func integer(_ name: String, of body: [UInt8]) -> Int? {
 /// A new session with the person feature: its id and the owner's token.
 @MainActor
 func createSession(_ fd: Int32, buffer: inout [UInt8]) -> Credential {
-    let answer = exchange(fd, "POST", "/v1/sessions", body: #"{"features":["person"]}"#, buffer: &buffer)
+    let answer = exchange(fd, "POST", "/v1/sessions", body: #"{"features":["\#(feature)"]}"#, buffer: &buffer)
     guard answer.status == 201, let id = string("id", of: answer.body), let token = string("token", of: answer.body)
     else { fail("POST /v1/sessions answered \(answer.status): \(String(decoding: answer.body, as: UTF8.self))") }
     return Credential(session: id, token: token)
@@ -222,7 +228,7 @@ func openStream(_ credential: Credential) -> Stream {
     sendAll(
         stream.fd,
         Array(
-            "GET /v1/sessions/\(credential.session)/stream?features=person HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(credential.token)\r\nAccept: text/event-stream\r\n\r\n"
+            "GET /v1/sessions/\(credential.session)/stream?features=\(feature) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(credential.token)\r\nAccept: text/event-stream\r\n\r\n"
                 .utf8))
     _ = vh_epoll_add(epoll, stream.fd, VH_EPOLLIN, UInt64(stream.fd))
     return stream
