@@ -9,13 +9,17 @@
     const who = (id) => id === viewer.id ? "you" : id === "owner" ? "the owner" : viewer.names[id] ?? "someone who left";
     // The server counts it for whoever's credential read the snapshot (a viewer-dependent field).
     const addedByYou = list.addedByYou;
-    // Cleared once the server took it: the box found again then, since the stream may have drawn the list anew
-    // (with what was typed) before the answer came.
+    // The box is emptied as the item is sent, so what is typed next while the answer is on its way stays (emptied
+    // once the answer came, the box lost the next item typed meanwhile, and a quick second Add sent an empty text);
+    // the text comes back only if the server refused it and nothing was typed since. A redraw reads the box as it is.
     const box = () => document.getElementById("list-add-text");
     const add = async () => {
-      if (await post(list.actions.add, { text: box()?.value ?? "" })) {
-        const input = box();
-        if (input) input.value = "";
+      const text = box()?.value ?? "";
+      const input = box();
+      if (input) input.value = "";
+      if (!(await post(list.actions.add, { text }))) {
+        const again = box();
+        if (again && again.value === "") again.value = text;
       }
     };
     return [
