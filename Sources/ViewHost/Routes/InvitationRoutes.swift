@@ -76,7 +76,9 @@ enum InvitationRoutes {
             return .deferred {
                 let withdrawn = try await ContactRoutes.directory(context.logger) { () throws -> Bool? in
                     if try contacts && directory.withdrawInvitation(id, of: session.id, now: now) { return false }
-                    if try joins && roster.directory.withdrawJoinInvitation(id, of: session.id, now: now) { return true }
+                    if try joins && roster.directory.withdrawJoinInvitation(id, of: session.id, now: now) {
+                        return true
+                    }
                     return nil
                 }
                 guard let join = withdrawn else {

@@ -171,7 +171,8 @@ enum ParticipantRoutes {
                 ])
             // Journaled by the node that owns the session (this one, or the owner through a hop).
             try await registry.recordParticipation(
-                .joined, id: participant.id, in: participant.session, session: registry.store.session(participant.session),
+                .joined, id: participant.id, in: participant.session,
+                session: registry.store.session(participant.session),
                 logger: context.logger)
             return joined(participant, token: Participant.token(id: participant.id, secret: secret), registry: registry)
         }

@@ -39,7 +39,8 @@ enum ParticipationRoutes {
             case .string(let id)? = members.first(where: { $0.0 == "id" })?.1, Participation.isValidID(id)
         else {
             throw .invalidField(
-                "body", reason: "must be a participation: {\"participation\":…,\"id\":…}", status: .unprocessableContent)
+                "body", reason: "must be a participation: {\"participation\":…,\"id\":…}", status: .unprocessableContent
+            )
         }
         return (kind, id)
     }

@@ -109,7 +109,8 @@ final class ParticipantRoster: Sendable {
         let board = state.withLock { state -> PresenceBoard? in
             // Only while the stream is still counted (its close may have come first: a HEAD's body never starts).
             guard state.sessions[session]?.presence[participant]?.online == true else { return nil }
-            state.sessions[session]?.streams[ObjectIdentifier(source)] = Stream(source: source, participant: participant)
+            state.sessions[session]?.streams[ObjectIdentifier(source)] = Stream(
+                source: source, participant: participant)
             return state.sessions[session]?.board
         }
         if let board { source.follow(board) }

@@ -52,7 +52,8 @@ extension SessionRegistry {
         logger.error(
             "a participation entry could not be journaled",
             metadata: [
-                "session-id": "\(sessionID)", "participation": "\(kind.rawValue)", "id": "\(id)", "reason": "\(failure)",
+                "session-id": "\(sessionID)", "participation": "\(kind.rawValue)", "id": "\(id)",
+                "reason": "\(failure)",
             ])
         throw .sessionUnavailable
     }

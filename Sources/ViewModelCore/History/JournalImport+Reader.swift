@@ -166,7 +166,8 @@ extension JournalImport {
                 let stated = try fields.string("participation")
                 guard let participation = Participation(rawValue: stated) else {
                     throw fields.fail(
-                        "'participation' must be one of \(Participation.allCases.map(\.rawValue).joined(separator: ", "))")
+                        "'participation' must be one of \(Participation.allCases.map(\.rawValue).joined(separator: ", "))"
+                    )
                 }
                 let id = try fields.string("id")
                 guard Participation.isValidID(id) else {
