@@ -4,10 +4,7 @@ import ViewHostLocking
 /// The participants of the memory store: kept in the process, as its sessions are, and gone with it.
 public final class MemoryParticipantDirectory: ParticipantDirectory {
     private struct State {
-        var invitations: [String: JoinInvitation] = [:]
-        /// Invitation ids by their code's digest.
-        var byDigest: [[UInt8]: String] = [:]
-        var withdrawn: Set<String> = []
+        var invitations = InvitationBook<JoinInvitation>()
         var participants: [SessionID: [Participant]] = [:]
     }
 
@@ -20,51 +17,27 @@ public final class MemoryParticipantDirectory: ParticipantDirectory {
     public func addJoinInvitation(_ invitation: JoinInvitation, openLimit: Int, now: Date) throws(StorageError)
         -> Bool
     {
-        state.withLock { state in
-            let open = state.invitations.values.filter {
-                $0.session == invitation.session && $0.isOpen(withdrawn: state.withdrawn.contains($0.id), now: now)
-            }
-            guard open.count < openLimit else { return false }
-            state.invitations[invitation.id] = invitation
-            state.byDigest[invitation.digest] = invitation.id
-            return true
-        }
+        state.withLock { $0.invitations.add(invitation, openLimit: openLimit, now: now) }
     }
 
     /// The open join invitations of `session` at `now`, oldest first.
     public func joinInvitations(of session: SessionID, now: Date) throws(StorageError) -> [JoinInvitation] {
-        state.withLock { state in
-            state.invitations.values.filter {
-                $0.session == session && $0.isOpen(withdrawn: state.withdrawn.contains($0.id), now: now)
-            }
-            .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
-        }
+        state.withLock { $0.invitations.open(of: session, now: now) }
     }
 
     /// Withdraws `session`'s join invitation `id`.
     public func withdrawJoinInvitation(_ id: String, of session: SessionID, now: Date) throws(StorageError) -> Bool {
-        state.withLock { state in
-            guard let invitation = state.invitations[id], invitation.session == session,
-                invitation.isOpen(withdrawn: state.withdrawn.contains(id), now: now)
-            else { return false }
-            state.withdrawn.insert(id)
-            return true
-        }
+        state.withLock { $0.invitations.withdraw(id, of: session, now: now) }
     }
 
     /// Lets in the participant `joining` describes.
     public func join(_ joining: Joining, now: Date) throws(StorageError) -> Joined {
         state.withLock { state in
-            guard let id = state.byDigest[joining.digest], let invitation = state.invitations[id] else {
-                return .unknown
-            }
-            guard invitation.isOpen(withdrawn: state.withdrawn.contains(id), now: now) else { return .gone }
+            guard let invitation = state.invitations.invitation(digest: joining.digest) else { return .unknown }
+            guard state.invitations.isOpen(invitation, now: now) else { return .gone }
             let present = state.participants[invitation.session, default: []].filter { $0.removedAt == nil }
             guard present.count < joining.maxParticipants else { return .full(limit: joining.maxParticipants) }
-            state.invitations[id] = JoinInvitation(
-                id: id, session: invitation.session, features: invitation.features, role: invitation.role,
-                digest: invitation.digest, createdAt: invitation.createdAt, expiresAt: invitation.expiresAt,
-                uses: invitation.uses - 1)
+            state.invitations.use(invitation)
             let participant = joining.participant(by: invitation, at: now)
             state.participants[invitation.session, default: []].append(participant)
             return .joined(participant)
@@ -92,11 +65,7 @@ public final class MemoryParticipantDirectory: ParticipantDirectory {
     /// Forgets `session`'s participants and join invitations (it was deleted or expired).
     public func forget(_ session: SessionID) {
         state.withLock { state in
-            for (id, invitation) in state.invitations where invitation.session == session {
-                state.invitations[id] = nil
-                state.byDigest[invitation.digest] = nil
-                state.withdrawn.remove(id)
-            }
+            state.invitations.forget(session)
             state.participants[session] = nil
         }
     }

@@ -110,9 +110,6 @@ public struct JoinInvitation: Sendable, Equatable {
         self.expiresAt = expiresAt
         self.uses = uses
     }
-
-    /// Whether it may still be used at `now` (`withdrawn` says whether its session withdrew it).
-    package func isOpen(withdrawn: Bool, now: Date) -> Bool { uses > 0 && expiresAt > now && !withdrawn }
 }
 
 /// One joining a session by a code: the code's digest, and the participant made if the code lets it in.
