@@ -8,51 +8,20 @@ import ViewModelCore
 extension SQLiteSessionStorage {
     /// Keeps `invitation`, unless its session has `openLimit` open ones already.
     public func addInvitation(_ invitation: Invitation, openLimit: Int, now: Date) throws(StorageError) -> Bool {
-        try contactsWrite("keeping an invitation") { db in
-            let open =
-                try Int.fetchOne(
-                    db, sql: "SELECT count(*) FROM invitations WHERE session_id = ?1 AND \(Self.isOpen(at: 2))",
-                    arguments: [invitation.session.rawValue, now.timeIntervalSince1970]) ?? 0
-            guard open < openLimit else { return false }
-            try db.execute(
-                sql: """
-                    INSERT INTO invitations (id, session_id, feature, name, digest, created_at, expires_at, uses)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    invitation.id, invitation.session.rawValue, invitation.feature, invitation.name,
-                    Data(invitation.digest),
-                    invitation.createdAt.timeIntervalSince1970, invitation.expiresAt.timeIntervalSince1970,
-                    invitation.uses,
-                ])
-            return true
-        }
+        try keepInvitation(
+            invitation, making: "feature, name", [invitation.feature, invitation.name], in: "invitations",
+            openLimit: openLimit, now: now, what: "keeping an invitation")
     }
 
     /// The open invitations of `session` at `now`, oldest first.
     public func invitations(of session: SessionID, now: Date) throws(StorageError) -> [Invitation] {
-        do {
-            return try pool.read { db in
-                try Row.fetchAll(
-                    db,
-                    sql:
-                        "SELECT * FROM invitations WHERE session_id = ?1 AND \(Self.isOpen(at: 2)) ORDER BY created_at, id",
-                    arguments: [session.rawValue, now.timeIntervalSince1970]
-                ).map(Self.invitation)
-            }
-        } catch {
-            throw .failed(reason: "reading invitations: \(Self.describe(error))")
-        }
+        try openInvitations(
+            in: "invitations", of: session, now: now, reading: Self.invitation, what: "reading invitations")
     }
 
     /// Withdraws `session`'s invitation `id`.
     public func withdrawInvitation(_ id: String, of session: SessionID, now: Date) throws(StorageError) -> Bool {
-        try contactsWrite("withdrawing an invitation") { db in
-            try db.execute(
-                sql: "UPDATE invitations SET withdrawn = 1 WHERE id = ?1 AND session_id = ?2 AND \(Self.isOpen(at: 3))",
-                arguments: [id, session.rawValue, now.timeIntervalSince1970])
-            return db.changesCount == 1
-        }
+        try withdrawInvitation(id, of: session, in: "invitations", now: now, what: "withdrawing an invitation")
     }
 
     /// Redeems the invitation whose code has `redemption`'s digest, making the two addresses at once.
@@ -73,7 +42,7 @@ extension SQLiteSessionStorage {
                         feature: invitation.feature, inviter: invitation.session, inviterName: existing["name"],
                         redeemerAddress: ContactAddress(existing["address"])))
             }
-            guard invitation.uses > 0, invitation.expiresAt > now, !(row["withdrawn"] as Bool) else { return .gone }
+            guard invitation.isOpen(withdrawn: row["withdrawn"], now: now) else { return .gone }
             for session in [invitation.session, redemption.session] {
                 let count =
                     try Int.fetchOne(
@@ -114,9 +83,6 @@ extension SQLiteSessionStorage {
             throw .failed(reason: "reading a contact address: \(Self.describe(error))")
         }
     }
-
-    /// An invitation that may still be redeemed at parameter `instant` (seconds since 1970).
-    static func isOpen(at instant: Int) -> String { "uses > 0 AND withdrawn = 0 AND expires_at > ?\(instant)" }
 
     private static func invitation(_ row: Row) -> Invitation {
         Invitation(

@@ -11,54 +11,23 @@ extension SQLiteSessionStorage {
     public func addJoinInvitation(_ invitation: JoinInvitation, openLimit: Int, now: Date) throws(StorageError)
         -> Bool
     {
-        try contactsWrite("keeping a join invitation") { db in
-            let open =
-                try Int.fetchOne(
-                    db, sql: "SELECT count(*) FROM join_invitations WHERE session_id = ?1 AND \(Self.isOpen(at: 2))",
-                    arguments: [invitation.session.rawValue, now.timeIntervalSince1970]) ?? 0
-            guard open < openLimit else { return false }
-            try db.execute(
-                sql: """
-                    INSERT INTO join_invitations (id, session_id, features, role, digest, created_at, expires_at, uses)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    invitation.id, invitation.session.rawValue, invitation.features.joined(separator: " "),
-                    invitation.role.rawValue, Data(invitation.digest), invitation.createdAt.timeIntervalSince1970,
-                    invitation.expiresAt.timeIntervalSince1970, invitation.uses,
-                ])
-            return true
-        }
+        try keepInvitation(
+            invitation, making: "features, role",
+            [invitation.features.joined(separator: " "), invitation.role.rawValue], in: "join_invitations",
+            openLimit: openLimit, now: now, what: "keeping a join invitation")
     }
 
     /// The open join invitations of `session` at `now`, oldest first.
     public func joinInvitations(of session: SessionID, now: Date) throws(StorageError) -> [JoinInvitation] {
-        do {
-            return try pool.read { db in
-                try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT * FROM join_invitations WHERE session_id = ?1 AND \(Self.isOpen(at: 2))
-                        ORDER BY created_at, id
-                        """,
-                    arguments: [session.rawValue, now.timeIntervalSince1970]
-                ).map(Self.joinInvitation)
-            }
-        } catch {
-            throw .failed(reason: "reading join invitations: \(Self.describe(error))")
-        }
+        try openInvitations(
+            in: "join_invitations", of: session, now: now, reading: Self.joinInvitation,
+            what: "reading join invitations")
     }
 
     /// Withdraws `session`'s join invitation `id`.
     public func withdrawJoinInvitation(_ id: String, of session: SessionID, now: Date) throws(StorageError) -> Bool {
-        try contactsWrite("withdrawing a join invitation") { db in
-            try db.execute(
-                sql: """
-                    UPDATE join_invitations SET withdrawn = 1 WHERE id = ?1 AND session_id = ?2 AND \(Self.isOpen(at: 3))
-                    """,
-                arguments: [id, session.rawValue, now.timeIntervalSince1970])
-            return db.changesCount == 1
-        }
+        try withdrawInvitation(
+            id, of: session, in: "join_invitations", now: now, what: "withdrawing a join invitation")
     }
 
     /// Lets in the participant `joining` describes, using its invitation once, in one transaction.
