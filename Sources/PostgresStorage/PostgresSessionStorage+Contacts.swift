@@ -13,46 +13,21 @@ import ViewModelCore
 extension PostgresSessionStorage {
     /// Keeps `invitation`, unless its session has `openLimit` open ones already.
     public func addInvitation(_ invitation: Invitation, openLimit: Int, now: Date) throws(StorageError) -> Bool {
-        try contacts("keeping an invitation") { connection throws(PostgresError) -> Bool in
-            try Self.lockContacts(of: [invitation.session], connection: connection)
-            let open = try connection.query(
-                "SELECT count(*) FROM invitations WHERE session_id = $1 AND \(Self.isOpen(at: 2))",
-                [invitation.session.rawValue, Self.seconds(now)])
-            guard Self.integer(open) < openLimit else { return false }
-            try connection.query(
-                """
-                INSERT INTO invitations (id, session_id, feature, name, digest, created_at, expires_at, uses)
-                VALUES ($1, $2, $3, $4, $5::bytea, $6::double precision, $7::double precision, $8::integer)
-                """,
-                [
-                    invitation.id, invitation.session.rawValue, invitation.feature, invitation.name,
-                    PostgresEncoded.bytea(invitation.digest), Self.seconds(invitation.createdAt),
-                    Self.seconds(invitation.expiresAt), String(invitation.uses),
-                ])
-            return true
-        }
+        try keepInvitation(
+            invitation, making: "feature, name", [invitation.feature, invitation.name], in: "invitations",
+            openLimit: openLimit, now: now, what: "keeping an invitation")
     }
 
     /// The open invitations of `session` at `now`, oldest first.
     public func invitations(of session: SessionID, now: Date) throws(StorageError) -> [Invitation] {
-        try contacts("reading invitations", inTransaction: false) { connection throws(PostgresError) -> [Invitation] in
-            try connection.query(
-                """
-                SELECT \(Self.invitationColumns) FROM invitations WHERE session_id = $1 AND \(Self.isOpen(at: 2))
-                ORDER BY created_at, id
-                """, [session.rawValue, Self.seconds(now)]
-            ).rows.map(Self.invitation)
-        }
+        try openInvitations(
+            in: "invitations", of: session, now: now, columns: Self.invitationColumns, reading: Self.invitation,
+            what: "reading invitations")
     }
 
     /// Withdraws `session`'s invitation `id`.
     public func withdrawInvitation(_ id: String, of session: SessionID, now: Date) throws(StorageError) -> Bool {
-        try contacts("withdrawing an invitation") { connection throws(PostgresError) -> Bool in
-            try connection.query(
-                "UPDATE invitations SET withdrawn = true WHERE id = $1 AND session_id = $2 AND \(Self.isOpen(at: 3))",
-                [id, session.rawValue, Self.seconds(now)]
-            ).affected == 1
-        }
+        try withdrawInvitation(id, of: session, in: "invitations", now: now, what: "withdrawing an invitation")
     }
 
     /// Redeems the invitation whose code has `redemption`'s digest, making the two addresses at once.
@@ -117,11 +92,6 @@ extension PostgresSessionStorage {
 
     /// The columns ``invitation(_:)`` reads, in its order.
     private static let invitationColumns = "id, session_id, feature, name, digest, created_at, expires_at, uses"
-
-    /// An invitation that may still be redeemed at parameter `instant` (seconds since 1970).
-    static func isOpen(at instant: Int) -> String {
-        "uses > 0 AND NOT withdrawn AND expires_at > $\(instant)::double precision"
-    }
 
     /// The invitation in `row` (``invitationColumns``); a row that does not read as one is not ours.
     private static func invitation(_ row: [String?]) throws(PostgresError) -> Invitation {

@@ -12,53 +12,23 @@ extension PostgresSessionStorage {
     public func addJoinInvitation(_ invitation: JoinInvitation, openLimit: Int, now: Date) throws(StorageError)
         -> Bool
     {
-        try contacts("keeping a join invitation") { connection throws(PostgresError) -> Bool in
-            try Self.lockContacts(of: [invitation.session], connection: connection)
-            let open = try connection.query(
-                "SELECT count(*) FROM join_invitations WHERE session_id = $1 AND \(Self.isOpen(at: 2))",
-                [invitation.session.rawValue, Self.seconds(now)])
-            guard Self.integer(open) < openLimit else { return false }
-            try connection.query(
-                """
-                INSERT INTO join_invitations (id, session_id, features, role, digest, created_at, expires_at, uses)
-                VALUES ($1, $2, $3, $4, $5::bytea, $6::double precision, $7::double precision, $8::integer)
-                """,
-                [
-                    invitation.id, invitation.session.rawValue, invitation.features.joined(separator: " "),
-                    invitation.role.rawValue, PostgresEncoded.bytea(invitation.digest),
-                    Self.seconds(invitation.createdAt), Self.seconds(invitation.expiresAt), String(invitation.uses),
-                ])
-            return true
-        }
+        try keepInvitation(
+            invitation, making: "features, role",
+            [invitation.features.joined(separator: " "), invitation.role.rawValue], in: "join_invitations",
+            openLimit: openLimit, now: now, what: "keeping a join invitation")
     }
 
     /// The open join invitations of `session` at `now`, oldest first.
     public func joinInvitations(of session: SessionID, now: Date) throws(StorageError) -> [JoinInvitation] {
-        try contacts("reading join invitations", inTransaction: false) {
-            connection throws(PostgresError) -> [JoinInvitation] in
-            var found: [JoinInvitation] = []
-            for row in try connection.query(
-                """
-                SELECT \(Self.joinInvitationColumns) FROM join_invitations
-                WHERE session_id = $1 AND \(Self.isOpen(at: 2)) ORDER BY created_at, id
-                """, [session.rawValue, Self.seconds(now)]
-            ).rows {
-                found.append(try Self.joinInvitation(row))
-            }
-            return found
-        }
+        try openInvitations(
+            in: "join_invitations", of: session, now: now, columns: Self.joinInvitationColumns,
+            reading: Self.joinInvitation, what: "reading join invitations")
     }
 
     /// Withdraws `session`'s join invitation `id`.
     public func withdrawJoinInvitation(_ id: String, of session: SessionID, now: Date) throws(StorageError) -> Bool {
-        try contacts("withdrawing a join invitation") { connection throws(PostgresError) -> Bool in
-            try connection.query(
-                """
-                UPDATE join_invitations SET withdrawn = true WHERE id = $1 AND session_id = $2 AND \(Self.isOpen(at: 3))
-                """,
-                [id, session.rawValue, Self.seconds(now)]
-            ).affected == 1
-        }
+        try withdrawInvitation(
+            id, of: session, in: "join_invitations", now: now, what: "withdrawing a join invitation")
     }
 
     /// Lets in the participant `joining` describes, using its invitation once, in one transaction.
@@ -98,16 +68,12 @@ extension PostgresSessionStorage {
     public func participants(of session: SessionID) throws(StorageError) -> [Participant] {
         try contacts("reading participants", inTransaction: false) {
             connection throws(PostgresError) -> [Participant] in
-            var found: [Participant] = []
-            for row in try connection.query(
+            try connection.query(
                 """
                 SELECT session_id, id, name, role, features, token_digest, joined_at, removed_at FROM participants
                 WHERE session_id = $1 ORDER BY joined_at, id
                 """, [session.rawValue]
-            ).rows {
-                found.append(try Self.participant(row))
-            }
-            return found
+            ).rows.map(Self.participant)
         }
     }
 
