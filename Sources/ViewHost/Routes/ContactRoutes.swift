@@ -1,7 +1,6 @@
 import Foundation
 import HTTPCore
 import Logging
-import ViewHostCrypto
 import ViewHostJSON
 import ViewModelCore
 
@@ -36,7 +35,7 @@ enum ContactRoutes {
             try limits.admitContactRequest(from: context.clientAddress)
             let (code, name) = try redemption(RequestBody.json(request))
             let asked = Redemption(
-                digest: Digest.sha256(Array(code.utf8)), session: session.id, name: name,
+                digest: InvitationCode.digest(code), session: session.id, name: name,
                 maxContacts: settings.maxPerSession, forInviter: .random(), forRedeemer: .random())
             let contacts = registry.contacts
             let now = registry.scheduler.now
@@ -56,10 +55,9 @@ enum ContactRoutes {
                     }
                     pair = existing
                 case .unknown:
-                    throw AppError.invalidField("code", reason: "is not the code of any invitation", status: .notFound)
+                    throw AppError.unknownInvitationCode
                 case .gone:
-                    throw AppError.invalidField(
-                        "code", reason: "is of an invitation that was used up, withdrawn or has expired", status: .gone)
+                    throw AppError.spentInvitationCode
                 case .own:
                     throw AppError.invalidField(
                         "code", reason: "is this session's own invitation: another session redeems it",

@@ -112,34 +112,69 @@ enum InvitationRoutes {
         let settings = registry.settings.contacts
         let asked = try InvitationRequest.parse(body, session: session, registry: registry)
         let now = registry.scheduler.now
-        let code = SecureIdentifier.make(bits: 160)
+        let code = InvitationCode.make()
         let invitation = Invitation(
             id: "i" + SecureIdentifier.make(bits: 80), session: session.id, feature: asked.feature, name: asked.name,
-            digest: Digest.sha256(Array(code.utf8)), createdAt: now, expiresAt: now.addingTimeInterval(asked.lifetime),
+            digest: InvitationCode.digest(code), createdAt: now, expiresAt: now.addingTimeInterval(asked.lifetime),
             uses: asked.uses)
         let contacts = registry.contacts
-        return .deferred {
-            let kept = try await ContactRoutes.directory(context.logger) {
-                try contacts.addInvitation(invitation, openLimit: settings.maxOpenInvitations, now: now)
-            }
-            guard kept else {
+        return created(
+            invitation.id, of: session, openLimit: settings.maxOpenInvitations, counted: "invitations",
+            setting: "contacts.maxOpenInvitations", context: context,
+            keep: { try contacts.addInvitation(invitation, openLimit: settings.maxOpenInvitations, now: now) },
+            members: { writer in
+                ContactRoutes.write(invitation, into: &writer)
+                writer.key("code")
+                writer.string(code)
+            })
+    }
+
+    /// `201` with the invitation `id` of `session`, of either purpose, once `keep` has stored it: `keep` answers
+    /// false when the session holds `limit` open invitations of the purpose (`counted`) already, and that is `429`
+    /// naming the `setting`. `made` runs once it is kept; `members` writes the answer's members, its code among them.
+    static func created(
+        _ id: String, of session: Session, openLimit limit: Int, counted: String, setting: String,
+        context: HTTPRequestContext, keep: @escaping @Sendable () throws -> Bool,
+        made: @escaping @Sendable () async throws -> Void = {},
+        members: @escaping @Sendable (inout JSONWriter) -> Void
+    ) -> HTTPHandlerResult {
+        .deferred {
+            guard try await ContactRoutes.directory(context.logger, keep) else {
                 throw AppError.rateLimited(
-                    "This session holds \(settings.maxOpenInvitations) open invitations (contacts.maxOpenInvitations): "
+                    "This session holds \(limit) open \(counted) (\(setting)): "
                         + "withdraw one, or wait for one to be used or to expire.",
                     retryAfter: .seconds(60))
             }
+            try await made()
             var writer = JSONWriter()
             writer.beginObject()
-            ContactRoutes.write(invitation, into: &writer)
-            writer.key("code")
-            writer.string(code)
+            members(&writer)
             writer.endObject()
             return HTTPResponse(
                 status: .created, contentType: "application/json", bytes: writer.bytes,
                 headers: [
-                    .location: "/v1/sessions/\(session.id.rawValue)/invitations/\(invitation.id)",
+                    .location: "/v1/sessions/\(session.id.rawValue)/invitations/\(id)",
                     .cacheControl: "no-store",
                 ])
         }
     }
+}
+
+/// An invitation's code, of either purpose: 160 bits from the system's secure random source, given out once (in the
+/// `201` that makes it). The store keeps only its SHA-256, and a code redeemed or joined with is looked up by it.
+enum InvitationCode {
+    /// A new code.
+    static func make() -> String { SecureIdentifier.make(bits: 160) }
+
+    /// What the store keeps of `code`, and finds its invitation by.
+    static func digest(_ code: String) -> [UInt8] { Digest.sha256(Array(code.utf8)) }
+}
+
+extension AppError {
+    /// `404` for a code that is no invitation's (of the purpose its route takes: the other's are unknown there too).
+    static let unknownInvitationCode = AppError.invalidField(
+        "code", reason: "is not the code of any invitation", status: .notFound)
+    /// `410` for the code of an invitation that was used up, withdrawn or has expired.
+    static let spentInvitationCode = AppError.invalidField(
+        "code", reason: "is of an invitation that was used up, withdrawn or has expired", status: .gone)
 }

@@ -76,43 +76,31 @@ enum ParticipantRoutes {
         let settings = registry.settings.contacts
         let asked = try JoinInvitationRequest.parse(body, session: session, registry: registry)
         let now = registry.scheduler.now
-        let code = SecureIdentifier.make(bits: 160)
+        let code = InvitationCode.make()
         let invitation = JoinInvitation(
             id: "j" + SecureIdentifier.make(bits: 80), session: session.id, features: asked.features, role: .member,
-            digest: Digest.sha256(Array(code.utf8)), createdAt: now, expiresAt: now.addingTimeInterval(asked.lifetime),
+            digest: InvitationCode.digest(code), createdAt: now, expiresAt: now.addingTimeInterval(asked.lifetime),
             uses: asked.uses)
         let directory = registry.participants.directory
-        return .deferred {
-            let kept = try await ContactRoutes.directory(context.logger) {
-                try directory.addJoinInvitation(invitation, openLimit: settings.maxOpenJoinInvitations, now: now)
-            }
-            guard kept else {
-                throw AppError.rateLimited(
-                    "This session holds \(settings.maxOpenJoinInvitations) open join invitations "
-                        + "(participants.maxOpenInvitations): withdraw one, or wait for one to be used or to expire.",
-                    retryAfter: .seconds(60))
-            }
-            context.logger.info(
-                "a join invitation was made",
-                metadata: [
-                    "session-id": "\(session.id)", "invitation": "\(invitation.id)",
-                    "features": "\(invitation.features.joined(separator: ","))", "uses": "\(invitation.uses)",
-                ])
-            try await registry.recordParticipation(
-                .invited, id: invitation.id, in: session.id, session: session, logger: context.logger)
-            var writer = JSONWriter()
-            writer.beginObject()
-            writer.key("code")
-            writer.string(code)
-            write(invitation, into: &writer)
-            writer.endObject()
-            return HTTPResponse(
-                status: .created, contentType: "application/json", bytes: writer.bytes,
-                headers: [
-                    .location: "/v1/sessions/\(session.id.rawValue)/invitations/\(invitation.id)",
-                    .cacheControl: "no-store",
-                ])
-        }
+        return InvitationRoutes.created(
+            invitation.id, of: session, openLimit: settings.maxOpenJoinInvitations, counted: "join invitations",
+            setting: "participants.maxOpenInvitations", context: context,
+            keep: { try directory.addJoinInvitation(invitation, openLimit: settings.maxOpenJoinInvitations, now: now) },
+            made: {
+                context.logger.info(
+                    "a join invitation was made",
+                    metadata: [
+                        "session-id": "\(session.id)", "invitation": "\(invitation.id)",
+                        "features": "\(invitation.features.joined(separator: ","))", "uses": "\(invitation.uses)",
+                    ])
+                try await registry.recordParticipation(
+                    .invited, id: invitation.id, in: session.id, session: session, logger: context.logger)
+            },
+            members: { writer in
+                writer.key("code")
+                writer.string(code)
+                write(invitation, into: &writer)
+            })
     }
 
     /// A join invitation's members besides its code, in name order.
@@ -138,12 +126,10 @@ enum ParticipantRoutes {
         _ request: HTTPRequest, code: String, registry: SessionRegistry, context: HTTPRequestContext
     ) throws -> HTTPHandlerResult {
         let name = try joinerName(RequestBody.json(request))
-        guard (1...128).contains(code.utf8.count) else {
-            throw AppError.invalidField("code", reason: "is not the code of any invitation", status: .notFound)
-        }
+        guard (1...128).contains(code.utf8.count) else { throw AppError.unknownInvitationCode }
         let secret = SessionSecret.random()
         let joining = Joining(
-            digest: Digest.sha256(Array(code.utf8)), id: "p" + SecureIdentifier.make(bits: 80), name: name,
+            digest: InvitationCode.digest(code), id: "p" + SecureIdentifier.make(bits: 80), name: name,
             tokenDigest: Digest.sha256(Array(secret.rawValue.utf8)),
             maxParticipants: registry.settings.contacts.maxParticipants)
         let directory = registry.participants.directory
@@ -154,10 +140,9 @@ enum ParticipantRoutes {
             case .joined(let joined):
                 participant = joined
             case .unknown:
-                throw AppError.invalidField("code", reason: "is not the code of any invitation", status: .notFound)
+                throw AppError.unknownInvitationCode
             case .gone:
-                throw AppError.invalidField(
-                    "code", reason: "is of an invitation that was used up, withdrawn or has expired", status: .gone)
+                throw AppError.spentInvitationCode
             case .full(let limit):
                 throw AppError.invalidField(
                     "participants.maxPerSession", reason: "is \(limit), and this session has that many participants",
