@@ -296,7 +296,7 @@ public final class PostgresSessionStorage: SharedSessionStorage {
     /// - Throws: ``UnstorableValue`` naming the feature and field its JSON cannot hold: never written as nothing.
     static func json(_ core: SessionCore) throws(UnstorableValue) -> [UInt8] {
         do {
-            return [UInt8](try StoredJSON.encode(core))
+            return try StoredJSON.bytes(of: core)
         } catch {
             throw core.unstorable(error)
         }

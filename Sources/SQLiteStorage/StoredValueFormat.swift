@@ -26,7 +26,7 @@ enum StoredValueFormat {
     static func encode(_ core: SessionCore) throws(UnstorableValue) -> [UInt8] {
         let json: [UInt8]
         do {
-            json = [UInt8](try StoredJSON.encode(core))
+            json = try StoredJSON.bytes(of: core)
         } catch {
             throw core.unstorable(error)
         }

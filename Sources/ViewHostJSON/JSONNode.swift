@@ -79,6 +79,16 @@ final class JSONNode {
             output.append(UInt8(ascii: "]"))
         case .object(let members):
             output.append(UInt8(ascii: "{"))
+            if KeyOrders.isOrdered(members) {
+                for (index, member) in members.enumerated() {
+                    if index > 0 { output.append(UInt8(ascii: ",")) }
+                    JSONNode.appendQuoted(member.key, to: &output)
+                    output.append(UInt8(ascii: ":"))
+                    JSONNode.write(member.slot, to: &output, orders: &orders)
+                }
+                output.append(UInt8(ascii: "}"))
+                return
+            }
             // Sorted by UTF-8 bytes; a key encoded twice keeps its last value, as a dictionary would.
             let order = orders.order(of: members, type: keyType)
             var first = true

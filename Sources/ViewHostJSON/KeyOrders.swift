@@ -12,6 +12,17 @@ import Darwin
 struct KeyOrders {
     private var known: [ObjectIdentifier: (keys: [String], order: [Int])] = [:]
 
+    /// Whether `members` are written as they are: each name after the one before by its UTF-8 bytes, none given
+    /// twice. Most objects are (one member, or coding keys declared in alphabetical order), and then neither a
+    /// sort nor a lookup of the type's order is needed: one comparison per member.
+    static func isOrdered(_ members: [(key: String, slot: JSONNode.Slot)]) -> Bool {
+        guard members.count > 1 else { return true }
+        for index in 1..<members.count where compare(members[index - 1].key, members[index].key) >= 0 {
+            return false
+        }
+        return true
+    }
+
     /// The indices of `members` in the order they are written: by name, and for a name given twice, in the order
     /// given (the writer keeps the last).
     /// - Parameters:

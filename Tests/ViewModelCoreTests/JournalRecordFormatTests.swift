@@ -142,4 +142,15 @@ struct JournalRecordFormatTests {
             }
         }
     }
+
+    /// The stored shape made from the encoder's bytes (the events of every client request) is the shape made from
+    /// a `Data` (imports, the stores): the bare array at version 1, the array wrapped with its version past it.
+    @Test(arguments: [1, 2, 12])
+    func eventsStoredFromBytesTakeTheShapeOfEventsStoredFromData(schema: Int) {
+        let array = Array(#"[{"add":{"_0":5}}]"#.utf8)
+        let fromBytes = StoredEventsShape.data(array: array, schema: schema)
+        #expect(fromBytes == StoredEventsShape.data(array: Data(array), schema: schema))
+        let expected = schema == 1 ? #"[{"add":{"_0":5}}]"# : #"{"schema":\#(schema),"events":[{"add":{"_0":5}}]}"#
+        #expect(String(decoding: fromBytes, as: UTF8.self) == expected)
+    }
 }

@@ -72,9 +72,13 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
         _ captured: [(String, Range<Int>)], _ path: UnsafeRawBufferPointer, to parameters: inout RouteParameters
     ) -> Bool {
         for (name, range) in captured {
-            guard let value = PercentDecoding.decode(String(decoding: path[range], as: UTF8.self)) else {
-                return false
+            let text = String(decoding: path[range], as: UTF8.self)
+            // Most segments (ids, feature names) hold no escape: then the text is the value, not copied again.
+            guard path[range].contains(UInt8(ascii: "%")) else {
+                parameters.append(name: name, value: text)
+                continue
             }
+            guard let value = PercentDecoding.decode(text) else { return false }
             parameters.append(name: name, value: value)
         }
         return true

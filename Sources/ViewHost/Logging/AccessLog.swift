@@ -61,7 +61,8 @@ struct AccessLog: Sendable {
                     peer: context.clientAddress?.description)
             }
         }
-        guard isEnabled else { return }
+        // A level above info (`--log-level warning`) drops the line: its metadata is not built for nothing.
+        guard isEnabled, logger.logLevel <= .info else { return }
         let elapsed = start.duration(to: .now).components
         let milliseconds = (Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15 * 1000).rounded() / 1000
         var metadata: Logger.Metadata = [

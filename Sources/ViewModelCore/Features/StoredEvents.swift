@@ -6,7 +6,24 @@ import ViewHostJSON
 /// and it varied; a journal export's import rebuilds these bytes exactly).
 enum StoredEventsShape {
     static func data(array: Data, schema: Int) -> Data {
-        schema == 1 ? array : Data("{\"schema\":\(schema),\"events\":".utf8) + array + Data("}".utf8)
+        schema == 1 ? array : Data(wrapped([UInt8](array), schema: schema))
+    }
+
+    /// ``data(array:schema:)`` of the array's bytes as the encoder made them: one buffer, copied once into the
+    /// `Data` (every client event of a feature past schema version 1 is stored this way).
+    static func data(array: [UInt8], schema: Int) -> Data {
+        Data(schema == 1 ? array : wrapped(array, schema: schema))
+    }
+
+    private static func wrapped(_ array: [UInt8], schema: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(array.count + 32)
+        bytes.append(contentsOf: "{\"schema\":".utf8)
+        bytes.append(contentsOf: String(schema).utf8)
+        bytes.append(contentsOf: ",\"events\":".utf8)
+        bytes.append(contentsOf: array)
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
     }
 
     /// What `JSONParser` reads from ``data(array:schema:)``'s text, given what it reads from `array`'s (a caller
@@ -30,7 +47,7 @@ struct StoredEvents<F: Feature>: Decodable {
     /// `events` as a journal records them: a bare array at schema version 1, else with the version.
     /// Keys sorted, `/` unescaped (``StoredJSON``).
     static func encoded(_ events: [F.Event]) throws -> Data {
-        StoredEventsShape.data(array: try StoredJSON.encode(events), schema: F.schemaVersion)
+        StoredEventsShape.data(array: try StoredJSON.bytes(of: events), schema: F.schemaVersion)
     }
 
     /// - Throws: ``SchemaError`` for a schema version the feature does not read; ``StoredFeatureError`` naming the

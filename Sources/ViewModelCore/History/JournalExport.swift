@@ -64,7 +64,7 @@ public enum JournalExport {
         for name in core.featureNames {
             guard let (_, viewModel) = core.snapshot(of: name) else { continue }
             do {
-                bytes += Array(name.utf8) + [0x0A] + [UInt8](try StoredJSON.encode(viewModel)) + [0x0A]
+                bytes += Array(name.utf8) + [0x0A] + (try StoredJSON.bytes(of: viewModel)) + [0x0A]
             } catch {
                 throw UnstorableValue(error, feature: name, in: "snapshot")
             }

@@ -9,9 +9,15 @@ public enum StoredJSON {
     /// The JSON of `value`.
     /// - Throws: `EncodingError` when `JSONEncoder` refuses it too (a non-finite number).
     public static func encode(_ value: some Encodable) throws -> Data {
-        if let bytes = try? SortedJSONEncoder().encode(value) { return Data(bytes) }
+        Data(try bytes(of: value))
+    }
+
+    /// The JSON of `value`, as bytes (what the encoder makes, not copied into a `Data`).
+    /// - Throws: `EncodingError` when `JSONEncoder` refuses it too (a non-finite number).
+    public static func bytes(of value: some Encodable) throws -> [UInt8] {
+        if let bytes = try? SortedJSONEncoder().encode(value) { return bytes }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(value)
+        return [UInt8](try encoder.encode(value))
     }
 }
