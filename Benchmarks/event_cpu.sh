@@ -5,6 +5,7 @@
 #
 #   Benchmarks/event_cpu.sh BIN [BIN…]            # ROUNDS=2 DURATION=8s FEATURE=login BODY='{"type":"setUsername","value":"bench-user"}'
 #   PROFILE=1 Benchmarks/event_cpu.sh BIN [BIN…]  # also perf record -g of each sqlite run, summarised by event_profile.py
+#   STORES=memory Benchmarks/event_cpu.sh BIN [BIN…]   # one store only (a build without --store runs on memory)
 #
 # For each round, each build and each store: a fresh server (access log and rate limits off), 64 sessions of
 # FEATURE, then wrk -t2 -c64 -dDURATION of POST FEATURE/events BODY (product_events.lua). The server's CPU is
@@ -13,6 +14,7 @@
 set -euo pipefail
 BENCH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROUNDS="${ROUNDS:-2}" DURATION="${DURATION:-8s}" FEATURE="${FEATURE:-login}" PROFILE="${PROFILE:-0}"
+STORES="${STORES:-memory sqlite}"
 BODY="${BODY:-{\"type\":\"setUsername\",\"value\":\"bench-user\"\}}"
 [[ $# -ge 1 ]] || { echo "usage: $0 BIN [BIN…]" >&2; exit 64; }
 WORK="$(mktemp -d /tmp/viewhost-event-cpu.XXXXXX)"
@@ -22,11 +24,14 @@ trap cleanup EXIT
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 for round in $(seq "$ROUNDS"); do
   for bin in "$@"; do
-    for store in memory sqlite; do
+    # A build from before durable sessions (7956c5b) knows no --store: it runs once, on memory, its only store.
+    stores="$STORES" store_args=(--store STORE --sync full)
+    if ! "$bin" serve --help 2>/dev/null | grep -q -- '--store'; then stores=memory store_args=(); fi
+    for store in $stores; do
       dir="$WORK/$round-$(echo "$bin" | md5sum | cut -c1-8)-$store"; mkdir -p "$dir"
       (cd "$dir" && exec env VIEWHOST_LOG_ACCESS=false VIEWHOST_LIMITS_SESSIONS_PER_MINUTE_PER_CLIENT=0 \
         VIEWHOST_LIMITS_EVENTS_PER_SECOND_PER_SESSION=0 "$bin" serve --port 0 --weather-provider offline \
-        --store "$store" --sync full) > "$dir/out" 2> "$dir/err" &
+        "${store_args[@]/STORE/$store}") > "$dir/out" 2> "$dir/err" &
       pid=$!; PIDS+=("$pid"); port=""
       for _ in $(seq 300); do
         port="$(sed -n 's|^viewhost listening on http://127\.0\.0\.1:\([0-9]*\)$|\1|p' "$dir/out" | head -1)"
