@@ -3,6 +3,7 @@ import Foundation
 import HTTPCore
 import Logging
 import SystemPackage
+import ViewHostJSON
 import ViewModelCore
 
 extension AppConfiguration {
@@ -40,6 +41,13 @@ extension AppConfiguration {
         async throws(ConfigurationError)
         -> AppConfiguration
     {
+        try await loadReportingDefaults(from: sources, features: features).configuration
+    }
+
+    /// ``load(from:features:)``, with the defaults it fell back to (nothing set those keys), by key path.
+    static func loadReportingDefaults(from sources: Sources, features: [FeatureRegistration] = [])
+        async throws(ConfigurationError) -> (configuration: AppConfiguration, defaults: [String: JSONValue])
+    {
         try HostedFeatures.check(features, serverKeys: ConfigurationKey.server)
         let keys = Dictionary(
             (ConfigurationKey.server + features.flatMap(\.settings)).map { ($0.path, $0) }, uniquingKeysWith: { $1 })
@@ -48,7 +56,7 @@ extension AppConfiguration {
         }
         let fileKeys = try fileKeyPaths(sources, keys: keys)
         let loader = try await ValueLoader(sources: sources, keys: keys, fileKeys: fileKeys)
-        return try loader.makeConfiguration(features: features)
+        return (try loader.makeConfiguration(features: features), loader.defaultsRead.all)
     }
 
     /// The dotted key paths of the file's leaf values; throws for unknown keys and malformed files.
@@ -104,6 +112,8 @@ struct ValueLoader: FeatureSettings {
     let keys: [String: ConfigurationKey]
     let fileKeys: Set<String>
     let reader: ConfigReader
+    /// The defaults taken, for the test that keeps them equal to the documented ones.
+    let defaultsRead = DefaultsRead()
 
     init(sources: AppConfiguration.Sources, keys: [String: ConfigurationKey], fileKeys: Set<String>)
         async throws(ConfigurationError)

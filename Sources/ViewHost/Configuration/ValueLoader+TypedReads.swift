@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import ViewHostJSON
 import ViewModelCore
 
 /// The server's keys read by type: each through swift-configuration's provider chain, checked against its range or
@@ -17,7 +18,11 @@ extension ValueLoader {
     func seconds(_ path: String, default value: Duration, atMost limit: Double = 86_400) throws(ConfigurationError)
         -> Duration
     {
-        guard let source = source(of: path) else { return value }
+        guard let source = source(of: path) else {
+            let (seconds, attoseconds) = value.components
+            defaultsRead.record(path, .number(Double(seconds) + Double(attoseconds) / 1e18))
+            return value
+        }
         let result: Double
         do { result = try reader.requiredDouble(forKey: ConfigKey(path)) } catch {
             throw .invalidValue(key: path, source: source, reason: "expected a number of seconds")
@@ -44,7 +49,10 @@ extension ValueLoader {
         _ path: String, default value: Value, in range: ClosedRange<Value>, expected: String,
         read: (ConfigKey) throws -> Value
     ) throws(ConfigurationError) -> Value {
-        guard let source = source(of: path) else { return value }
+        guard let source = source(of: path) else {
+            defaultsRead.record(path, Self.json(value))
+            return value
+        }
         let result: Value
         do { result = try read(ConfigKey(path)) } catch {
             throw .invalidValue(key: path, source: source, reason: expected)
@@ -59,7 +67,10 @@ extension ValueLoader {
     func stringList(
         _ path: String, default value: [String], check: (String) -> String?
     ) throws(ConfigurationError) -> [String] {
-        guard let source = source(of: path) else { return value }
+        guard let source = source(of: path) else {
+            defaultsRead.record(path, .array(value.map(JSONValue.string)))
+            return value
+        }
         var result: [String]
         do { result = try reader.requiredStringArray(forKey: ConfigKey(path)) } catch {
             throw .invalidValue(key: path, source: source, reason: "expected a list of strings")
@@ -73,7 +84,10 @@ extension ValueLoader {
     }
 
     func boolean(_ path: String, default value: Bool) throws(ConfigurationError) -> Bool {
-        guard let source = source(of: path) else { return value }
+        guard let source = source(of: path) else {
+            defaultsRead.record(path, .bool(value))
+            return value
+        }
         do { return try reader.requiredBool(forKey: ConfigKey(path)) } catch {
             throw .invalidValue(key: path, source: source, reason: "expected true or false")
         }
@@ -82,13 +96,25 @@ extension ValueLoader {
     func string(
         _ path: String, default value: String, check: (String) -> String?
     ) throws(ConfigurationError) -> String {
-        guard let source = source(of: path) else { return value }
+        guard let source = source(of: path) else {
+            defaultsRead.record(path, .string(value))
+            return value
+        }
         let result: String
         do { result = try reader.requiredString(forKey: ConfigKey(path)) } catch {
             throw .invalidValue(key: path, source: source, reason: "expected a string")
         }
         if let problem = check(result) { throw .invalidValue(key: path, source: source, reason: problem) }
         return result
+    }
+
+    /// A ranged default as JSON: a number.
+    private static func json<Value: CustomStringConvertible>(_ value: Value) -> JSONValue {
+        switch value {
+        case let integer as Int: .number(Double(integer))
+        case let number as Double: .number(number)
+        default: .string(value.description)
+        }
     }
 
     /// Where the value of `path` comes from, by precedence; nil when only the default applies.
