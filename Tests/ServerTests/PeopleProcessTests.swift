@@ -153,6 +153,8 @@ struct PeopleProcessTests {
         let unexpected = Locked<[String]>([])
         /// Messages answered `202` since the last start.
         let acknowledged = Locked<Int>(0)
+        /// Senders that have posted all their messages.
+        let finished = Locked<Int>(0)
 
         init(port: Int) { self.port = Locked(port) }
     }
