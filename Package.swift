@@ -151,6 +151,7 @@ let package = Package(
                 "SQLiteStorage",
                 "ViewHost",
                 "ViewHostAPI",
+                "ViewHostCrypto",
                 "ViewHostClient",
                 "ViewHostJSON",
                 "ViewHostLocking",

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ViewHost
+import ViewHostCrypto
 import ViewModelCore
 
 /// `viewhost`: the command-line front end an app's `main` hands over to, with the features it serves. `serve` is
@@ -48,6 +49,8 @@ extension ViewHostCommand {
     public static func run(
         features: [FeatureRegistration], name: String? = nil, version: String? = nil, database: DatabaseStorage? = nil
     ) async -> Never {
+        // First of all: OpenSSL's state is kept until the process is gone (no clean-up while threads still use it).
+        OpenSSLLifetime.keepUntilExit()
         let name = name ?? executableName
         let version = version.map { "\(name) \($0)" } ?? "\(name) (ViewHost \(ViewHostVersion.current))"
         // The status comes out of the task-locals and the process exits here: an async call that never returns
