@@ -165,17 +165,18 @@ public struct ActionDescriptor: Codable, Equatable, Sendable {
         if let href = encoder.userInfo[.actionHref] as? String ?? href {
             try container.encode(href, forKey: .href)
         }
-        var body = fields.mapValues(\.wireValue)
-        body["type"] = .string(event)
-        try container.encode(body, forKey: .body)
+        // The body's members straight into its container (each field writes its wire value; `type` is the event's,
+        // whatever a field of that name says): no dictionary made and encoded again per snapshot.
+        var body = container.nestedContainer(keyedBy: IntentCodingKeys.self, forKey: .body)
+        try body.encode(event, forKey: IntentCodingKeys("type"))
+        for (name, value) in fields where name != "type" { try body.encode(value, forKey: IntentCodingKeys(name)) }
         // Only placeholders that take something other than any string: an action of string placeholders is
         // written as it always was.
-        let typed = placeholders.filter { $0.type != .string }
-        if !typed.isEmpty {
-            var inputs: [String: ActionInputType] = [:]
-            for placeholder in typed { inputs[placeholder.name] = placeholder.type }
-            try container.encode(inputs, forKey: .inputs)
+        var inputs: [String: ActionInputType] = [:]
+        for case .placeholder(let placeholder) in fields.values where placeholder.type != .string {
+            inputs[placeholder.name] = placeholder.type
         }
+        if !inputs.isEmpty { try container.encode(inputs, forKey: .inputs) }
         try container.encodeIfPresent(enabled, forKey: .enabled)
         try container.encodeIfPresent(prompt, forKey: .prompt)
     }
