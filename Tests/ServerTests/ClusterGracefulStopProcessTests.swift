@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A node told to stop (SIGTERM) in a rolling restart loses no one: while a client posts and streams through
 /// another node, every request gets its 202 (forwarded to the stopping owner while it still holds the session,
@@ -155,7 +155,8 @@ final class ClusterGracefulStopProcessTests {
     /// A stopping node hands a session back only once the writes it took before have reached the store: a post
     /// forwarded to the owner a, its write held up on its way to the store (the journal locked from outside),
     /// gets its 202 although a is stopping and another request for the session, forwarded while a's write waits,
-    /// is handed back to b. (b took the session over at once, raising its epoch, and a's write was refused: 503.)
+    /// is held by a (b does not take the session over meanwhile) and then handed back to b. (b took the session
+    /// over at once, raising its epoch, and a's write was refused: 503.)
     @Test func aStoppingNodeHandsASessionBackOnlyOnceTheWritesItTookAreStored() async throws {
         let a = try await node("a")
         let b = try await node("b")
@@ -167,19 +168,27 @@ final class ClusterGracefulStopProcessTests {
             try? await database.psql("BEGIN; LOCK TABLE journal IN EXCLUSIVE MODE; SELECT pg_sleep(120); COMMIT;")
         }
         defer { holder.cancel() }
-        try await Self.waitFor { try await database.psql(locks + " AND l.granted AND l.mode = 'ExclusiveLock'") == "1" }
-        let post = Self.request(port, "POST", "/v1/sessions/\(id)/person/events", token: token, body: Self.person("Held"))
+        try await Self.waitFor { try await count(locks + " AND l.granted AND l.mode = 'ExclusiveLock'") == 1 }
+        let post = Self.request(
+            port, "POST", "/v1/sessions/\(id)/person/events", token: token, body: Self.person("Held"))
         // a took the hop and its write waits for the lock.
-        try await Self.waitFor { try await database.psql(locks + " AND NOT l.granted") != "0" }
+        try await Self.waitFor { try await count(locks + " AND NOT l.granted") > 0 }
+        #expect(try await count(locks + " AND NOT l.granted") > 0, "a's write waits for the journal's lock")
         a.send(signal: SIGTERM)
-        // Reads through b, forwarded to a: answered while a drains, then handed back once a leaves. Until b has
-        // taken the session over, or a read is held (a waits for its write before handing the session back).
+        // Reads through b, forwarded to a: answered while a drains its public listener, then held once a leaves
+        // (it waits for its write before handing the session back), which a logs. Until a holds one, or b has
+        // taken the session over (which would fence a's write).
+        let held = "a forwarded request waits for this stopping node's writes to be stored"
         var reads: [Task<TestResponse, any Error>] = []
-        let deadline = TestDeadline.after(.seconds(5))
-        while ContinuousClock.now < deadline, try await !lease(of: id).hasPrefix("b|") {
+        try await Self.waitFor {
+            if a.standardErrorText().contains(held) { return true }
+            if try await lease(of: id).hasPrefix("b|") { return true }
             reads.append(Self.request(port, "GET", "/v1/sessions/\(id)/person", token: token))
             try await Task.sleep(for: .milliseconds(100))
+            return false
         }
+        #expect(a.standardErrorText().contains(held), "a read forwarded to a while its write waited was held there")
+        #expect(try await lease(of: id) == "a|1", "b did not take the session over while a's write waited")
         // The write goes on to the store.
         try await database.psql(
             "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE '%LOCK TABLE journal%' "
@@ -202,10 +211,15 @@ final class ClusterGracefulStopProcessTests {
     private static func request(
         _ port: Int, _ method: String, _ path: String, token: String, body: String? = nil
     ) -> Task<TestResponse, any Error> {
-        Task {
-            try await ProcessHTTP.request(
-                port, method, path, token: token, body: body, headers: body == nil ? [:] : ["Idempotency-Key": "held-1"])
+        let headers = body == nil ? [:] : ["Idempotency-Key": "held-1"]
+        return Task {
+            try await ProcessHTTP.request(port, method, path, token: token, body: body, headers: headers)
         }
+    }
+
+    /// The number a `SELECT count(*)` query answers (psql ends its output with a newline).
+    private func count(_ query: String) async throws -> Int {
+        Int(try await database.psql(query).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
     /// Waits until `condition` holds (or the deadline: the test's expectations then say what did not happen).

@@ -51,6 +51,9 @@ final class HopDeparture: Sendable {
     /// Whether the node is leaving.
     var isLeaving: Bool { state.withLock { $0.leaving } }
 
+    /// How many writing hops have not answered yet.
+    var writesUnderWay: Int { state.withLock { $0.writes } }
+
     /// Returns once the writing hops taken before ``leave(within:)`` have their answers, or its timeout has passed.
     /// A hop is handed back only then: the node that takes its session over raises the session's epoch, which
     /// refuses a write of this node's that is still on its way to the store (its client would get `503`).

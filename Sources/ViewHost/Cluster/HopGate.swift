@@ -1,4 +1,5 @@
 import HTTPCore
+import Logging
 import ViewModelCore
 
 /// The internal listener's responder: requests that carry the cluster's secret go to the app (as hops, which are
@@ -15,7 +16,15 @@ struct HopGate: HTTPResponder {
         let writing = request.method != .get && request.method != .head
         guard hop.departure.enter(writing: writing) else {
             // Handed back once the writes taken before have answered: the taker's new epoch would refuse a write
-            // still on its way to the store (a 503 for a request this node had accepted).
+            // still on its way to the store (a 503 for a request this node had accepted). A hop that waits says so:
+            // its answer may come as late as the drain timeout, and the log tells why.
+            let writes = hop.departure.writesUnderWay
+            if writes > 0 {
+                let id = Self.session(in: request.path)?.rawValue ?? ""
+                context.logger.info(
+                    "a forwarded request waits for this stopping node's writes to be stored, then is handed back",
+                    metadata: ["writes": "\(writes)", "session-id": "\(id)"])
+            }
             return .deferred { [hop] in
                 await hop.departure.writesFinished()
                 throw AppError.handedOver(node: hop.node)
