@@ -230,7 +230,7 @@ final class EventLoop: @unchecked Sendable {
         for listener in listeners { listener.close() }
         listeners.removeAll()
         // Refuse tasks from now on, and run those already queued: a connection handed over now is adopted by a
-        // stopped loop, which closes it (see ``Listener/handOff(_:peer:to:)``).
+        // stopped loop, which closes it (see ``Listener/handOff(_:peer:to:from:)``).
         isDraining = true
         isStopped = true
         let leftover = inbox.withLock { queue -> [@Sendable () -> Void] in

@@ -52,7 +52,7 @@ final class Listener {
                 if target === loop {
                     Self.adopt(accepted.fd, peer: accepted.peer, on: loop)
                 } else {
-                    Self.handOff(accepted.fd, peer: accepted.peer, to: target)
+                    Self.handOff(accepted.fd, peer: accepted.peer, to: target, from: loop)
                 }
             } else if server.claimRejection() {
                 // Over the limit: a 503 (after a TLS handshake, with TLS on), at most `maxRejecting` at once.
@@ -77,16 +77,31 @@ final class Listener {
     }
 
     /// Gives an accepted (and counted) connection to another loop. A loop that has already stopped (it drained
-    /// while this one was still accepting) runs nothing more, so the connection is closed here instead of being
-    /// left in its inbox with the descriptor open.
-    static func handOff(_ fd: Int32, peer: SocketAddress, to target: EventLoop) {
+    /// while `source` was still accepting, and a stopped loop is the least loaded) runs nothing more: the
+    /// connection goes back to `source`, the loop that accepted it, which serves it (its one request answered with
+    /// `Connection: close` once it drains too); only when no loop runs any more is it closed, never left in an
+    /// inbox that no thread reads with its descriptor open.
+    /// - Parameters:
+    ///   - fd: The accepted connection's descriptor.
+    ///   - peer: Its peer's address.
+    ///   - target: The loop to serve it.
+    ///   - source: The loop that accepted it (the caller runs on it), or nil when none can take it back.
+    static func handOff(_ fd: Int32, peer: SocketAddress, to target: EventLoop, from source: EventLoop?) {
         target.load.wrappingAdd(1, ordering: .relaxed)  // counted now, so the next accept sees it
         let queued = target.execute {
             target.load.wrappingSubtract(1, ordering: .relaxed)
-            adopt(fd, peer: peer, on: target)
+            // Queued as the target stopped: it runs what was queued, on its way out.
+            if target.isStopped, let source, source !== target {
+                handOff(fd, peer: peer, to: source, from: nil)
+            } else {
+                adopt(fd, peer: peer, on: target)
+            }
         }
-        if !queued {
-            target.load.wrappingSubtract(1, ordering: .relaxed)
+        guard !queued else { return }
+        target.load.wrappingSubtract(1, ordering: .relaxed)
+        if let source, source !== target {
+            adopt(fd, peer: peer, on: source)  // the caller runs on `source`, which is accepting, so running
+        } else {
             target.server.releaseConnection()
             Glibc.close(fd)
         }
