@@ -12,11 +12,7 @@ import TestSupport
 @Suite(.timeLimit(.minutes(TestDeadline.minutes(5))))
 struct EventLoopShutdownTests {
     @Test func connectionHandedToAStoppedLoopIsClosed() async throws {
-        var logger = Logger(label: "loop-test")
-        logger.logLevel = .critical
-        let context = ServerContext(
-            configuration: HTTPServerConfiguration(port: 0, eventLoopCount: 1), responder: Router(), logger: logger,
-            security: nil)
+        let context = Self.context(loops: 1)
         let (stops, stopped) = AsyncStream<Void>.makeStream()
         let loop = try EventLoop(index: 0, server: context) { stopped.yield() }
         context.setLoops([loop])
@@ -26,11 +22,8 @@ struct EventLoopShutdownTests {
         await iterator.next()
         #expect(!loop.execute {}, "a stopped loop takes no more tasks")
 
-        var pair: [Int32] = [-1, -1]
-        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        let pair = try Self.socketPair()
         defer { close(pair[1]) }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(pair[1], SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         #expect(context.claimConnection())
         Listener.handOff(pair[0], peer: try SocketAddress(host: "127.0.0.1", port: 1), to: loop, from: nil)
 
@@ -44,11 +37,7 @@ struct EventLoopShutdownTests {
     /// runs: that loop serves it, so the client that sent its request as the drain began gets an answer, not a
     /// closed connection (a take-over's traffic once saw "the server closed after 0 bytes").
     @Test func connectionHandedToAStoppedLoopIsServedByTheLoopThatAcceptedIt() async throws {
-        var logger = Logger(label: "loop-test")
-        logger.logLevel = .critical
-        let context = ServerContext(
-            configuration: HTTPServerConfiguration(port: 0, eventLoopCount: 2), responder: Router(), logger: logger,
-            security: nil)
+        let context = Self.context(loops: 2)
         let (stops, stopped) = AsyncStream<Int>.makeStream()
         let accepting = try EventLoop(index: 0, server: context) { stopped.yield(0) }
         let drained = try EventLoop(index: 1, server: context) { stopped.yield(1) }
@@ -59,11 +48,8 @@ struct EventLoopShutdownTests {
         var iterator = stops.makeAsyncIterator()
         #expect(await iterator.next() == 1)
 
-        var pair: [Int32] = [-1, -1]
-        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        let pair = try Self.socketPair()
         defer { close(pair[1]) }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(pair[1], SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         #expect(context.claimConnection())
         let peer = try SocketAddress(host: "127.0.0.1", port: 1)
         let fd = pair[0]
@@ -83,5 +69,23 @@ struct EventLoopShutdownTests {
         accepting.execute { accepting.beginDrain() }
         #expect(await iterator.next() == 0)
         #expect(context.openConnectionCount == 0, "its connection slot was given back")
+    }
+
+    /// A server context of `loops` loops, logging nothing below critical.
+    private static func context(loops: Int) -> ServerContext {
+        var logger = Logger(label: "loop-test")
+        logger.logLevel = .critical
+        return ServerContext(
+            configuration: HTTPServerConfiguration(port: 0, eventLoopCount: loops), responder: Router(),
+            logger: logger, security: nil)
+    }
+
+    /// A connected pair: `[0]` stands for the accepted connection, `[1]` for its client (reads time out after 5 s).
+    private static func socketPair() throws -> [Int32] {
+        var pair: [Int32] = [-1, -1]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(pair[1], SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        return pair
     }
 }
