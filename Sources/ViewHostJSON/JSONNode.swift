@@ -81,27 +81,30 @@ final class JSONNode {
             output.append(UInt8(ascii: "{"))
             if KeyOrders.isOrdered(members) {
                 for (index, member) in members.enumerated() {
-                    if index > 0 { output.append(UInt8(ascii: ",")) }
-                    JSONNode.appendQuoted(member.key, to: &output)
-                    output.append(UInt8(ascii: ":"))
-                    JSONNode.write(member.slot, to: &output, orders: &orders)
+                    JSONNode.write(member, first: index == 0, to: &output, orders: &orders)
                 }
-                output.append(UInt8(ascii: "}"))
-                return
-            }
-            // Sorted by UTF-8 bytes; a key encoded twice keeps its last value, as a dictionary would.
-            let order = orders.order(of: members, type: keyType)
-            var first = true
-            for (position, index) in order.enumerated() {
-                if position + 1 < order.count, members[order[position + 1]].key == members[index].key { continue }
-                if !first { output.append(UInt8(ascii: ",")) }
-                first = false
-                JSONNode.appendQuoted(members[index].key, to: &output)
-                output.append(UInt8(ascii: ":"))
-                JSONNode.write(members[index].slot, to: &output, orders: &orders)
+            } else {
+                // Sorted by UTF-8 bytes; a key encoded twice keeps its last value, as a dictionary would.
+                let order = orders.order(of: members, type: keyType)
+                var first = true
+                for (position, index) in order.enumerated() {
+                    if position + 1 < order.count, members[order[position + 1]].key == members[index].key { continue }
+                    JSONNode.write(members[index], first: first, to: &output, orders: &orders)
+                    first = false
+                }
             }
             output.append(UInt8(ascii: "}"))
         }
+    }
+
+    /// One member of an object, `"key":value`, after a comma unless it is the object's first.
+    private static func write(
+        _ member: (key: String, slot: Slot), first: Bool, to output: inout [UInt8], orders: inout KeyOrders
+    ) {
+        if !first { output.append(UInt8(ascii: ",")) }
+        appendQuoted(member.key, to: &output)
+        output.append(UInt8(ascii: ":"))
+        write(member.slot, to: &output, orders: &orders)
     }
 
     static func write(_ slot: Slot, to output: inout [UInt8], orders: inout KeyOrders) {

@@ -6,7 +6,7 @@ import ViewHostJSON
 /// and it varied; a journal export's import rebuilds these bytes exactly).
 enum StoredEventsShape {
     static func data(array: Data, schema: Int) -> Data {
-        schema == 1 ? array : Data(wrapped([UInt8](array), schema: schema))
+        schema == 1 ? array : data(array: [UInt8](array), schema: schema)
     }
 
     /// ``data(array:schema:)`` of the array's bytes as the encoder made them: one buffer, copied once into the
