@@ -68,8 +68,12 @@ public final class SQLiteSessionStorage: SessionStorage {
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = \(sync == .full ? "FULL" : "NORMAL")")
+            // The log is copied into the main file by a connection of its own (LogCheckpointer); the writer's own
+            // checkpoint, past four times SQLite's default, is the backstop that bounds the log.
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(LogCheckpointer.writerCheckpointPages)")
         }
         let ledger: CommitLedger
+        let checkpointer: LogCheckpointer
         do {
             try Self.checkSize(path: path)
             pool = try DatabasePool(path: path, configuration: configuration)
@@ -82,6 +86,7 @@ public final class SQLiteSessionStorage: SessionStorage {
             // This build's versions are recorded once the store takes writes (a store failing at start records them
             // at its next start; until then, a store it cannot read is still found by the exact check above).
             if startFailure == nil { try Self.recordFeatureSchemas(schemas, features: features, in: pool) }
+            checkpointer = try LogCheckpointer(path: path, configuration: configuration)
         } catch let error as StorageError {
             throw error
         } catch  where StoreAudit.isDamage(error) {
@@ -98,8 +103,8 @@ public final class SQLiteSessionStorage: SessionStorage {
         }
         self.historyInputs = max(0, historyInputs)
         statements = SQLiteStatements(
-            pool: pool, path: path, ledger: ledger, wal: WriteAheadLog(database: path), monitor: monitor,
-            historyInputs: self.historyInputs)
+            pool: pool, path: path, ledger: ledger, wal: WriteAheadLog(database: path), checkpointer: checkpointer,
+            monitor: monitor, historyInputs: self.historyInputs)
         writer = JournalWriter(label: "viewhost.sqlite.writer", statements: statements, monitor: monitor)
         statements.scheduleWatch(on: writer)
         Self.checkPagesInBackground(pool, path: path, monitor: monitor, group: pageCheck)
@@ -259,6 +264,7 @@ public final class SQLiteSessionStorage: SessionStorage {
     /// file, so a stopped store is that one file, with no `-wal` or `-shm` beside it; then lets go of the directory.
     public func close() {
         writer.drainAndStop()
+        statements.checkpointer.stop()
         // A page check still running is cut short (SQLite's interrupt: its read fails, and it reports nothing),
         // and waited for before the pool closes; interrupted again until it ends, since one that had not started
         // its read yet would miss a single interrupt and run to its end.

@@ -19,6 +19,8 @@ final class SQLiteStatements: JournalStatements {
     let ledger: CommitLedger
     /// SQLite's write-ahead log, watched (nil when it could not be opened at start).
     let wal: WriteAheadLog?
+    /// What copies the log into the main file, told of every commit.
+    let checkpointer: LogCheckpointer
     /// Where the write-ahead log's loss is said (it makes the store broken).
     let monitor: StorageHealthMonitor
     /// The bytes of the pages in use (not free) after the last commit: what the store's quota counts.
@@ -34,10 +36,11 @@ final class SQLiteStatements: JournalStatements {
     static let probeBytes = 65_536
 
     init(
-        pool: DatabasePool, path: String, ledger: CommitLedger, wal: WriteAheadLog?, monitor: StorageHealthMonitor,
-        historyInputs: Int
+        pool: DatabasePool, path: String, ledger: CommitLedger, wal: WriteAheadLog?, checkpointer: LogCheckpointer,
+        monitor: StorageHealthMonitor, historyInputs: Int
     ) {
         self.pool = pool
+        self.checkpointer = checkpointer
         self.historyInputs = historyInputs
         self.path = path
         self.ledger = ledger
@@ -51,6 +54,7 @@ final class SQLiteStatements: JournalStatements {
             try body(db)
             try measure(db)
         }
+        checkpointer.committed()
     }
 
     func apply(_ write: JournalWrite, in db: Database) throws -> Bool {

@@ -265,6 +265,15 @@ for (roundIndex, mode) in modes.enumerated() {
         }
     }
     let answers = sentAt.indices.filter { answered[$0] > 0 }.map { Double(answered[$0] - sentAt[$0]) / 1e6 }
+    // SSE_BENCH_TRACE=PATH appends each POST's write time (ns, CLOCK_REALTIME) and answer latency (ms), one per line,
+    // to find what a slow answer coincided with on the server.
+    if let trace = ProcessInfo.processInfo.environment["SSE_BENCH_TRACE"], let file = FileHandle(forWritingAtPath: trace) {
+        file.seekToEndOfFile()
+        let lines = sentAt.indices.filter { answered[$0] > 0 }
+            .map { "\(mode) \(sentAt[$0]) \(Double(answered[$0] - sentAt[$0]) / 1e6)\n" }.joined()
+        file.write(Data(lines.utf8))
+        try? file.close()
+    }
     var arrival: [Double] = []
     var read: [Double] = []
     var fanOut: [Double] = []
