@@ -6,7 +6,7 @@
 # Usage: BEFORE_REV=7956c5b Benchmarks/ab.sh          (from anywhere; about 6 min after the builds)
 #
 # For each of ROUNDS rounds, each build in turn (A B, then B A, …) gets a fresh server (`--store memory` when the
-# build knows the flag) and, on it, wrk -t2 -c64 -dDURATION --latency for:
+# build knows the flag; STORE=default lets each take its default store, SQLite under the run's folder) and, on it, wrk -t2 -c64 -dDURATION --latency for:
 #   GET /healthz | GET /v1/sessions/{id}/chat (John's chat open) | POST login/events {"type":"setUsername"} over
 #   EVENT_SESSIONS sessions | POST chat/events {"type":"send","contact":"John","text":"hi"} over EVENT_SESSIONS
 #   chat sessions (product_events.lua).
@@ -14,7 +14,7 @@
 # sessions (idle), created by product_client.py: RSS growth per session.
 #
 # Environment (defaults): BEFORE_REV (required) DURATION=8s ROUNDS=2 CONNS=64 EVENT_SESSIONS=64
-#   SESSIONS_N=100000 SKIP_BUILD=0 QUIET_BUSY=20 QUIET_WAIT=120 REPORT=<repo>/BENCHMARKS.md
+#   SESSIONS_N=100000 SKIP_BUILD=0 QUIET_BUSY=20 QUIET_WAIT=120 STORE=memory REPORT=<repo>/BENCHMARKS.md
 # Outputs: Benchmarks/out/ab-<UTC stamp>/ (git-ignored).
 set -euo pipefail
 
@@ -23,9 +23,10 @@ BENCH="$REPO/Benchmarks"
 BEFORE_REV="${BEFORE_REV:?set BEFORE_REV to the git revision to compare against}"
 DURATION="${DURATION:-8s}" ROUNDS="${ROUNDS:-2}" CONNS="${CONNS:-64}" EVENT_SESSIONS="${EVENT_SESSIONS:-64}"
 SESSIONS_N="${SESSIONS_N:-100000}" SKIP_BUILD="${SKIP_BUILD:-0}" QUIET_BUSY="${QUIET_BUSY:-20}"
-QUIET_WAIT="${QUIET_WAIT:-120}" REPORT="${REPORT:-$REPO/BENCHMARKS.md}"
+QUIET_WAIT="${QUIET_WAIT:-120}" REPORT="${REPORT:-$REPO/BENCHMARKS.md}" STORE="${STORE:-memory}"
+export STORE SESSIONS_N
 INVOCATION="BEFORE_REV=$BEFORE_REV Benchmarks/ab.sh"
-for v in DURATION ROUNDS CONNS EVENT_SESSIONS SESSIONS_N; do
+for v in DURATION ROUNDS CONNS EVENT_SESSIONS SESSIONS_N STORE; do
   [[ -n "${!v+x}" && "${!v}" != "" ]] && INVOCATION="$v=${!v} $INVOCATION"
 done
 STAMP="$(date -u +%Y%m%dT%H%M%SZ)"
@@ -65,9 +66,10 @@ trap cleanup EXIT
 start_server() {   # build tag -> PID PORT
   local build="$1" tag="$2" bin flags=() i
   bin="BIN_$build"; bin="${!bin}"
-  "$bin" serve --help 2>/dev/null | grep -q -- '--store' && flags=(--store memory)
+  [[ "$STORE" == memory ]] && "$bin" serve --help 2>/dev/null | grep -q -- '--store' && flags=(--store memory)
   echo "\$ $bin serve --port 0 --weather-provider offline ${flags[*]} &   # $build $tag" >> "$COMMANDS"
-  (cd "$RUN" && exec env VIEWHOST_SESSIONS_MAX=250000 VIEWHOST_SERVER_MAX_CONNECTIONS=20000 \
+  mkdir -p "$RUN/$build-$tag"
+  (cd "$RUN/$build-$tag" && exec env VIEWHOST_SESSIONS_MAX=250000 VIEWHOST_SERVER_MAX_CONNECTIONS=20000 \
     VIEWHOST_LIMITS_SESSIONS_PER_MINUTE_PER_CLIENT=0 VIEWHOST_LIMITS_EVENTS_PER_SECOND_PER_SESSION=0 VIEWHOST_LOG_ACCESS=false \
     "$bin" serve --port 0 --weather-provider offline "${flags[@]}") > "$RUN/server-$build-$tag.out" 2> "$RUN/server-$build-$tag.err" &
   PID=$!; STARTED+=("$PID")
@@ -158,12 +160,14 @@ for key, _ in names:
         vals = [wrk(p) for p in sorted(glob.glob(f"{run}/wrk-{key}-{build}-*.txt"))]
         rows[(key, build)] = vals
 def mean(xs): return sum(xs) / len(xs) if xs else 0
-print(f"## A/B: {before_rev} against the working tree (Benchmarks/ab.sh)\n")
+store = os.environ.get("STORE", "memory")
+print(f"## A/B: {before_rev} against the working tree (Benchmarks/ab.sh{'' if store == 'memory' else ', STORE=' + store})\n")
 print(f"Command: `{invocation}` at {head}. {rounds} interleaved rounds per build, wrk -t2 -c64, 2 cores shared by "
       "wrk and the server. Each row is the mean of the rounds (each round's value in brackets).\n")
 print(f"Machine: {open(run + '/machine-state.txt').read().strip()}\n")
-print("| request | before req/s | after req/s | after/before | before p99 ms | after p99 ms | after ÷ after healthz |")
-print("|---|---|---|---|---|---|---|")
+print("| request | before req/s | after req/s | after/before | before p99 ms | after p99 ms | after ÷ after healthz | "
+      "median req/s before / after: after inside before's range? |")
+print("|---|---|---|---|---|---|---|---|")
 health_after = mean([v[0] for v in rows[("healthz", "after")]])
 health_before = mean([v[0] for v in rows[("healthz", "before")]])
 for key, label in names:
@@ -172,12 +176,17 @@ for key, label in names:
     bp = max([v[1] or 0 for v in b] or [0]); ap = max([v[1] or 0 for v in a] or [0])
     fmt = lambda vals: " ".join(f"{v[0]:,.0f}" for v in vals)
     ratio = f"{ar / br:.2f}×" if br else "–"
+    median = lambda xs: sorted(xs)[len(xs) // 2] if xs else 0
+    bm, am = median([v[0] for v in b]), median([v[0] for v in a])
+    low, high = min([v[0] for v in b] or [0]), max([v[0] for v in b] or [0])
+    verdict = "inside" if low <= am <= high else ("above" if am > high else "below")
     print(f"| {label} | {br:,.0f} [{fmt(b)}] | {ar:,.0f} [{fmt(a)}] | {ratio} | {bp:.2f} | {ap:.2f} | "
-          f"{ar / health_after:.2f}× (before {br / health_before:.2f}×) |")
+          f"{ar / health_after:.2f}× (before {br / health_before:.2f}×) | {bm:,.0f} / {am:,.0f}: {verdict} |")
 print()
 print("| sessions | before B/session | after B/session | before RSS growth | after RSS growth |")
 print("|---|---|---|---|---|")
-for body, label in (("all", "100,000 × all four features"), ("chat", "100,000 × chat only (idle)")):
+count = f"{int(os.environ.get('SESSIONS_N', '100000')):,}"
+for body, label in (("all", f"{count} × all four features"), ("chat", f"{count} × chat only (idle)")):
     vals = {}
     for build in ("before", "after"):
         try:
