@@ -232,10 +232,10 @@ public final class SQLiteSessionStorage: SessionStorage {
         writer.enqueue(.remove(id, expiredAt: expiredAt), completion: completion)
     }
 
-    /// Queues the last-use times on the writer, which batches them with the journal writes.
+    /// Queues the last-use times on the writer, which batches them with the journal writes, a few hundred at a time
+    /// (``JournalWriter/enqueueAccess(_:)``).
     public func recordAccess(_ times: [(SessionID, Date)]) {
-        guard !times.isEmpty else { return }
-        writer.enqueue(.access(times)) { _ in }
+        writer.enqueueAccess(times)
     }
 
     /// Expires idle stored sessions that are not in memory, forgets old tombstones, and returns free pages.
