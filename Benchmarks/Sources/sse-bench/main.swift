@@ -264,13 +264,13 @@ for (roundIndex, mode) in modes.enumerated() {
             if session < sessions.count { answered[session] = answer.arrived }
         }
     }
-    let answers = sentAt.indices.filter { answered[$0] > 0 }.map { Double(answered[$0] - sentAt[$0]) / 1e6 }
+    let answeredPosts = sentAt.indices.filter { answered[$0] > 0 }
+    let answers = answeredPosts.map { Double(answered[$0] - sentAt[$0]) / 1e6 }
     // SSE_BENCH_TRACE=PATH appends each POST's write time (ns, CLOCK_REALTIME) and answer latency (ms), one per line,
     // to find what a slow answer coincided with on the server.
     if let trace = ProcessInfo.processInfo.environment["SSE_BENCH_TRACE"], let file = FileHandle(forWritingAtPath: trace) {
         file.seekToEndOfFile()
-        let lines = sentAt.indices.filter { answered[$0] > 0 }
-            .map { "\(mode) \(sentAt[$0]) \(Double(answered[$0] - sentAt[$0]) / 1e6)\n" }.joined()
+        let lines = zip(answeredPosts, answers).map { "\(mode) \(sentAt[$0]) \($1)\n" }.joined()
         file.write(Data(lines.utf8))
         try? file.close()
     }

@@ -58,9 +58,15 @@ public final class JournalWriter<Statements: JournalStatements>: Sendable {
     /// one before it is written (or refused: the rest are still tried, and refused as quickly while the store takes
     /// no writes).
     public func enqueueAccess(_ times: [(SessionID, Date)]) {
+        enqueueAccess(times[...])
+    }
+
+    /// Queues the first part of `times`, and the rest once it is written: the rest is a slice of the one array, not
+    /// a copy of what is left made for every part.
+    private func enqueueAccess(_ times: ArraySlice<(SessionID, Date)>) {
         guard !times.isEmpty else { return }
-        let rest = Array(times.dropFirst(Self.accessTimesPerWrite))
-        enqueue(.access(Array(times.prefix(Self.accessTimesPerWrite)))) { _ in self.enqueueAccess(rest) }
+        let part = times.prefix(Self.accessTimesPerWrite)
+        enqueue(.access(Array(part))) { _ in self.enqueueAccess(times[part.endIndex...]) }
     }
 
     /// Writes everything queued, then stops (shutdown): later writes are refused (their completions say not
