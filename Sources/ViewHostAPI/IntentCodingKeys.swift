@@ -41,6 +41,7 @@ public struct IntentCodingKeys: CodingKey, Sendable, Hashable {
 extension KeyedDecodingContainer where Key == IntentCodingKeys {
     /// The intent's `type`, as one of its kinds.
     /// - Throws: `DecodingError.dataCorrupted` listing the kinds (``IntentKind``'s cases) when `type` names none.
+    @inlinable  // specialized in the feature's module: `Kind(rawValue:)` called directly, no generic lookups
     public func kind<Kind: IntentKind>(_ kind: Kind.Type) throws -> Kind {
         let type = try decode(String.self, forKey: .type)
         guard let kind = Kind(rawValue: type) else {

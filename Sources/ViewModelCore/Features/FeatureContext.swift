@@ -44,6 +44,9 @@ public struct FeatureContext<F: Feature> {
     /// event, so a replay of the same events draws the same numbers.
     public var random: RandomSource
     private(set) var changed = false
+    /// Whether the feature scheduled, cancelled, requested, delivered or routed anything: most events do none of it,
+    /// and the slot then skips the five lists, whose generic element types cost a metadata lookup each to walk.
+    private(set) var asked = false
     private(set) var scheduled: [ScheduledEvent] = []
     private(set) var cancelled: [TimerID] = []
     private(set) var followUps: [FollowUp] = []
@@ -117,12 +120,14 @@ public struct FeatureContext<F: Feature> {
         let id = TimerID(value: nextTimerValue)
         nextTimerValue += 1
         scheduled.append(ScheduledEvent(id: id, delay: delay, event: event, source: source))
+        asked = true
         return id
     }
 
     /// Cancels a scheduled event that has not been delivered yet.
     public mutating func cancel(_ id: TimerID) {
         cancelled.append(id)
+        asked = true
     }
 
     /// Asks for outside work (a provider call). The session runs it outside its lock and applies the event it
@@ -130,6 +135,7 @@ public struct FeatureContext<F: Feature> {
     /// in any order; a feature that must keep only the latest tags its requests and ignores stale answers.
     public mutating func request(_ work: F.Request) {
         requests.append(work)
+        asked = true
     }
 
     /// Delivers `event` to this feature in the session at `address` (a contact ``Feature/introduced(to:)`` gave).
@@ -140,12 +146,14 @@ public struct FeatureContext<F: Feature> {
     /// this feature; when the other feature does not take it (``Feature/accepts(_:from:in:)``), nobody is told.
     public mutating func deliver(_ event: F.Event, to address: ContactAddress) {
         deliveries.append(Delivery(event: event, to: address))
+        asked = true
     }
 
     /// Applies `event` right after this one, in the same step (one version bump for both), logged as caused by
     /// this event. Use it where the original calls back into a router synchronously.
     public mutating func route(_ event: F.Event, source: EventSource) {
         followUps.append(FollowUp(event: event, source: source))
+        asked = true
     }
 }
 

@@ -71,18 +71,21 @@ struct FeatureSlot<F: Feature>: Equatable, Sendable {
     ) {
         let firstEntry = output.entries.count
         var changed = false
-        var followUps = apply(
+        if var followUps = apply(
             event, source: source, causedBy: causedBy, now: now, settings: settings, counters: &counters,
             output: &output, changed: &changed, sender: sender, participant: participant)
-        // Follow-ups in the order they were routed, each after the one that routed it (breadth first); a runaway
-        // loop of follow-ups is cut after 256 events, not spun forever.
-        var next = 0
-        while next < followUps.count, next < 255 {
-            let item = followUps[next]
-            next += 1
-            followUps += apply(
-                item.event, source: item.source, causedBy: item.causedBy, now: now, settings: settings,
-                counters: &counters, output: &output, changed: &changed)
+        {
+            // Follow-ups in the order they were routed, each after the one that routed it (breadth first); a runaway
+            // loop of follow-ups is cut after 256 events, not spun forever.
+            var next = 0
+            while next < followUps.count, next < 255 {
+                let item = followUps[next]
+                next += 1
+                let more = apply(
+                    item.event, source: item.source, causedBy: item.causedBy, now: now, settings: settings,
+                    counters: &counters, output: &output, changed: &changed)
+                if let more { followUps += more }
+            }
         }
         guard changed else { return }
         version += 1
@@ -100,12 +103,13 @@ struct FeatureSlot<F: Feature>: Equatable, Sendable {
     }
 
     /// Applies one event: the feature's state, a log entry, and the timers, requests and deliveries it asks for.
-    /// - Returns: The follow-ups it routed.
+    /// - Returns: The follow-ups it routed; nil for none, which (unlike an empty array of this generic type) costs no
+    ///   lookup of the array's type in the runtime's metadata cache, on every event.
     private mutating func apply(
         _ event: F.Event, source: EventSource, causedBy: Int?, now: Date, settings: SessionSettings,
         counters: inout SessionCounters, output: inout StepOutput, changed: inout Bool, sender: ContactAddress? = nil,
         participant: String? = nil
-    ) -> [FollowUp] {
+    ) -> [FollowUp]? {
         counters.sequence += 1
         let sequence = counters.sequence
         var context = FeatureContext<F>(
@@ -130,6 +134,19 @@ struct FeatureSlot<F: Feature>: Equatable, Sendable {
             LogEntry(
                 seq: sequence, at: now, feature: F.key.name, event: description.name, summary: description.summary,
                 source: source, causedBy: causedBy, versionAfter: version))
+        guard context.asked else { return nil }
+        return keep(
+            asked: context, sequence: sequence, now: now, settings: settings, counters: &counters, output: &output)
+    }
+
+    /// Keeps what an event's context asked for: its timers, cancellations, requests and deliveries; its follow-ups
+    /// are returned. A function of its own, called only when something was asked: the generic types it works with
+    /// (the timers, the outbox) are looked up in the runtime's metadata cache on entry, which `apply` then skips.
+    @inline(never)
+    private mutating func keep(
+        asked context: FeatureContext<F>, sequence: Int, now: Date, settings: SessionSettings,
+        counters: inout SessionCounters, output: inout StepOutput
+    ) -> [FollowUp]? {
         for scheduled in context.scheduled {
             let delay = settings.realDelay(of: scheduled.delay)
             let dueAt = now.addingTimeInterval(delay.seconds)
@@ -158,7 +175,7 @@ struct FeatureSlot<F: Feature>: Equatable, Sendable {
                     at: now),
                 output: &output)
         }
-        guard !context.followUps.isEmpty else { return [] }
+        guard !context.followUps.isEmpty else { return nil }
         return context.followUps.map { FollowUp(event: $0.event, source: $0.source, causedBy: sequence) }
     }
 
