@@ -22,6 +22,8 @@ enum Counter: Feature {
         case incrementLater(Duration)
         case incrementTwiceNow
         case scheduleAndCancel
+        /// Cancels the timer with this id, and does nothing else.
+        case cancelTimer(Int)
         case pickRandom
         case fetch(Int)
         case fetched(Int)
@@ -78,6 +80,8 @@ enum Counter: Feature {
         case .scheduleAndCancel:
             let id = context.schedule(.increment, after: .seconds(1))
             context.cancel(id)
+        case .cancelTimer(let id):
+            context.cancel(TimerID(value: id))
         case .pickRandom:
             state.picks.append(Int.random(in: 0...9, using: &context.random))
             context.markChanged()
@@ -127,6 +131,7 @@ enum Counter: Feature {
         case .incrementLater(let delay): EventDescription(name: "incrementLater", summary: "delay=\(delay)")
         case .incrementTwiceNow: EventDescription(name: "incrementTwiceNow")
         case .scheduleAndCancel: EventDescription(name: "scheduleAndCancel")
+        case .cancelTimer(let id): EventDescription(name: "cancelTimer", summary: "\(id)")
         case .pickRandom: EventDescription(name: "pickRandom")
         case .fetch(let value): EventDescription(name: "fetch", summary: "\(value)")
         case .fetched(let value): EventDescription(name: "fetched", summary: "\(value)")

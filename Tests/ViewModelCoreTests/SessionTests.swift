@@ -93,6 +93,17 @@ struct SessionTests {
         #expect(scheduler.pendingCount == 0)
     }
 
+    /// An event that does nothing but cancel a timer an earlier event scheduled: the slot must still walk what it
+    /// asked for (a feature slot skips that walk for an event that asked for nothing).
+    @Test func aTimerCancelledByALaterEventNeverFires() {
+        let (session, _) = makeSession()
+        _ = try? session.send([.incrementLater(.seconds(1))], to: Counter.key)
+        _ = try? session.send([.cancelTimer(1)], to: Counter.key)
+        scheduler.advance(by: .seconds(5))
+        #expect(session.viewModel(of: Counter.key)?.value.count == 0)
+        #expect(scheduler.pendingCount == 0)
+    }
+
     @Test func followUpsApplyInTheSameStepAsOneVersionAndAreLoggedAsCaused() {
         let (session, _) = makeSession()
         let receipt = try? session.send([.incrementTwiceNow], to: Counter.key)
