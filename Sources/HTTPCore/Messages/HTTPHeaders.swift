@@ -54,7 +54,7 @@ public struct HTTPHeaders: Sendable {
 
     /// Whether a field named `name` is present.
     public func contains(_ name: HTTPHeaderName) -> Bool {
-        withFirstValue(of: name) { _ in true } ?? false
+        firstValueRange(of: name) != nil
     }
 
     /// Appends a field.

@@ -81,10 +81,12 @@ struct FeatureSlot<F: Feature>: Equatable, Sendable {
             while next < followUps.count, next < 255 {
                 let item = followUps[next]
                 next += 1
-                let more = apply(
+                if let more = apply(
                     item.event, source: item.source, causedBy: item.causedBy, now: now, settings: settings,
                     counters: &counters, output: &output, changed: &changed)
-                if let more { followUps += more }
+                {
+                    followUps += more
+                }
             }
         }
         guard changed else { return }
