@@ -5,8 +5,10 @@ import ViewModelCore
 /// What the app needs to host one registered feature, with its types erased: its name, the event types clients
 /// may post, its state in a new session, the events that start it, the runner of its outside work, how to turn
 /// posted JSON into its events (the intent's own `Decodable`, then ``Feature/event(for:)``), its wire types (for the
-/// OpenAPI document and the command-line client) and how the page draws it.
-struct FeatureDefinition: Sendable {
+/// OpenAPI document and the command-line client) and how the page draws it. A class, made once at start: a request
+/// looks its feature's definition up by name, and a copy of a struct of fourteen closures and lists retained and
+/// released each of them for every definition passed over.
+final class FeatureDefinition: Sendable {
     let name: String
     /// The client event types, for 422 answers that list them.
     let eventTypes: [String]

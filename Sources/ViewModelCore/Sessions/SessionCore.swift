@@ -235,8 +235,10 @@ public struct SessionCore: Sendable {
             .sorted { $0.1 < $1.1 }
     }
 
+    /// The index of feature `name`'s slot. Read from ``featureNames`` (the slots' names, in order): asking each slot
+    /// its name copied every slot passed over, an erased value, on each event.
     func slot(named name: String) -> Int? {
-        slots.firstIndex { $0.name == name }
+        featureNames.firstIndex(of: name)
     }
 }
 
