@@ -35,6 +35,14 @@ final class SessionEventSource: HTTPBodySource {
         var presenceWritten = 0
     }
 
+    /// What a pull finds under the lock.
+    private enum Pull {
+        /// The session ended: the final event is written once (`write`), and the trigger asked again after it.
+        case ending(SessionEnd, write: Bool, trigger: HTTPBodyTrigger?)
+        /// The features marked changed since the last pull; `first` for the stream's first pull.
+        case changes(first: Bool, dirty: Set<String>)
+    }
+
     let idleInterval: Duration?
     private let session: Session
     /// The features this stream carries.
@@ -138,24 +146,31 @@ final class SessionEventSource: HTTPBodySource {
     }
 
     func next(idle: Bool) -> [UInt8]? {
-        let ending = state.withLock { state -> (end: SessionEnd, write: Bool, trigger: HTTPBodyTrigger?)? in
-            guard let end = state.end ?? session.stream.end else { return nil }
-            defer { state.endWritten = true }
-            return (end, !state.endWritten, state.trigger)
-        }
-        if let ending {
-            // After a storage failure the session was not ended: the client reconnects (to its reloaded value).
-            guard ending.write, ending.end != .unavailable else { return nil }
-            // Asked again at once, to end the body right after the final event.
-            ending.trigger?.signal()
-            return Array("event: ended\ndata: {\"reason\":\"\(ending.end.rawValue)\"}\n\n".utf8)
-        }
-        let (first, dirty) = state.withLock { state -> (Bool, Set<String>) in
+        // One look under the lock: the session's end (its observer's last call brings it, and `start` reads it when
+        // the session had ended before), or what changed since the last pull.
+        let pull = state.withLock { state -> Pull in
+            if let end = state.end {
+                defer { state.endWritten = true }
+                return .ending(end, write: !state.endWritten, trigger: state.trigger)
+            }
             defer {
                 state.started = true
                 state.dirty.removeAll()
             }
-            return (!state.started, state.dirty)
+            return .changes(first: !state.started, dirty: state.dirty)
+        }
+        let first: Bool
+        let dirty: Set<String>
+        switch pull {
+        case .ending(let end, let write, let trigger):
+            // After a storage failure the session was not ended: the client reconnects (to its reloaded value).
+            guard write, end != .unavailable else { return nil }
+            // Asked again at once, to end the body right after the final event.
+            trigger?.signal()
+            return Array("event: ended\ndata: {\"reason\":\"\(end.rawValue)\"}\n\n".utf8)
+        case .changes(let isFirst, let changed):
+            first = isFirst
+            dirty = changed
         }
         var output: [UInt8] = []
         var wanted = dirty

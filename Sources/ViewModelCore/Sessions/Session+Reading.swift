@@ -71,53 +71,68 @@ extension Session {
     public func representation<Value: Sendable>(
         of feature: String, for viewer: Viewer = .owner, make: (Int, any ViewModel) -> Value
     ) -> Representation<Value> {
-        let found = shell.withLock { shell -> RepresentationSource<Value> in
-            guard let committed = shell.committedVersion(of: feature), let version = shell.core.version(of: feature),
-                shell.core.lastChangeSequence(of: feature) != nil
-            else { return .done(.missing) }
-            if !viewer.isOwner, shell.core.dependsOnViewer(feature) {
-                // This viewer's own view: built from the durable version's state, never cached.
-                let kept =
-                    committed == version
-                    ? shell.core.keptVersion(of: feature) : shell.pipeline.keptVersion(of: feature, version: committed)
-                return kept.map { .viewer($0) } ?? .done(.pending)
-            }
-            if let cached = shell.caches.representation(of: feature, version: committed, as: Value.self) {
-                return .done(.ready(version: committed, sequence: cached.sequence, value: cached.value))
-            }
-            if committed == version { return .current }
-            return shell.pipeline.keptVersion(of: feature, version: committed).map(RepresentationSource.kept)
-                ?? .done(.pending)
-        }
-        switch found {
-        case .done(let representation):
-            return representation
+        // The lock's work is done by functions that are not generic: called from another module this one runs
+        // unspecialized, and each generic type it touched inside (a tuple, an enum of `Value`) was a lookup in the
+        // runtime's metadata caches on every read.
+        switch source(of: feature, for: viewer, as: Value.self) {
+        case .missing:
+            return .missing
+        case .pending:
+            return .pending
+        case .cached(let version, let sequence, let value):
+            guard let value = value as? Value else { return .pending }  // Never: `source` checked its type.
+            return .ready(version: version, sequence: sequence, value: value)
         case .viewer(let kept):
             return .ready(
                 version: kept.version, sequence: kept.sequence, value: make(kept.version, kept.make(for: viewer)))
         case .kept(let kept):
             let value = make(kept.version, kept.make())
-            shell.withLock { $0.caches.keep(value, of: feature, version: kept.version, sequence: kept.sequence) }
+            keep(value, viewModel: nil, of: feature, kept: kept)
             return .ready(version: kept.version, sequence: kept.sequence, value: value)
-        case .current:
-            break
+        case .current(let kept, let cached):
+            // The view model is built outside the lock, from the state as it was (held by the kept version), so a
+            // long chat's builders never hold up the session's events.
+            let viewModel = cached ?? kept.make()
+            let value = make(kept.version, viewModel)
+            keep(value, viewModel: cached == nil ? viewModel : nil, of: feature, kept: kept)
+            return .ready(version: kept.version, sequence: kept.sequence, value: value)
         }
-        // The view model is built outside the lock, from the state as it is now (held by the kept version), so a
-        // long chat's builders never hold up the session's events.
-        let current = shell.withLock { shell -> (kept: KeptVersion, cached: (any ViewModel)?)? in
-            guard let kept = shell.core.keptVersion(of: feature), shell.committedVersion(of: feature) == kept.version
-            else { return nil }
-            return (kept, shell.caches.viewModel(of: feature, version: kept.version))
+    }
+
+    /// Where the representation of `feature` for `viewer` comes from, as the lock finds it: a cached one only when
+    /// it is of `type` (another type, another reader's, is made again).
+    private func source(of feature: String, for viewer: Viewer, as type: Any.Type) -> RepresentationSource {
+        shell.withLock { shell -> RepresentationSource in
+            guard let committed = shell.committedVersion(of: feature), let version = shell.core.version(of: feature),
+                shell.core.lastChangeSequence(of: feature) != nil
+            else { return .missing }
+            if !viewer.isOwner, shell.core.dependsOnViewer(feature) {
+                // This viewer's own view: built from the durable version's state, never cached.
+                let kept =
+                    committed == version
+                    ? shell.core.keptVersion(of: feature) : shell.pipeline.keptVersion(of: feature, version: committed)
+                return kept.map { .viewer($0) } ?? .pending
+            }
+            if let cached = shell.caches.representation(of: feature, version: committed),
+                Swift.type(of: cached.value) == type
+            {
+                return .cached(version: committed, sequence: cached.sequence, value: cached.value)
+            }
+            if committed == version {
+                guard let kept = shell.core.keptVersion(of: feature), kept.version == committed else { return .pending }
+                return .current(kept, shell.caches.viewModel(of: feature, version: kept.version))
+            }
+            return shell.pipeline.keptVersion(of: feature, version: committed).map(RepresentationSource.kept)
+                ?? .pending
         }
-        guard let current else { return .pending }
-        let kept = current.kept
-        let viewModel = current.cached ?? kept.make()
-        let value = make(kept.version, viewModel)
+    }
+
+    /// Caches a representation made outside the lock, and the view model it was made from when that is new.
+    private func keep(_ value: any Sendable, viewModel: (any ViewModel)?, of feature: String, kept: KeptVersion) {
         shell.withLock { shell in
-            if current.cached == nil { shell.caches.keepViewModel(viewModel, of: feature, version: kept.version) }
+            if let viewModel { shell.caches.keepViewModel(viewModel, of: feature, version: kept.version) }
             shell.caches.keep(value, of: feature, version: kept.version, sequence: kept.sequence)
         }
-        return .ready(version: kept.version, sequence: kept.sequence, value: value)
     }
 
     /// ``representation(of:for:make:)`` once it can be made: when the newest durable version of `feature` was never
@@ -197,11 +212,15 @@ extension Session {
 }
 
 /// Where a representation comes from, as the session's lock finds it.
-private enum RepresentationSource<Value: Sendable> {
-    /// Cached, missing or pending: nothing to make.
-    case done(Representation<Value>)
-    /// The core's current version is the durable one: made from the core.
-    case current
+private enum RepresentationSource {
+    /// No such feature.
+    case missing
+    /// The durable version was never made and the state moved past it.
+    case pending
+    /// Cached for the durable version.
+    case cached(version: Int, sequence: Int, value: any Sendable)
+    /// The core's current version is the durable one: made from it (with its view model, when cached).
+    case current(KeptVersion, (any ViewModel)?)
     /// A kept version is the durable one: made from it.
     case kept(KeptVersion)
     /// A member's view of a feature that depends on its viewer, of this version (the durable one): made for it, not

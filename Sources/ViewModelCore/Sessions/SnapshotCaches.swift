@@ -20,11 +20,9 @@ struct SnapshotCaches {
     }
 
     /// The cached representation of `feature` at `version` with the sequence of the step that produced it, if any.
-    func representation<Value>(of feature: String, version: Int, as type: Value.Type) -> (sequence: Int, value: Value)?
-    {
-        guard let cached = representations[feature], cached.version == version, let value = cached.value as? Value
-        else { return nil }
-        return (cached.sequence, value)
+    func representation(of feature: String, version: Int) -> (sequence: Int, value: any Sendable)? {
+        guard let cached = representations[feature], cached.version == version else { return nil }
+        return (cached.sequence, cached.value)
     }
 
     /// Keeps the representation of `feature` at `version`, unless a newer one is kept already.

@@ -12,9 +12,16 @@ public final class SnapshotStream: Sendable {
         let continuation: CheckedContinuation<Int?, Never>
     }
 
+    private struct Observer {
+        let id: Int
+        let call: @Sendable (SessionChange) -> Void
+    }
+
     private struct State {
         var waiters: [Waiter] = []
-        var observers: [Int: @Sendable (SessionChange) -> Void] = [:]
+        /// In the order they came: an array, so a change hands them on by sharing its storage (a retain), not by
+        /// copying them out of a dictionary into a new array for every change.
+        var observers: [Observer] = []
         var nextID = 0
         var end: SessionEnd?
     }
@@ -44,14 +51,14 @@ public final class SnapshotStream: Sendable {
         state.withLock { state in
             guard state.end == nil else { return nil }
             state.nextID += 1
-            state.observers[state.nextID] = observer
+            state.observers.append(Observer(id: state.nextID, call: observer))
             return state.nextID
         }
     }
 
     /// Stops calling an observer.
     public func removeObserver(_ id: Int) {
-        _ = stateIfMade?.withLock { $0.observers.removeValue(forKey: id) }
+        stateIfMade?.withLock { $0.observers.removeAll { $0.id == id } }
     }
 
     /// Why the session ended, once it has.
@@ -63,18 +70,19 @@ public final class SnapshotStream: Sendable {
     /// Wakes the waiters of the features that changed and tells every observer.
     func publish(_ change: SessionChange) {
         guard let state = stateIfMade else { return }
-        let (woken, observers) = state.withLock {
-            state -> ([(CheckedContinuation<Int?, Never>, Int)], [@Sendable (SessionChange) -> Void]) in
+        let (woken, observers) = state.withLock { state -> ([(CheckedContinuation<Int?, Never>, Int)], [Observer]) in
+            // Most changes have no long poll waiting: then nothing is allocated here.
+            guard !state.waiters.isEmpty else { return ([], state.observers) }
             var woken: [(CheckedContinuation<Int?, Never>, Int)] = []
             state.waiters.removeAll { waiter in
                 guard let version = change.versions[waiter.feature], version > waiter.afterVersion else { return false }
                 woken.append((waiter.continuation, version))
                 return true
             }
-            return (woken, Array(state.observers.values))
+            return (woken, state.observers)
         }
         for (continuation, version) in woken { continuation.resume(returning: version) }
-        for observer in observers { observer(change) }
+        for observer in observers { observer.call(change) }
     }
 
     /// Waits until `feature` has a version newer than `version`, or `timeout` passes.
@@ -124,19 +132,19 @@ public final class SnapshotStream: Sendable {
     /// - Returns: False when it had ended already.
     @discardableResult
     func close(_ end: SessionEnd, sequence: Int) -> Bool {
-        let closing = state.withLock { state -> ([Waiter], [@Sendable (SessionChange) -> Void])? in
+        let closing = state.withLock { state -> ([Waiter], [Observer])? in
             guard state.end == nil else { return nil }
             state.end = end
             defer {
                 state.waiters.removeAll()
                 state.observers.removeAll()
             }
-            return (state.waiters, Array(state.observers.values))
+            return (state.waiters, state.observers)
         }
         guard let (waiters, observers) = closing else { return false }
         for waiter in waiters { waiter.continuation.resume(returning: nil) }
         let change = SessionChange(sequence: sequence, versions: [:], end: end)
-        for observer in observers { observer(change) }
+        for observer in observers { observer.call(change) }
         return true
     }
 
