@@ -60,12 +60,16 @@ struct IdempotentRetryTests {
         let first = try await TestServer.start(durable)
         let proxy = try TCPProxy(upstreamPort: first.port)
         defer { proxy.close() }
-        let client = TestServer.client(port: proxy.port, sendAttempts: 200)
+        // Enough tries to outlast the new process's start on a busy machine (its own deadline is 20 s, scaled):
+        // each try waits at least 100 ms (half the test client's 200 ms cap), so 1,200 cover two minutes. 200 tries
+        // (about 30 s) ran out once in a full run of the suite, before the second server answered.
+        let client = TestServer.client(port: proxy.port, sendAttempts: 1_200 * TestDeadline.scale)
         let session = try await client.createSession(features: ["login"])
         first.send(signal: SIGTERM)
         #expect(try await first.waitForExit() == 0)
         // No server now: every try is cut at once (a refused connect behind the proxy) and retried with its key.
         let send = Task { try await session.send(LoginIntent.setUsername(value: "after-restart")) }
+        defer { send.cancel() }  // when the new process does not start: no tries left behind
         #expect(
             await TestServer.eventually { proxy.connectionsRefusedUpstream > 0 }, "the send was tried while no server ran")
         let second = try await TestServer.start(durable)
