@@ -1,4 +1,4 @@
-import ViewHost
+@testable import ViewHost
 import Foundation
 import HTTPCore
 import Testing
@@ -8,6 +8,7 @@ import LoginAPI
 import PersonAPI
 import WeatherAPI
 import ViewHostAPI
+import ViewModelCore
 
 /// The stream limits: per session (`429`) and in total (`503`), and that every way a stream ends gives its
 /// place back.
@@ -100,6 +101,36 @@ struct StreamLimitsHTTPTests {
             #expect(head.status == 200, "HEAD never runs a stream, so it must not hold a place")
             withExtendedLifetime(reader) {}
         }
+    }
+
+    /// A stream holds its session's observer until its body ends: a client that goes away leaves nothing behind
+    /// in the session (the observer holds the stream strongly, so one left would keep both alive).
+    @Test func aStreamWhoseClientGoesAwayStopsObservingItsSession() async throws {
+        // A store directory: the app is then reachable (its registry), not only its server.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("viewhost-observers-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try await TestApp.run(storeDirectory: directory) { app in
+            let created = try await app.createQuietSession()
+            let (first, firstHead) = try await connect(app, created)
+            let (second, secondHead) = try await connect(app, created)
+            #expect(firstHead.status == 200 && secondHead.status == 200)
+            let session = try #require(app.app?.registry.store.session(SessionID(created.id)))
+            #expect(try await eventually { session.stream.observerCount == 2 })
+            first.client.closeWithReset()
+            #expect(try await eventually { session.stream.observerCount == 1 }, "the stream that ended let go")
+            second.client.closeWithReset()
+            #expect(try await eventually { session.stream.observerCount == 0 })
+        }
+    }
+
+    /// Polls `condition` (bounded) until it holds.
+    private func eventually(_ condition: () -> Bool) async throws -> Bool {
+        let deadline = TestDeadline.after(.seconds(60))
+        while ContinuousClock.now < deadline {
+            if condition() { return true }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return condition()
     }
 
     @Test func streamsOfADeletedSessionGiveTheirPlacesBack() async throws {

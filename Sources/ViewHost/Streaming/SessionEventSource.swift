@@ -83,11 +83,14 @@ final class SessionEventSource: HTTPBodySource {
 
     func start(_ trigger: HTTPBodyTrigger) {
         session.hold()
-        let observer = session.stream.addObserver { [weak self] change in
+        // Held strongly: `finish()` (which the connection calls once, whatever ends the body) or the session's end
+        // removes the observer. A weak reference cost a load of its side table, cold in the cache, for every stream
+        // of every change (0.6 % of a burst's samples), and a side table per stream.
+        let observer = session.stream.addObserver { change in
             if let end = change.end {
-                self?.sessionEnded(end)
+                self.sessionEnded(end)
             } else {
-                self?.markChanged(change.versions.keys)
+                self.markChanged(change.versions.keys)
             }
         }
         let finished = state.withLock { state in
