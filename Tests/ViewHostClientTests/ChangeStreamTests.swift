@@ -133,6 +133,6 @@ struct ChangeStreamTests {
         follower.cancel()
         #expect(try await follower.value == 1)
         // The connection is closed: the server gives the stream's place back.
-        #expect(try await TestServer.eventually { try await TestServer.openStreams(port: server.port) == 0 })
+        #expect(try await eventually(timeout: .seconds(30), interval: .milliseconds(50)) { try await TestServer.openStreams(port: server.port) == 0 })
     }
 }

@@ -71,7 +71,7 @@ struct IdempotentRetryTests {
         let send = Task { try await session.send(LoginIntent.setUsername(value: "after-restart")) }
         defer { send.cancel() }  // when the new process does not start: no tries left behind
         #expect(
-            await TestServer.eventually { proxy.connectionsRefusedUpstream > 0 }, "the send was tried while no server ran")
+            await eventually(timeout: .seconds(30), interval: .milliseconds(50)) { proxy.connectionsRefusedUpstream > 0 }, "the send was tried while no server ran")
         let second = try await TestServer.start(durable)
         proxy.upstreamPort = second.port
         let receipt = try await send.value

@@ -46,7 +46,7 @@ struct PatchTests {
                 .filter { $0.contains("route=/v1/sessions/:id/:feature") && $0.contains("status=200") }
                 .compactMap { line in line.split(separator: " ").first { $0.hasPrefix("bytes=") }.flatMap { Int($0.dropFirst(6)) } }
         }
-        try #require(await TestServer.eventually { reads().count >= 3 }, "\(reads())")
+        try #require(await eventually(timeout: .seconds(30), interval: .milliseconds(50)) { reads().count >= 3 }, "\(reads())")
         let reads = reads()
         #expect(reads[1] * 3 < reads[0] * 2, "\(reads)")
     }

@@ -115,22 +115,12 @@ struct StreamLimitsHTTPTests {
             let (second, secondHead) = try await connect(app, created)
             #expect(firstHead.status == 200 && secondHead.status == 200)
             let session = try #require(app.app?.registry.store.session(SessionID(created.id)))
-            #expect(try await eventually { session.stream.observerCount == 2 })
+            #expect(await eventually { session.stream.observerCount == 2 })
             first.client.closeWithReset()
-            #expect(try await eventually { session.stream.observerCount == 1 }, "the stream that ended let go")
+            #expect(await eventually { session.stream.observerCount == 1 }, "the stream that ended let go")
             second.client.closeWithReset()
-            #expect(try await eventually { session.stream.observerCount == 0 })
+            #expect(await eventually { session.stream.observerCount == 0 })
         }
-    }
-
-    /// Polls `condition` (bounded) until it holds.
-    private func eventually(_ condition: () -> Bool) async throws -> Bool {
-        let deadline = TestDeadline.after(.seconds(60))
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return condition()
     }
 
     @Test func streamsOfADeletedSessionGiveTheirPlacesBack() async throws {

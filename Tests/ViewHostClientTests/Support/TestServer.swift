@@ -44,18 +44,6 @@ enum TestServer {
         return line.flatMap { Double($0.dropFirst(prefix.count)) }.map { Int($0) } ?? -1
     }
 
-    /// Asks `condition` until it holds (at most `timeout`); whether it did.
-    static func eventually(
-        timeout: Duration = .seconds(30), _ condition: () async throws -> Bool
-    ) async rethrows -> Bool {
-        let deadline = TestDeadline.after(timeout)
-        while ContinuousClock.now < deadline {
-            if try await condition() { return true }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        return try await condition()
-    }
-
     /// The server's `/metrics` counter of requests to `route` with `method` and `status`.
     static func requestCount(port: Int, route: String, method: String, status: Int) async throws -> Int {
         let (data, _) = try await URLSession.shared.data(from: url(port: port).appendingPathComponent("metrics"))
